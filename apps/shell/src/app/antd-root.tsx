@@ -1,0 +1,47 @@
+import { useEffect } from 'react';
+import { App as AntdApp, ConfigProvider } from 'antd';
+import type { Locale } from 'antd/es/locale';
+import enUS from 'antd/locale/en_US';
+import zhCN from 'antd/locale/zh_CN';
+import zhHK from 'antd/locale/zh_HK';
+import { useTranslation } from 'react-i18next';
+import { Outlet } from 'react-router-dom';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { LanguageCode } from '@campus/contracts';
+import { toLanguage } from '@campus/contracts';
+import { registerNotifier } from '../lib/request.ts';
+import { staticNotifier } from '../lib/notifier.ts';
+
+/** antd has no zh_MO locale: Traditional Chinese (Hong Kong) is the nearest. */
+const antdLocales: Record<LanguageCode, Locale> = { 'en-US': enUS, 'zh-CN': zhCN, 'zh-MO': zhHK };
+
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { refetchOnWindowFocus: false, staleTime: 30_000 } },
+});
+
+/** Hands antd's context-aware message API to the request layer while antd pages are shown. */
+function NotifierBridge() {
+  const { message } = AntdApp.useApp();
+  useEffect(() => {
+    registerNotifier({ error: (text) => void message.error(text) });
+    return () => registerNotifier(staticNotifier);
+  }, [message]);
+  return null;
+}
+
+/** Pathless layout route around every antd page: antd locale and theme, App context, react-query. */
+export function AntdRoot() {
+  const { i18n } = useTranslation();
+  return (
+    <QueryClientProvider client={queryClient}>
+      <ConfigProvider locale={antdLocales[toLanguage(i18n.language)]}>
+        <AntdApp>
+          <NotifierBridge />
+          <Outlet />
+        </AntdApp>
+      </ConfigProvider>
+    </QueryClientProvider>
+  );
+}
+
+export { queryClient };

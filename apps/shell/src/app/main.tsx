@@ -1,0 +1,21 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router-dom';
+import { Providers } from './providers.tsx';
+import { createAppRouter } from './router.tsx';
+import { registerCurrentPath, registerNavigate, registerNotifier } from '../lib/request.ts';
+import { staticNotifier } from '../lib/notifier.ts';
+import './global.css';
+
+const router = createAppRouter();
+registerNavigate((to) => router.navigate(to, { replace: true }));
+registerCurrentPath(() => router.state.location.pathname);
+registerNotifier(staticNotifier);
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <Providers>
+      <RouterProvider router={router} />
+    </Providers>
+  </StrictMode>,
+);

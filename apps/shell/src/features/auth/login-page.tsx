@@ -1,0 +1,281 @@
+import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import type {
+  CaptchaImage,
+  LdapLoginRequest,
+  LoginFailureData,
+  TenantEntry,
+  TenantSettings,
+  WebLoginReply,
+  WebLoginRequest,
+} from '@campus/contracts';
+import { apiPaths, codes, digestModeFor, loginTypes } from '@campus/contracts';
+import { apiGet, apiPost, notifyError, RequestError } from '../../lib/request.ts';
+import * as storage from '../../lib/storage.ts';
+import { base64Utf8, passwordDigest, randomId } from '../../lib/crypto.ts';
+import { LanguagePicker } from '../../lib/language-picker.tsx';
+import { completeLogin } from './post-login.ts';
+import { validateLogin, type LoginErrors, type LoginValues } from './login-validation.ts';
+import './login-page.css';
+
+// antd's Modal and Radio load only when an account matches several tenants
+const TenantModal = lazy(() => import('./tenant-modal.tsx').then((module) => ({ default: module.TenantModal })));
+
+interface TenantChoice {
+  tenants: TenantEntry[];
+  resolve: (code: string | null) => void;
+}
+
+/**
+ * /login (spec §2, §5). Plain form elements styled like the rest of the product: this page is the first
+ * load of most visits, so it carries no component library (the tenant chooser loads antd on demand).
+ */
+export default function LoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const ids = useId();
+
+  const [settings, setSettings] = useState<TenantSettings | null>(() => storage.tenantSettings.get());
+  const [values, setValues] = useState<LoginValues>({ username: '', password: '', captcha: '', ldap: false });
+  const [errors, setErrors] = useState<LoginErrors>({});
+  const [captchaRequired, setCaptchaRequired] = useState(false);
+  const [captcha, setCaptcha] = useState<{ verifyKey: string; image: string } | null>(null);
+  const [captchaFailed, setCaptchaFailed] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+  const [tenantChoice, setTenantChoice] = useState<TenantChoice | null>(null);
+  const captchaTicket = useRef(0);
+  const usernameRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+  const captchaRef = useRef<HTMLInputElement>(null);
+
+  const showCaptcha = Boolean(settings?.imgVerifyCode) || captchaRequired;
+  const showLdap = Boolean(settings?.openLdap);
+
+  useEffect(() => {
+    let active = true;
+    apiGet<TenantSettings>(apiPaths.tenantSettings, { guid: randomId() })
+      .then((loaded) => {
+        storage.tenantSettings.set(loaded);
+        if (active) setSettings(loaded);
+      })
+      .catch(() => {
+        // the form still works with the defaults (no image code unless the server asks, no LDAP)
+      });
+    return () => {
+      active = false;
+    };
+  }, []);
+
+  const refreshCaptcha = useCallback(async () => {
+    const ticket = ++captchaTicket.current;
+    const verifyKey = randomId();
+    try {
+      const image = await apiGet<CaptchaImage>(apiPaths.captchaImage, { verifyKey });
+      if (ticket !== captchaTicket.current) return;
+      setCaptcha({ verifyKey: image.verifyKey || verifyKey, image: image.image });
+      setCaptchaFailed(false);
+    } catch {
+      if (ticket !== captchaTicket.current) return;
+      setCaptcha(null);
+      setCaptchaFailed(true);
+    }
+  }, []);
+
+  useEffect(() => {
+    if (showCaptcha) void refreshCaptcha();
+  }, [showCaptcha, refreshCaptcha]);
+
+  const update = (field: keyof LoginValues, value: string | boolean) => {
+    setValues((previous) => ({ ...previous, [field]: value }));
+    if (errors[field as keyof LoginErrors]) setErrors((previous) => ({ ...previous, [field]: undefined }));
+  };
+
+  const chooseTenant = (tenants: TenantEntry[]) =>
+    new Promise<string | null>((resolve) => {
+      setTenantChoice({ tenants, resolve });
+    });
+
+  const finishChoice = (code: string | null) => {
+    tenantChoice?.resolve(code);
+    setTenantChoice(null);
+  };
+
+  const signIn = async () => {
+    const account = values.username.trim();
+    const tenants = await apiGet<TenantEntry[]>(apiPaths.tenantSearch, { account });
+    let tenantCode = '';
+    if (Array.isArray(tenants) && tenants.length > 1) {
+      const chosen = await chooseTenant(tenants);
+      if (chosen === null) return;
+      tenantCode = chosen;
+    } else if (Array.isArray(tenants) && tenants.length === 1) {
+      tenantCode = tenants[0]!.code;
+    }
+
+    const verifyModel = showCaptcha && captcha ? { verifyKey: captcha.verifyKey, imageVerifyCode: values.captcha.trim() } : undefined;
+    const ldap = showLdap && values.ldap;
+    let reply: WebLoginReply;
+    if (ldap) {
+      const body: LdapLoginRequest = { account, password: base64Utf8(values.password), tenantCode, verifyModel };
+      reply = await apiPost<WebLoginReply>(apiPaths.ldapLogin, body);
+    } else {
+      const digest = await passwordDigest(values.password, digestModeFor(settings?.mjSystem ?? 0));
+      const body: WebLoginRequest = { user: { account, password: digest, tenantCode }, verifyModel };
+      reply = await apiPost<WebLoginReply>(apiPaths.webLogin, body);
+    }
+
+    const outcome = await completeLogin(reply.loginInfo, {
+      loginType: ldap ? loginTypes.ldap : loginTypes.password,
+      fromPath: params.get('fromPath'),
+      isOut: params.get('isOut') === 'true',
+      url: params.get('url'),
+    });
+    if (outcome.kind === 'navigate') {
+      void navigate(outcome.to, { replace: true });
+      return;
+    }
+    notifyError(outcome.message);
+  };
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (submitting) return;
+    const found = validateLogin(values, showCaptcha, t);
+    setErrors(found);
+    if (found.username) return usernameRef.current?.focus();
+    if (found.password) return passwordRef.current?.focus();
+    if (found.captcha) return captchaRef.current?.focus();
+
+    setSubmitting(true);
+    try {
+      await signIn();
+    } catch (error) {
+      // business failures were already shown by the request layer, with the server's message
+      if (error instanceof RequestError) {
+        const data = error.data as LoginFailureData | null | undefined;
+        if (error.code === codes.captchaRequired || data?.captchaRequired) setCaptchaRequired(true);
+        if (error.status !== null && error.status !== 401 && error.status !== 403) notifyError(t('login.failed'));
+      } else {
+        notifyError(t('login.failed'));
+      }
+      if (showCaptcha) {
+        update('captcha', '');
+        void refreshCaptcha();
+      }
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  const field = (name: keyof LoginErrors) => ({
+    id: `${ids}-${name}`,
+    'aria-invalid': errors[name] ? true : undefined,
+    'aria-describedby': errors[name] ? `${ids}-${name}-error` : undefined,
+  });
+  const errorText = (name: keyof LoginErrors) =>
+    errors[name] ? (
+      <p id={`${ids}-${name}-error`} className="campus-login__error" role="alert">
+        {errors[name]}
+      </p>
+    ) : null;
+
+  return (
+    <main className="campus-login">
+      <div className="campus-login__language">
+        <LanguagePicker />
+      </div>
+      <section className="campus-login__card" aria-labelledby={`${ids}-title`}>
+        {settings?.systemName ? <p className="campus-login__product">{settings.systemName}</p> : null}
+        <h1 id={`${ids}-title`} className="campus-login__title">
+          {t('login.title')}
+        </h1>
+        <form noValidate onSubmit={(event) => void onSubmit(event)} aria-busy={submitting}>
+          <div className="campus-login__field">
+            <label htmlFor={`${ids}-username`}>{t('login.username')}</label>
+            <input
+              {...field('username')}
+              ref={usernameRef}
+              className="campus-input"
+              name="username"
+              autoComplete="username"
+              autoFocus
+              maxLength={64}
+              value={values.username}
+              onChange={(event) => update('username', event.target.value)}
+              disabled={submitting}
+            />
+            {errorText('username')}
+          </div>
+          <div className="campus-login__field">
+            <label htmlFor={`${ids}-password`}>{t('login.password')}</label>
+            <input
+              {...field('password')}
+              ref={passwordRef}
+              className="campus-input"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              maxLength={128}
+              value={values.password}
+              onChange={(event) => update('password', event.target.value)}
+              disabled={submitting}
+            />
+            {errorText('password')}
+          </div>
+          {showCaptcha ? (
+            <div className="campus-login__field">
+              <label htmlFor={`${ids}-captcha`}>{t('login.captcha')}</label>
+              <div className="campus-login__captcha">
+                <input
+                  {...field('captcha')}
+                  ref={captchaRef}
+                  className="campus-input"
+                  name="captcha"
+                  autoComplete="off"
+                  maxLength={8}
+                  value={values.captcha}
+                  onChange={(event) => update('captcha', event.target.value)}
+                  disabled={submitting}
+                />
+                <button
+                  type="button"
+                  className="campus-login__captcha-image"
+                  aria-label={t('login.refreshCaptcha')}
+                  title={t('login.refreshCaptcha')}
+                  onClick={() => void refreshCaptcha()}
+                >
+                  {captcha ? <img src={captcha.image} alt="" /> : <span>{captchaFailed ? t('login.captchaUnavailable') : t('common.loading')}</span>}
+                </button>
+              </div>
+              {errorText('captcha')}
+            </div>
+          ) : null}
+          {showLdap ? (
+            <div className="campus-login__field campus-login__check">
+              <input
+                id={`${ids}-ldap`}
+                type="checkbox"
+                name="ldap"
+                checked={values.ldap}
+                onChange={(event) => update('ldap', event.target.checked)}
+                disabled={submitting}
+              />
+              <label htmlFor={`${ids}-ldap`}>{t('login.ldap')}</label>
+            </div>
+          ) : null}
+          <button type="submit" className="campus-button campus-button--primary campus-login__submit" disabled={submitting}>
+            {submitting ? <span className="campus-spinner" aria-hidden="true" /> : null}
+            {t('login.submit')}
+          </button>
+        </form>
+      </section>
+      {tenantChoice ? (
+        <Suspense fallback={null}>
+          <TenantModal tenants={tenantChoice.tenants} onConfirm={(code) => finishChoice(code)} onCancel={() => finishChoice(null)} />
+        </Suspense>
+      ) : null}
+    </main>
+  );
+}

@@ -1,0 +1,43 @@
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { isSuccessCode, loginTypes } from '@campus/contracts';
+import { errorWithMessage } from '../../lib/paths.ts';
+import { completeLogin } from './post-login.ts';
+
+/** Landing route of an external (third-party) sign-in: /not-login?token=&tenantCode=&code=&msg= (spec §2). */
+export default function NotLoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    const token = params.get('token');
+    const tenantCode = params.get('tenantCode');
+    const code = params.get('code');
+    const msg = params.get('msg') ?? '';
+    const numeric = code !== null && code.trim() !== '' ? Number(code) : NaN;
+    if (!token || !tenantCode || !Number.isInteger(numeric) || !isSuccessCode(numeric)) {
+      void navigate(errorWithMessage(msg), { replace: true });
+      return;
+    }
+    completeLogin({ token, tenantCode }, { loginType: loginTypes.thirdParty, fromPath: params.get('fromPath') })
+      .then((outcome) => {
+        void navigate(outcome.kind === 'navigate' ? outcome.to : errorWithMessage(outcome.message), { replace: true });
+      })
+      .catch(() => {
+        // a 401 is handled by the request layer (to /error with "token invalid"); other failures land here
+        if (window.location.pathname !== '/error') void navigate(errorWithMessage(t('errors.signInFailed')), { replace: true });
+      });
+  }, [navigate, params, t]);
+
+  return (
+    <main className="campus-centered" aria-busy="true">
+      <span className="campus-spinner campus-spinner--dark" aria-hidden="true" />
+      <p>{t('common.signingIn')}</p>
+    </main>
+  );
+}

@@ -1,0 +1,56 @@
+import { redirect, type LoaderFunctionArgs } from 'react-router-dom';
+import * as storage from '../../lib/storage.ts';
+import { findMenuPage, isAlwaysAcceptedPath, loadMenus, useMenuStore } from '../../lib/menus.ts';
+import { errorWithMessage, loginPath, normalisePath } from '../../lib/paths.ts';
+import { i18n } from '../../lib/i18n.ts';
+import { decideAfterMenus, decideGuard, type GuardDecision } from './guard-decision.ts';
+
+/**
+ * The route guard as a data-router loader on the root route (it runs before every navigation).
+ * `staticPaths` are the main-level routes; menu paths become routable once the menus are loaded.
+ */
+export function createGuardLoader(staticPaths: readonly string[]) {
+  const fixed = new Set(staticPaths.map(normalisePath));
+  const isKnownPath = (pathname: string): boolean => {
+    const path = normalisePath(pathname);
+    if (fixed.has(path) || isAlwaysAcceptedPath(path)) return true;
+    return Boolean(findMenuPage(useMenuStore.getState().pages, path));
+  };
+
+  return async function guardLoader({ request }: LoaderFunctionArgs): Promise<Response | null> {
+    const url = new URL(request.url);
+    const fullPath = `${url.pathname}${url.search}${url.hash}`;
+    let decision: GuardDecision = decideGuard({
+      pathname: url.pathname,
+      fullPath,
+      signedIn: storage.isSignedIn(),
+      licenceAbnormal: storage.licenceAbnormal.get(),
+      menusLoaded: useMenuStore.getState().loaded,
+    });
+
+    if (decision.kind !== 'redirect' && decision.clearCurrentPage) {
+      storage.currentMenu.set(null);
+      storage.currentPage.set(null);
+    }
+
+    if (decision.kind === 'load-menus') {
+      try {
+        await loadMenus();
+      } catch {
+        // a 401 or sign-out code has cleared the session: back to login; anything else: say so
+        if (!storage.isSignedIn()) return redirect(loginPath);
+        return redirect(errorWithMessage(i18n.t('errors.menuLoadFailed')));
+      }
+      decision = decideAfterMenus(url.pathname, isKnownPath);
+    }
+
+    if (decision.kind === 'redirect') return redirect(decision.to);
+    if (decision.kind === 'proceed' && decision.rememberPath) storage.previousPath.set(fullPath);
+    return null;
+  };
+}
+
+/** Revalidate the guard on every navigation, not only when the root's params change. */
+export function alwaysRevalidate(): boolean {
+  return true;
+}

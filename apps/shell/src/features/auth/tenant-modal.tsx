@@ -1,0 +1,53 @@
+import { useState } from 'react';
+import { Modal, Radio, Space } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { TenantEntry } from '@campus/contracts';
+
+export interface TenantModalProps {
+  tenants: TenantEntry[];
+  onConfirm: (tenantCode: string) => void;
+  onCancel: () => void;
+}
+
+/**
+ * "Choose tenant" when an account belongs to several tenants (spec §2): radio options, the first
+ * preselected, Cancel and Confirm. Arrow keys move between tenants, Enter confirms, Escape cancels.
+ * Mount it only while choosing (its selection starts from the first tenant each time).
+ */
+export function TenantModal({ tenants, onConfirm, onCancel }: TenantModalProps) {
+  const { t } = useTranslation();
+  const [selected, setSelected] = useState<string>(tenants[0]?.code ?? '');
+
+  return (
+    <Modal
+      open
+      title={t('login.chooseTenant')}
+      okText={t('common.confirm')}
+      cancelText={t('common.cancel')}
+      onOk={() => onConfirm(selected)}
+      onCancel={onCancel}
+      okButtonProps={{ disabled: !selected }}
+      destroyOnHidden
+      maskClosable={false}
+    >
+      <div
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && selected) {
+            event.preventDefault();
+            onConfirm(selected);
+          }
+        }}
+      >
+      <Radio.Group aria-label={t('login.chooseTenant')} value={selected} onChange={(event) => setSelected(String(event.target.value))}>
+        <Space direction="vertical">
+          {tenants.map((tenant, index) => (
+            <Radio key={tenant.code} value={tenant.code} autoFocus={index === 0}>
+              {tenant.name}
+            </Radio>
+          ))}
+        </Space>
+      </Radio.Group>
+      </div>
+    </Modal>
+  );
+}

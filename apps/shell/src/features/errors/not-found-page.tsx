@@ -1,0 +1,22 @@
+import { Button, Result } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+
+export default function NotFoundPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <main className="campus-centered">
+      <Result
+        status="404"
+        title={<h1 className="campus-result-title">{t('notFound.title')}</h1>}
+        subTitle={t('notFound.text')}
+        extra={
+          <Button type="primary" onClick={() => void navigate('/home')}>
+            {t('notFound.backHome')}
+          </Button>
+        }
+      />
+    </main>
+  );
+}

@@ -1,0 +1,49 @@
+import { useEffect, useRef } from 'react';
+import { Alert, Spin } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import * as storage from '../../lib/storage.ts';
+import { useMenuStore } from '../../lib/menus.ts';
+import { decideHome } from './home-decision.ts';
+
+/** /home: decides which sub-application to enter (spec §2 "Home"). */
+export default function HomePage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const systems = useMenuStore((state) => state.systems);
+  const pages = useMenuStore((state) => state.pages);
+  const loaded = useMenuStore((state) => state.loaded);
+  const licenceAbnormal = storage.licenceAbnormal.get();
+  const handled = useRef<string | null>(null);
+  const toPath = params.get('toPath');
+  const isOut = params.get('isOut');
+
+  const decision = loaded && !licenceAbnormal ? decideHome({ toPath, isOut, systems, pages }) : null;
+
+  useEffect(() => {
+    if (!decision) return;
+    const key = `${toPath ?? ''}|${isOut ?? ''}`;
+    if (handled.current === key) return;
+    handled.current = key;
+    if (decision.kind === 'open-window') {
+      window.open(decision.url, '_blank', 'noopener,noreferrer');
+    } else if (decision.kind === 'navigate') {
+      storage.currentMenu.set(decision.appNo);
+      storage.currentPage.set(decision.pagePath);
+      void navigate(decision.to, { replace: true });
+    }
+  }, [decision, isOut, navigate, toPath]);
+
+  if (licenceAbnormal) {
+    return <Alert type="warning" showIcon title={t('home.licenceAbnormal')} />;
+  }
+  if (!decision || decision.kind === 'navigate') {
+    return (
+      <div className="campus-centered" aria-busy="true">
+        <Spin />
+      </div>
+    );
+  }
+  return <p>{decision.kind === 'open-window' ? t('home.openedInNewWindow') : t('home.nothingToOpen')}</p>;
+}

@@ -1,0 +1,54 @@
+import { Alert, Table } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router-dom';
+import { plainGet } from '../../lib/request.ts';
+
+export interface ToolItem {
+  showName: string;
+  use: string;
+  fileName: string;
+}
+
+async function fetchTools(): Promise<ToolItem[]> {
+  const list = await plainGet<unknown>('/tools/tools.json');
+  if (!Array.isArray(list)) throw new Error('tools.json is not a list');
+  return list.filter((item): item is ToolItem => typeof item === 'object' && item !== null && typeof (item as ToolItem).fileName === 'string');
+}
+
+/** /tools: downloadable tools (spec §2): name, purpose, download link; no pagination; scroll 450. */
+export default function ToolsPage() {
+  const { t } = useTranslation();
+  const query = useQuery({ queryKey: ['tools'], queryFn: fetchTools, retry: false });
+
+  return (
+    <main className="campus-page">
+      <h1 className="campus-page__title">{t('tools.title')}</h1>
+      {query.isError ? <Alert type="error" showIcon title={t('tools.loadFailed')} style={{ marginBottom: 16 }} /> : null}
+      <Table<ToolItem>
+        rowKey="fileName"
+        loading={query.isLoading}
+        dataSource={query.data ?? []}
+        pagination={false}
+        scroll={{ y: 450 }}
+        locale={{ emptyText: query.isError ? t('tools.loadFailed') : t('tools.empty') }}
+        columns={[
+          { title: t('tools.name'), dataIndex: 'showName', key: 'showName' },
+          { title: t('tools.use'), dataIndex: 'use', key: 'use' },
+          {
+            title: t('tools.download'),
+            key: 'download',
+            render: (_value, item) => (
+              <a href={`/tools/${encodeURIComponent(item.fileName)}`} download={item.fileName}>
+                {t('tools.downloadFile', { name: item.showName || item.fileName })}
+              </a>
+            ),
+          },
+        ]}
+      />
+      <p>
+        <Link to="/login">{t('errors.backToLogin')}</Link>
+      </p>
+    </main>
+  );
+}

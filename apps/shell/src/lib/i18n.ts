@@ -1,0 +1,43 @@
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import type { LanguageCode } from '@campus/contracts';
+import { fallbackLanguage, languageCodes } from '@campus/contracts';
+import enUS from '../locales/en-US.json';
+import zhCN from '../locales/zh-CN.json';
+import zhMO from '../locales/zh-MO.json';
+import * as storage from './storage.ts';
+
+export const i18n = i18next.createInstance();
+
+void i18n.use(initReactI18next).init({
+  resources: {
+    'en-US': { translation: enUS },
+    'zh-CN': { translation: zhCN },
+    'zh-MO': { translation: zhMO },
+  },
+  lng: storage.language.get(),
+  fallbackLng: fallbackLanguage,
+  supportedLngs: [...languageCodes],
+  interpolation: { escapeValue: false },
+  returnNull: false,
+  initAsync: false,
+});
+
+/** The language names as shown in the picker, each in its own language. */
+export const languageOptions: { code: LanguageCode; label: string }[] = [
+  { code: 'en-US', label: 'English' },
+  { code: 'zh-CN', label: '简体中文' },
+  { code: 'zh-MO', label: '繁體中文' },
+];
+
+export function currentLanguage(): LanguageCode {
+  const lng = i18n.language;
+  return (languageCodes as readonly string[]).includes(lng) ? (lng as LanguageCode) : fallbackLanguage;
+}
+
+/** Stores the language and switches the texts (antd's locale follows through the providers). */
+export async function applyLanguage(language: LanguageCode): Promise<void> {
+  storage.language.set(language);
+  document.documentElement.lang = language;
+  await i18n.changeLanguage(language);
+}

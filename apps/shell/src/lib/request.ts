@@ -1,0 +1,187 @@
+import axios, { AxiosError, type AxiosInstance, type AxiosRequestConfig, type InternalAxiosRequestConfig } from 'axios';
+import type { Envelope } from '@campus/contracts';
+import { isSuccessCode, requestTimeoutMs, signOutCodes, silentSignOutCodes } from '@campus/contracts';
+import * as storage from './storage.ts';
+import { randomId } from './crypto.ts';
+import { i18n } from './i18n.ts';
+import { errorPath, errorWithMessage, loginPath, notLoginPath } from './paths.ts';
+
+/** Per-call options of the request layer. */
+export interface RequestOptions {
+  /** Send the master-card token instead of the access token (card management when not signed in). */
+  useMasterToken?: boolean;
+  /** Send the cardDeviceToken header (card-device calls). */
+  cardDevice?: boolean;
+  /** Resolve with the whole envelope, also on a failed code (card-management and device-list calls). */
+  raw?: boolean;
+  /** No envelope at all: static JSON such as /tools/tools.json. */
+  plain?: boolean;
+}
+
+declare module 'axios' {
+  interface AxiosRequestConfig {
+    campus?: RequestOptions;
+  }
+}
+
+/** A rejected call: the business code (or HTTP status as `status`) and the server's data. */
+export class RequestError extends Error {
+  readonly code: number | null;
+  readonly status: number | null;
+  readonly data: unknown;
+  constructor(message: string, init: { code?: number | null; status?: number | null; data?: unknown }) {
+    super(message);
+    this.name = 'RequestError';
+    this.code = init.code ?? null;
+    this.status = init.status ?? null;
+    this.data = init.data;
+  }
+}
+
+export type Navigate = (to: string) => unknown;
+export interface Notifier {
+  error: (text: string) => void;
+}
+
+// The app registers these at start (router.navigate and antd's message); tests register fakes.
+let navigateImpl: Navigate = (to) => {
+  window.location.assign(to);
+};
+let notifierImpl: Notifier = { error: () => {} };
+let currentPathImpl = (): string => window.location.pathname;
+
+export function registerNavigate(fn: Navigate): void {
+  navigateImpl = fn;
+}
+export function registerNotifier(notifier: Notifier): void {
+  notifierImpl = notifier;
+}
+/** Shows an error through the registered notifier (pages use it for their own texts). */
+export function notifyError(text: string): void {
+  notifierImpl.error(text);
+}
+export function registerCurrentPath(fn: () => string): void {
+  currentPathImpl = fn;
+}
+
+let cardDeviceToken: string | null = null;
+function deviceToken(): string {
+  cardDeviceToken ??= randomId();
+  return cardDeviceToken;
+}
+
+// Only one 401 redirect at a time.
+let unauthorisedRedirectPending = false;
+
+/** For tests: forget a pending 401 redirect. */
+export function resetRequestState(): void {
+  unauthorisedRedirectPending = false;
+}
+
+async function redirect(to: string): Promise<void> {
+  await navigateImpl(to);
+}
+
+function handleUnauthorised(): void {
+  storage.clearSession();
+  const path = currentPathImpl();
+  if (path === errorPath || path === loginPath || unauthorisedRedirectPending) return;
+  unauthorisedRedirectPending = true;
+  const target = path === notLoginPath ? errorWithMessage(i18n.t('request.tokenInvalid')) : loginPath;
+  void redirect(target).finally(() => {
+    unauthorisedRedirectPending = false;
+  });
+}
+
+function signOut(msg: string | null): void {
+  storage.clearSession();
+  if (msg) notifierImpl.error(msg);
+  if (currentPathImpl() !== loginPath) void redirect(loginPath);
+}
+
+function onRequest(config: InternalAxiosRequestConfig): InternalAxiosRequestConfig {
+  const options = config.campus ?? {};
+  const token = options.useMasterToken ? storage.masterCardToken.get() : storage.accessToken.get();
+  if (token) config.headers.set('token', token);
+  const tenant = storage.tenantCode.get();
+  if (tenant) config.headers.set('tenantCode', tenant);
+  config.headers.set('language', storage.language.get());
+  config.headers.set('transID', randomId());
+  if (options.cardDevice) config.headers.set('cardDeviceToken', deviceToken());
+  return config;
+}
+
+function isEnvelope(value: unknown): value is Envelope {
+  return typeof value === 'object' && value !== null && typeof (value as Envelope).code === 'number';
+}
+
+/** Applies the envelope rules of §7/§8 to a 2xx answer; returns what the caller receives. */
+function onEnvelope(body: unknown, options: RequestOptions): unknown {
+  if (options.plain) return body;
+  if (!isEnvelope(body)) {
+    const text = i18n.t('request.internalError');
+    notifierImpl.error(text);
+    throw new RequestError(text, { data: body });
+  }
+  if (isSuccessCode(body.code)) return options.raw ? body : body.data;
+  if (signOutCodes.includes(body.code)) {
+    signOut(silentSignOutCodes.includes(body.code) ? null : body.msg || i18n.t('request.internalError'));
+    throw new RequestError(body.msg, { code: body.code, data: body.data });
+  }
+  if (options.raw) return body;
+  const text = body.msg || i18n.t('request.internalError');
+  notifierImpl.error(text);
+  throw new RequestError(text, { code: body.code, data: body.data });
+}
+
+function onHttpError(error: unknown): never {
+  if (error instanceof RequestError) throw error;
+  const status = error instanceof AxiosError ? (error.response?.status ?? null) : null;
+  const data = error instanceof AxiosError ? error.response?.data : undefined;
+  if (status === 401) {
+    handleUnauthorised();
+  } else if (status === 403) {
+    notifierImpl.error(i18n.t('request.noPermission'));
+  }
+  // 400, 404, 408, 5xx and network failures: rejected silently, callers show their own text
+  const message = error instanceof Error ? error.message : 'request failed';
+  throw new RequestError(message, { status, code: isEnvelope(data) ? data.code : null, data });
+}
+
+/** The one axios instance of the shell: same origin, JSON, 30 s. */
+export const http: AxiosInstance = axios.create({
+  baseURL: '',
+  timeout: requestTimeoutMs,
+  headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+});
+
+http.interceptors.request.use(onRequest);
+
+async function send<T>(config: AxiosRequestConfig, options: RequestOptions): Promise<T> {
+  let body: unknown;
+  try {
+    const response = await http.request({ ...config, campus: options });
+    body = response.data;
+  } catch (error) {
+    onHttpError(error);
+  }
+  return onEnvelope(body, options) as T;
+}
+
+export function apiGet<T>(url: string, params?: Record<string, unknown>, options: RequestOptions = {}): Promise<T> {
+  return send<T>({ method: 'GET', url, params }, options);
+}
+
+export function apiPost<T>(url: string, data?: unknown, options: RequestOptions = {}): Promise<T> {
+  return send<T>({ method: 'POST', url, data: data ?? {} }, options);
+}
+
+/** POST that resolves with the whole envelope (card-management and device-list calls). */
+export function apiPostRaw<T>(url: string, data?: unknown, options: RequestOptions = {}): Promise<Envelope<T>> {
+  return send<Envelope<T>>({ method: 'POST', url, data: data ?? {} }, { ...options, raw: true });
+}
+
+/** GET of static JSON without an envelope. */
+export function plainGet<T>(url: string): Promise<T> {
+  return send<T>({ method: 'GET', url }, { plain: true });
+}

@@ -1,0 +1,124 @@
+import type { LanguageCode, MenuData, TenantSettings } from '@campus/contracts';
+import { toLanguage } from '@campus/contracts';
+
+/**
+ * The one place that knows the shell's localStorage keys (spec §3 "Locally stored items").
+ * Sub-apps and tests read these names; do not rename them without a migration.
+ */
+export const storageKeys = {
+  token: 'campus.token',
+  masterCardToken: 'campus.masterCardToken',
+  tenantCode: 'campus.tenantCode',
+  tenantSettings: 'campus.tenantSettings',
+  licenceAbnormal: 'campus.licenceAbnormal',
+  menuInfo: 'campus.menuInfo',
+  enabledSystems: 'campus.enabledSystems',
+  loginFlag: 'campus.isLogin',
+  cardLoginFlag: 'campus.isCardLogin',
+  thirdPartyLoginFlag: 'campus.isThirdPartyLogin',
+  language: 'campus.language',
+  previousPath: 'campus.previousPath',
+  currentMenu: 'campus.currentMenu',
+  currentPage: 'campus.currentPage',
+} as const;
+
+type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];
+
+function read(key: StorageKey): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function write(key: StorageKey, value: string | null): void {
+  try {
+    if (value === null || value === '') localStorage.removeItem(key);
+    else localStorage.setItem(key, value);
+  } catch {
+    // storage full or disabled: the shell keeps working for this page view
+  }
+}
+
+function readJson<T>(key: StorageKey): T | null {
+  const raw = read(key);
+  if (raw === null) return null;
+  try {
+    return JSON.parse(raw) as T;
+  } catch {
+    return null;
+  }
+}
+
+function writeJson(key: StorageKey, value: unknown): void {
+  write(key, value === null || value === undefined ? null : JSON.stringify(value));
+}
+
+function flag(key: StorageKey) {
+  return {
+    get: (): boolean => read(key) === '1',
+    set: (on: boolean): void => write(key, on ? '1' : null),
+  };
+}
+
+function text(key: StorageKey) {
+  return {
+    get: (): string | null => read(key),
+    set: (value: string | null): void => write(key, value),
+  };
+}
+
+export const accessToken = text(storageKeys.token);
+export const masterCardToken = text(storageKeys.masterCardToken);
+export const tenantCode = text(storageKeys.tenantCode);
+export const previousPath = text(storageKeys.previousPath);
+export const currentMenu = text(storageKeys.currentMenu);
+export const currentPage = text(storageKeys.currentPage);
+
+export const licenceAbnormal = flag(storageKeys.licenceAbnormal);
+export const loginFlag = flag(storageKeys.loginFlag);
+export const cardLoginFlag = flag(storageKeys.cardLoginFlag);
+export const thirdPartyLoginFlag = flag(storageKeys.thirdPartyLoginFlag);
+
+export const tenantSettings = {
+  get: (): TenantSettings | null => readJson<TenantSettings>(storageKeys.tenantSettings),
+  set: (value: TenantSettings | null): void => writeJson(storageKeys.tenantSettings, value),
+};
+
+export const menuInfo = {
+  get: (): MenuData | null => readJson<MenuData>(storageKeys.menuInfo),
+  set: (value: MenuData | null): void => writeJson(storageKeys.menuInfo, value),
+};
+
+/** appNo of every sub-system the user may use. */
+export const enabledSystems = {
+  get: (): string[] => readJson<string[]>(storageKeys.enabledSystems) ?? [],
+  set: (value: string[] | null): void => writeJson(storageKeys.enabledSystems, value),
+};
+
+export const language = {
+  /** The stored language, or null when the user never picked one. */
+  getStored: (): LanguageCode | null => {
+    const raw = read(storageKeys.language);
+    return raw === null ? null : toLanguage(raw);
+  },
+  get: (): LanguageCode => toLanguage(read(storageKeys.language)),
+  set: (value: LanguageCode): void => write(storageKeys.language, value),
+};
+
+/** True when an access token is stored. */
+export function isSignedIn(): boolean {
+  return Boolean(accessToken.get());
+}
+
+/**
+ * What logout and the sign-out codes of §8 clear: the session and everything derived from it.
+ * The language and the remembered previous path survive, so the next sign-in returns there.
+ */
+export function clearSession(): void {
+  const keep = new Set<string>([storageKeys.language, storageKeys.previousPath]);
+  for (const key of Object.values(storageKeys)) {
+    if (!keep.has(key)) write(key, null);
+  }
+}

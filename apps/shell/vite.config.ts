@@ -1,0 +1,18 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+const backend = 'http://127.0.0.1:6300';
+const apiPrefixes = ['/user', '/iot-login', '/iot_login', '/global', '/auth', '/system', '/qy/api', '/oss', '/common-service', '/tools/tools.json', '/healthz'];
+
+export default defineConfig({
+  base: '/',
+  plugins: [react()],
+  server: {
+    proxy: Object.fromEntries(apiPrefixes.map((prefix) => [prefix, { target: backend, changeOrigin: true }])),
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    manifest: true,
+  },
+});

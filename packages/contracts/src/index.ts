@@ -5,3 +5,4 @@ export * from './envelope.ts';
 export * from './languages.ts';
 export * from './national-crypto.ts';
 export * from './shell-constants.ts';
+export * from './server-paths.ts';

@@ -1,0 +1,185 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify from 'fastify';
+import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { Type } from 'typebox';
+import { apiPaths, codes, shellVersion, toLanguage } from '@campus/contracts';
+import type { Config } from './config.ts';
+import type { DatabaseHandle } from './db/database.ts';
+import { pingDatabase } from './db/database.ts';
+import { isApiPath } from './http/api-prefixes.ts';
+import { makeRequireSession } from './http/auth-hook.ts';
+import { AppError, sendFailure } from './http/envelope.ts';
+import { errorHandler } from './http/errors.ts';
+import type { App, Clock } from './http/types.ts';
+import type { LdapClientFactory } from './modules/auth/ldap-directory.ts';
+import { registerAccountRoutes } from './modules/account/account-routes.ts';
+import { registerAuthRoutes } from './modules/auth/auth-routes.ts';
+import { registerSettingsRoutes } from './modules/auth/settings-routes.ts';
+import { registerLicenceRoutes } from './modules/licence/licence-routes.ts';
+import { registerMenuRoutes } from './modules/menu/menu-routes.ts';
+import { registerOperationLogRoutes } from './modules/operation-log/operation-log-routes.ts';
+import { registerOssRoutes } from './modules/oss/oss-routes.ts';
+import { registerToolsRoutes } from './modules/tools/tools-routes.ts';
+import { createServices } from './services.ts';
+
+export interface BuildAppOptions {
+  db: DatabaseHandle;
+  config: Config;
+  /** Fixes captcha answers (tests). */
+  captchaText?: () => string;
+  /** A fake clock (tests). */
+  now?: Clock;
+  /** Replaces the ldapts client (tests watch binds through it). */
+  ldapClientFactory?: LdapClientFactory;
+  /** Pino options, or false for none (the default). */
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Request logging without secrets: no headers (token), no bodies, no query strings. */
+export const safeLoggerOptions = {
+  level: 'info',
+  redact: ['req.headers.token', 'req.headers.authorization', 'req.headers.cookie'],
+  serializers: {
+    req(req: { method?: string; url?: string; ip?: string }) {
+      return { method: req.method, url: (req.url ?? '').split('?')[0], remoteAddress: req.ip };
+    },
+    res(res: { statusCode?: number }) {
+      return { statusCode: res.statusCode };
+    },
+  },
+};
+
+export const contentSecurityPolicy = {
+  'default-src': ["'self'"],
+  'img-src': ["'self'", 'data:', 'blob:'],
+  'style-src': ["'self'", "'unsafe-inline'"],
+  'script-src': ["'self'"],
+  'connect-src': ["'self'", 'http://127.0.0.1:18085', 'http://localhost:18085'],
+  'font-src': ["'self'", 'data:'],
+  'frame-ancestors': ["'self'"],
+  'object-src': ["'none'"],
+  'base-uri': ["'self'"],
+  'form-action': ["'self'"],
+};
+
+const notBuiltPage =
+  'The shell is not built yet.\n\nRun `npm run build` in the repository root, then reload this page.\nThe API is running: see /docs for the OpenAPI description and /healthz for health.\n';
+
+/** Builds the server (every route registered, not listening yet). */
+export async function buildApp(options: BuildAppOptions): Promise<App> {
+  const { config } = options;
+  const services = createServices(options.db, config, {
+    now: options.now,
+    captchaText: options.captchaText,
+    ldapClientFactory: options.ldapClientFactory,
+  });
+
+  const app = Fastify({
+    logger: options.logger ?? false,
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    ajv: { customOptions: { coerceTypes: false, allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorateRequest('lang', 'zh-CN');
+  app.decorateRequest('session', null);
+  app.addHook('onRequest', async (request) => {
+    const header = request.headers.language;
+    request.lang = toLanguage(Array.isArray(header) ? header[0] : header);
+  });
+  app.setErrorHandler(errorHandler);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => ({ statusCode: 429, error: 'Too Many Requests', message: `Rate limit exceeded, retry in ${context.after}` }),
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Campus shell server',
+        version: shellVersion,
+        description: 'Every reply is the envelope {code, msg, data, recordCount?}; code 0 is success. Send the session token in the `token` header.',
+      },
+      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'token' } } },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { validatorUrl: null } });
+
+  const requireSession = makeRequireSession((token) => services.sessions.resolve(token));
+
+  app.get(
+    apiPaths.health,
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Liveness and database check',
+        response: { 200: Type.Object({ status: Type.String() }), 503: Type.Object({ status: Type.String() }) },
+      },
+    },
+    async (_request, reply) => {
+      const up = await pingDatabase(options.db.db);
+      return reply.code(up ? 200 : 503).send({ status: up ? 'ok' : 'unavailable' });
+    },
+  );
+
+  registerAuthRoutes(app, { login: services.login, captcha: services.captcha, account: services.account, requireSession, rateLimitPerMinute: config.rateLimitPerMinute });
+  registerSettingsRoutes(app, config, services.account);
+  registerAccountRoutes(app, services.account, requireSession);
+  registerMenuRoutes(app, { menu: services.menu, account: services.account, mjSystem: config.mjSystem, requireSession });
+  registerLicenceRoutes(app, services.licence, services.account, requireSession);
+  registerOperationLogRoutes(app, services.logs, services.account, requireSession);
+  registerOssRoutes(app, services.oss);
+  registerToolsRoutes(app, services.tools);
+
+  // The built shell, with an SPA fallback to index.html for non-API paths that accept HTML.
+  const shellDist = config.shellDist;
+  const indexFile = path.join(shellDist, 'index.html');
+  if (fs.existsSync(shellDist)) {
+    await app.register(fastifyStatic, {
+      root: shellDist,
+      prefix: '/',
+      index: false,
+      setHeaders(res, filePath) {
+        if (filePath.endsWith('.html')) res.setHeader('Cache-Control', 'no-cache');
+        else if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+      },
+    });
+  }
+
+  /** index.html of the shell, or a short text page when the shell is not built. */
+  const serveShell = (reply: FastifyReply, urlPath: string) => {
+    if (fs.existsSync(indexFile)) {
+      return reply.code(200).type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(fs.createReadStream(indexFile));
+    }
+    return reply.code(urlPath === '/' ? 200 : 404).type('text/plain; charset=utf-8').send(notBuiltPage);
+  };
+
+  app.get(
+    '/',
+    { schema: { tags: ['shell'], summary: "The shell's index.html (or a note that it is not built)", response: { 200: Type.String() } } },
+    async (_request, reply) => serveShell(reply, '/'),
+  );
+
+  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+    const urlPath = request.url.split('?')[0] ?? '/';
+    const isRead = request.method === 'GET' || request.method === 'HEAD';
+    const acceptsHtml = (request.headers.accept ?? '').includes('text/html');
+    if (isRead && !isApiPath(urlPath) && acceptsHtml) return serveShell(reply, urlPath);
+    return sendFailure(request, reply, new AppError(codes.notFound, 404));
+  });
+
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,153 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isGateSystem } from '@campus/contracts';
+
+export interface LdapConfig {
+  url: string;
+  bindDn: string;
+  bindPassword: string;
+  baseDn: string;
+  userFilter: string;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** postgres://… when set; otherwise the SQLite file `sqliteFile` is used. */
+  databaseUrl: string | null;
+  sqliteFile: string;
+  mjSystem: number;
+  nationalCrypto: boolean;
+  imageCode: boolean;
+  privateDeployment: boolean;
+  ldap: LdapConfig | null;
+  sessionIdleMinutes: number;
+  sessionMaxHours: number;
+  shellDist: string;
+  nodeEnv: string;
+  isProduction: boolean;
+  /** Fixed captcha answer; only ever set when NODE_ENV=test. */
+  testCaptchaText: string | null;
+  /** Requests per minute and client address on each sign-in, captcha and tenant-search route. */
+  rateLimitPerMinute: number;
+  /** Failed sign-ins from one client address (across accounts) before that address is locked. */
+  addressFailureLimit: number;
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The repository root, resolved from this file's own location (apps/server/src/config.ts). */
+export const repoRoot = path.resolve(serverRoot, '..', '..');
+
+type Env = Record<string, string | undefined>;
+
+function intVar(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw.trim());
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function switchVar(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = raw.trim().toLowerCase();
+  if (['on', 'true', '1', 'yes'].includes(value)) return true;
+  if (['off', 'false', '0', 'no'].includes(value)) return false;
+  throw new ConfigError(name, `must be "on" or "off", got "${raw}"`);
+}
+
+function textVar(env: Env, name: string): string | null {
+  const raw = env[name];
+  return raw === undefined || raw.trim() === '' ? null : raw.trim();
+}
+
+/** Reads the configuration from environment variables (documented in apps/server/CONFIG.md). */
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
+  const nodeEnv = textVar(env, 'NODE_ENV') ?? 'development';
+  const port = intVar(env, 'PORT', 6300, 0, 65535);
+  const host = textVar(env, 'HOST') ?? '0.0.0.0';
+  const dataDir = path.resolve(cwd, textVar(env, 'DATA_DIR') ?? './data');
+
+  const databaseUrl = textVar(env, 'DATABASE_URL');
+  if (databaseUrl !== null) {
+    let parsed: URL;
+    try {
+      parsed = new URL(databaseUrl);
+    } catch {
+      throw new ConfigError('DATABASE_URL', 'is not a valid URL (expected postgres://user@host:port/database)');
+    }
+    if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
+      throw new ConfigError('DATABASE_URL', `must start with postgres:// (got ${parsed.protocol}//…)`);
+    }
+  }
+
+  const mjSystem = intVar(env, 'MJ_SYSTEM', 1, 0, 99);
+
+  const ldapUrl = textVar(env, 'LDAP_URL');
+  let ldap: LdapConfig | null = null;
+  if (ldapUrl !== null) {
+    if (!/^ldaps?:\/\//i.test(ldapUrl)) throw new ConfigError('LDAP_URL', `must start with ldap:// or ldaps://, got "${ldapUrl}"`);
+    const baseDn = textVar(env, 'LDAP_BASE_DN');
+    if (baseDn === null) throw new ConfigError('LDAP_BASE_DN', 'is required when LDAP_URL is set');
+    const userFilter = textVar(env, 'LDAP_USER_FILTER') ?? '(uid={account})';
+    if (!userFilter.includes('{account}') || !userFilter.startsWith('(') || !userFilter.endsWith(')')) {
+      throw new ConfigError('LDAP_USER_FILTER', `must be a parenthesised LDAP filter containing {account}, got "${userFilter}"`);
+    }
+    ldap = {
+      url: ldapUrl,
+      bindDn: textVar(env, 'LDAP_BIND_DN') ?? '',
+      bindPassword: env.LDAP_BIND_PASSWORD ?? '',
+      baseDn,
+      userFilter,
+    };
+  }
+
+  const testCaptchaText = textVar(env, 'TEST_CAPTCHA_TEXT');
+  if (testCaptchaText !== null) {
+    if (nodeEnv !== 'test') {
+      throw new ConfigError('TEST_CAPTCHA_TEXT', `is only allowed when NODE_ENV=test (NODE_ENV is "${nodeEnv}"); unset it`);
+    }
+    if (!/^[A-Za-z0-9]{4}$/.test(testCaptchaText)) throw new ConfigError('TEST_CAPTCHA_TEXT', 'must be 4 letters or digits');
+  }
+
+  return {
+    port,
+    host,
+    dataDir,
+    databaseUrl,
+    sqliteFile: path.join(dataDir, 'campus.db'),
+    mjSystem,
+    nationalCrypto: isGateSystem(mjSystem),
+    imageCode: switchVar(env, 'IMAGE_CODE', true),
+    privateDeployment: switchVar(env, 'PRIVATE_DEPLOYMENT', false),
+    ldap,
+    sessionIdleMinutes: intVar(env, 'SESSION_IDLE_MINUTES', 120, 1, 60 * 24 * 30),
+    sessionMaxHours: intVar(env, 'SESSION_MAX_HOURS', 12, 1, 24 * 365),
+    shellDist: path.resolve(cwd, textVar(env, 'SHELL_DIST') ?? path.join(repoRoot, 'apps', 'shell', 'dist')),
+    nodeEnv,
+    isProduction: nodeEnv === 'production',
+    testCaptchaText,
+    rateLimitPerMinute: intVar(env, 'RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
+    addressFailureLimit: intVar(env, 'LOGIN_ADDRESS_FAILURE_LIMIT', 20, 1, 1_000_000),
+    trustProxy: switchVar(env, 'TRUST_PROXY', false),
+  };
+}
+
+/** The database in use, for the start-up banner: never the password of DATABASE_URL. */
+export function describeDatabase(config: Config): string {
+  if (config.databaseUrl === null) return `SQLite ${config.sqliteFile}`;
+  const url = new URL(config.databaseUrl);
+  if (url.password) url.password = '***';
+  return `PostgreSQL ${url.toString()}`;
+}

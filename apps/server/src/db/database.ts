@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import type { DB } from './schema.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+// int8 (bigint) columns hold epoch milliseconds, which fit a JS number: parse them as numbers.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+
+export interface OpenDatabaseOptions {
+  databaseUrl: string | null;
+  sqliteFile: string;
+}
+
+/** Opens PostgreSQL when a postgres:// URL is given, else the embedded SQLite file. */
+export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  fs.mkdirSync(path.dirname(options.sqliteFile), { recursive: true });
+  const sqlite = new Database(options.sqliteFile);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/** `select 1`: true when the database answers. */
+export async function pingDatabase(db: Kysely<DB>): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * Table types. Times are epoch milliseconds, booleans 0/1, localised texts JSON objects
+ * ({"zh-CN": …, "zh-MO": …, "en-US": …}) stored as text — the same on SQLite and PostgreSQL.
+ * Each table belongs to one area (named in the comment); other areas use that area's service.
+ */
+export interface TenantsTable {
+  // account
+  code: string;
+  name_i18n: string;
+  system_name_i18n: string;
+  header_logo_id: string | null;
+  login_logo_id: string | null;
+  login_bg_id: string | null;
+  system_logo_id: string | null;
+  created_at: number;
+}
+
+export interface UsersTable {
+  // account
+  id: string;
+  tenant_code: string;
+  account: string;
+  name: string;
+  password_hash: string;
+  digest_mode: string;
+  is_system_admin: number;
+  is_disabled: number;
+  is_first_login: number;
+  pwd_edit_reason: number | null;
+  pwd_locking_time: number | null;
+  language: string;
+  utc_diff: number;
+  created_at: number;
+}
+
+export interface SessionsTable {
+  // auth
+  token_hash: string;
+  user_id: string;
+  tenant_code: string;
+  account: string;
+  login_type: number;
+  created_at: number;
+  last_seen_at: number;
+  idle_expires_at: number;
+  absolute_expires_at: number;
+  revoked_at: number | null;
+}
+
+export interface CaptchasTable {
+  // auth
+  key_hash: string;
+  answer_hash: string;
+  expires_at: number;
+}
+
+export interface LoginFailuresTable {
+  // auth: scope 'account' (key tenant + account) or 'address' (key client ip)
+  scope: string;
+  key: string;
+  failures: number;
+  lock_count: number;
+  locked_until: number | null;
+  updated_at: number;
+}
+
+export interface OperationLogsTable {
+  // operation-log
+  id: string;
+  tenant_code: string;
+  account: string;
+  action: string;
+  result: string;
+  client_ip: string;
+  detail: string | null;
+  created_at: number;
+}
+
+export interface MenuSystemsTable {
+  // menu
+  id: string;
+  app_no: string;
+  app_id: string;
+  front_routing_addr: string;
+  label_i18n: string;
+  sort_num: number;
+}
+
+export interface MenuPagesTable {
+  // menu
+  id: string;
+  app_no: string;
+  parent_id: string | null;
+  path: string;
+  name: string;
+  title_i18n: string;
+  sort_num: number;
+  is_func_right: number;
+  func_right_perms: string;
+  is_side: number;
+  icon: string | null;
+}
+
+export interface PermissionGrantsTable {
+  // menu: the systems and function codes a user holds
+  user_id: string;
+  app_code: string;
+  func_ids: string;
+}
+
+export interface LicencesTable {
+  // licence
+  id: string;
+  code: string;
+  begin_time: number;
+  end_time: number;
+  activate_time: number | null;
+  state: number;
+  license_type: number;
+  is_formal: number;
+  emp_count: number;
+  created_at: number;
+}
+
+export interface OssObjectsTable {
+  // oss
+  id: string;
+  content_type: string;
+  body: Uint8Array;
+  created_at: number;
+}
+
+export interface DB {
+  tenants: TenantsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  captchas: CaptchasTable;
+  login_failures: LoginFailuresTable;
+  operation_logs: OperationLogsTable;
+  menu_systems: MenuSystemsTable;
+  menu_pages: MenuPagesTable;
+  permission_grants: PermissionGrantsTable;
+  licences: LicencesTable;
+  oss_objects: OssObjectsTable;
+}

@@ -1,0 +1,69 @@
+import { Type } from 'typebox';
+import type { TSchema } from 'typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { codeMessage, codes } from '@campus/contracts';
+import type { BusinessCode, Envelope } from '@campus/contracts';
+
+/** A failure a service reports: becomes an envelope with a non-zero code (HTTP 200 unless told). */
+export class AppError extends Error {
+  constructor(
+    readonly code: BusinessCode,
+    readonly httpStatus: number = 200,
+    readonly data: unknown = null,
+    /** Values for the `{name}` placeholders of the localised message. */
+    readonly values: Record<string, string> = {},
+    /** A message that replaces the catalogue's (already localised or naming a field). */
+    readonly detail: string | null = null,
+  ) {
+    super(`business code ${code}`);
+    this.name = 'AppError';
+  }
+}
+
+export function ok<T>(request: FastifyRequest, data: T, recordCount?: number): Envelope<T> {
+  const body: Envelope<T> = { code: codes.ok, msg: codeMessage(codes.ok, request.lang), data };
+  if (recordCount !== undefined) body.recordCount = recordCount;
+  return body;
+}
+
+/** Sends a failure envelope. Bypasses the route's reply schema (which describes success data). */
+export function sendFailure(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
+  const msg = error.detail ?? codeMessage(error.code, request.lang, error.values);
+  const body: Envelope = { code: error.code, msg, data: error.data ?? null };
+  return reply.code(error.httpStatus).type('application/json; charset=utf-8').serializer(JSON.stringify).send(body);
+}
+
+/** Reply schema of a successful envelope carrying `data`. */
+export function envelope<T extends TSchema>(data: T) {
+  return Type.Object({
+    code: Type.Integer({ description: '0 on success; see the business code table' }),
+    msg: Type.String(),
+    data,
+    recordCount: Type.Optional(Type.Integer()),
+  });
+}
+
+const failureEnvelope = Type.Object(
+  { code: Type.Integer(), msg: Type.String(), data: Type.Unknown() },
+  { description: 'Failure envelope: code names the failure, msg is localised' },
+);
+
+/** The failure replies every route may give, for the OpenAPI document. */
+export const failureReplies = {
+  400: failureEnvelope,
+  401: failureEnvelope,
+  403: failureEnvelope,
+  404: failureEnvelope,
+  429: failureEnvelope,
+  500: failureEnvelope,
+} as const;
+
+/** The `language` request header, documented on every route. */
+export const languageHeaders = Type.Object({
+  language: Type.Optional(Type.String({ maxLength: 16, description: 'zh-CN (default), zh-MO or en-US' })),
+});
+
+export const tokenHeaders = Type.Object({
+  language: Type.Optional(Type.String({ maxLength: 16, description: 'zh-CN (default), zh-MO or en-US' })),
+  token: Type.Optional(Type.String({ maxLength: 256, description: 'Session token from a sign-in' })),
+});

@@ -1,0 +1,28 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { LanguageCode, LoginType } from '@campus/contracts';
+
+/** The Fastify instance with the TypeBox type provider, as route modules receive it. */
+export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+/** The signed-in caller, attached to the request by the auth hook. */
+export interface SessionInfo {
+  tokenHash: string;
+  userId: string;
+  tenantCode: string;
+  account: string;
+  loginType: LoginType;
+  createdAt: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Language of the `language` header (zh-CN when absent or unknown). */
+    lang: LanguageCode;
+    session: SessionInfo | null;
+  }
+}
+
+/** The current time in epoch ms; tests pass a fake clock. */
+export type Clock = () => number;

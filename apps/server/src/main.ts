@@ -1,0 +1,69 @@
+import { ConfigError, describeDatabase, loadConfig } from './config.ts';
+import type { Config } from './config.ts';
+import { openDatabase } from './db/database.ts';
+import { migrateToLatest } from './db/migrations.ts';
+import { buildApp, safeLoggerOptions } from './app.ts';
+import { createServices } from './services.ts';
+import { demoAccounts, seedDatabase } from './seed/seed.ts';
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\nSee apps/server/CONFIG.md for the settings.\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+
+  const handle = openDatabase(config);
+  await migrateToLatest(handle.db, handle.dialect);
+  const seeded = await seedDatabase(createServices(handle, config), config);
+
+  const app = await buildApp({ db: handle, config, logger: safeLoggerOptions });
+  await app.listen({ host: config.host, port: config.port });
+
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  const lines = [
+    '',
+    `Campus shell server: http://${shownHost}:${port}/`,
+    `Database: ${describeDatabase(config)}`,
+    `API description: http://${shownHost}:${port}/docs`,
+  ];
+  if (seeded.mode === 'production') {
+    lines.push(
+      '',
+      'First start: created the system administrator (shown this once; change it at first sign-in):',
+      `  tenant ${seeded.admin.tenantCode}  account ${seeded.admin.account}  password ${seeded.admin.password}`,
+    );
+  } else if (!config.isProduction) {
+    lines.push('', 'Demo accounts (account / password / tenants):');
+    for (const a of demoAccounts) lines.push(`  ${a.account.padEnd(9)} ${a.password.padEnd(14)} ${a.tenants.join(', ').padEnd(11)} ${a.note}`);
+  }
+  // Written to stdout directly, never through the request logger.
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    process.stdout.write(`${signal}: shutting down\n`);
+    try {
+      await app.close();
+    } finally {
+      await handle.close();
+    }
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Start-up failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,57 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { DB, TenantsTable, UsersTable } from '../../db/schema.ts';
+
+export type TenantRow = Selectable<TenantsTable>;
+export type UserRow = Selectable<UsersTable>;
+
+export class AccountRepository {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  tenant(code: string): Promise<TenantRow | undefined> {
+    return this.db.selectFrom('tenants').selectAll().where('code', '=', code).executeTakeFirst();
+  }
+
+  /** The default tenant: the lowest code. */
+  firstTenant(): Promise<TenantRow | undefined> {
+    return this.db.selectFrom('tenants').selectAll().orderBy('code').limit(1).executeTakeFirst();
+  }
+
+  countTenants(): Promise<number> {
+    return this.db
+      .selectFrom('tenants')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow()
+      .then((r) => Number(r.n));
+  }
+
+  tenantsOfAccount(account: string): Promise<TenantRow[]> {
+    return this.db
+      .selectFrom('tenants')
+      .innerJoin('users', 'users.tenant_code', 'tenants.code')
+      .selectAll('tenants')
+      .where('users.account', '=', account)
+      .orderBy('tenants.code')
+      .execute();
+  }
+
+  user(tenantCode: string, account: string): Promise<UserRow | undefined> {
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('tenant_code', '=', tenantCode)
+      .where('account', '=', account)
+      .executeTakeFirst();
+  }
+
+  userById(id: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async insertTenant(row: Insertable<TenantsTable>): Promise<void> {
+    await this.db.insertInto('tenants').values(row).execute();
+  }
+
+  async insertUser(row: Insertable<UsersTable>): Promise<void> {
+    await this.db.insertInto('users').values(row).execute();
+  }
+}

@@ -1,0 +1,158 @@
+import type { DigestMode, LanguageCode, Localised, PasswordComplexity, TenantEntry, UserInfo, UserSettings } from '@campus/contracts';
+import { toLanguage } from '@campus/contracts';
+import type { SessionInfo } from '../../http/types.ts';
+import { newId } from '../../lib/hash.ts';
+import { pickLocalised, toLocalisedJson } from '../../lib/localised.ts';
+import type { AccountRepository, TenantRow, UserRow } from './account-repository.ts';
+import { hashDigest, passwordDigest, passwordPolicySource, verifyAgainstDummy, verifyDigest } from './password.ts';
+
+export interface NewTenant {
+  code: string;
+  name: Localised;
+  systemName: Localised;
+  headerLogoId?: string | null;
+  loginLogoId?: string | null;
+  loginBgId?: string | null;
+  systemLogoId?: string | null;
+}
+
+export interface NewUser {
+  tenantCode: string;
+  account: string;
+  name: string;
+  /** The plain password; stored as argon2id of its digest in the deployment's digest mode. */
+  password: string;
+  isSystemAdmin?: boolean;
+  isFirstLogin?: boolean;
+  pwdEditReason?: number | null;
+  pwdLockingTime?: number | null;
+  language?: LanguageCode;
+  utcDiff?: number;
+}
+
+const passwordTips: Localised = {
+  'en-US': 'The password must be 8 to 20 characters with at least one digit and one letter; special characters are allowed; no space at the start or the end',
+  'zh-CN': '密码长度为 8 到 20 位，至少包含一个数字和一个字母，可包含特殊字符，首尾不能有空格',
+  'zh-MO': '密碼長度為 8 到 20 位，至少包含一個數字和一個字母，可包含特殊字元，首尾不能有空格',
+};
+
+/** Tenants and user accounts. Other areas use this service, never the tables. */
+export class AccountService {
+  constructor(
+    private readonly repo: AccountRepository,
+    private readonly digestMode: DigestMode,
+    private readonly now: () => number,
+  ) {}
+
+  tenant(code: string): Promise<TenantRow | undefined> {
+    return this.repo.tenant(code);
+  }
+
+  defaultTenant(): Promise<TenantRow | undefined> {
+    return this.repo.firstTenant();
+  }
+
+  /** The tenant named by a tenantCode header when it exists, else the default tenant. */
+  async tenantOrDefault(code: string | undefined): Promise<TenantRow | undefined> {
+    if (code) {
+      const tenant = await this.repo.tenant(code);
+      if (tenant) return tenant;
+    }
+    return this.repo.firstTenant();
+  }
+
+  async hasTenants(): Promise<boolean> {
+    return (await this.repo.countTenants()) > 0;
+  }
+
+  tenantEntry(tenant: TenantRow, language: LanguageCode): TenantEntry {
+    return { code: tenant.code, name: pickLocalised(tenant.name_i18n, language) };
+  }
+
+  async tenantsOfAccount(account: string): Promise<TenantRow[]> {
+    return this.repo.tenantsOfAccount(account);
+  }
+
+  findUser(tenantCode: string, account: string): Promise<UserRow | undefined> {
+    return this.repo.user(tenantCode, account);
+  }
+
+  userById(id: string): Promise<UserRow | undefined> {
+    return this.repo.userById(id);
+  }
+
+  /** Checks a browser digest; spends the same time when there is no such user. */
+  async checkPassword(user: UserRow | undefined, digest: string): Promise<boolean> {
+    if (!user) return verifyAgainstDummy(digest);
+    const matches = await verifyDigest(user.password_hash, digest);
+    return matches && user.digest_mode === this.digestMode;
+  }
+
+  async createTenant(input: NewTenant): Promise<void> {
+    await this.repo.insertTenant({
+      code: input.code,
+      name_i18n: toLocalisedJson(input.name),
+      system_name_i18n: toLocalisedJson(input.systemName),
+      header_logo_id: input.headerLogoId ?? null,
+      login_logo_id: input.loginLogoId ?? null,
+      login_bg_id: input.loginBgId ?? null,
+      system_logo_id: input.systemLogoId ?? null,
+      created_at: this.now(),
+    });
+  }
+
+  async createUser(input: NewUser): Promise<string> {
+    const id = newId();
+    await this.repo.insertUser({
+      id,
+      tenant_code: input.tenantCode,
+      account: input.account,
+      name: input.name,
+      password_hash: await hashDigest(passwordDigest(input.password, this.digestMode)),
+      digest_mode: this.digestMode,
+      is_system_admin: input.isSystemAdmin ? 1 : 0,
+      is_disabled: 0,
+      is_first_login: input.isFirstLogin ? 1 : 0,
+      pwd_edit_reason: input.pwdEditReason ?? null,
+      pwd_locking_time: input.pwdLockingTime ?? null,
+      language: input.language ?? 'zh-CN',
+      utc_diff: input.utcDiff ?? 480,
+      created_at: this.now(),
+    });
+    return id;
+  }
+
+  async isSystemAdmin(userId: string): Promise<boolean> {
+    const user = await this.repo.userById(userId);
+    return user?.is_system_admin === 1;
+  }
+
+  async userInfo(session: SessionInfo, language: LanguageCode): Promise<UserInfo | undefined> {
+    const user = await this.repo.userById(session.userId);
+    if (!user) return undefined;
+    const tenant = await this.repo.tenant(user.tenant_code);
+    return {
+      id: user.id,
+      code: user.account,
+      isFirstLogin: user.is_first_login === 1,
+      name: user.name,
+      loginTime: session.createdAt,
+      oprtPwdEditReason: user.pwd_edit_reason,
+      lockingTime: user.pwd_locking_time,
+      isSystemAdmin: user.is_system_admin === 1,
+      tenantCode: user.tenant_code,
+      tenantName: tenant ? pickLocalised(tenant.name_i18n, language) : '',
+      loginType: session.loginType,
+    };
+  }
+
+  async userSettings(userId: string): Promise<UserSettings | undefined> {
+    const user = await this.repo.userById(userId);
+    if (!user) return undefined;
+    return { language: toLanguage(user.language), timeZone: { utcDiff: user.utc_diff } };
+  }
+
+  passwordComplexity(language: LanguageCode): PasswordComplexity {
+    return { regex: Buffer.from(passwordPolicySource, 'utf8').toString('base64'), tip: passwordTips[language] };
+  }
+}

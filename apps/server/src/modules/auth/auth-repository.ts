@@ -1,0 +1,84 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { CaptchasTable, DB, LoginFailuresTable, SessionsTable } from '../../db/schema.ts';
+
+export type SessionRow = Selectable<SessionsTable>;
+export type FailureRow = Selectable<LoginFailuresTable>;
+export type FailureScope = 'account' | 'address';
+
+/** Sessions, captchas and sign-in failure counters. */
+export class AuthRepository {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  // sessions
+  async insertSession(row: Insertable<SessionsTable>): Promise<void> {
+    await this.db.insertInto('sessions').values(row).execute();
+  }
+
+  session(tokenHash: string): Promise<SessionRow | undefined> {
+    return this.db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+  }
+
+  async touchSession(tokenHash: string, lastSeenAt: number, idleExpiresAt: number): Promise<void> {
+    await this.db
+      .updateTable('sessions')
+      .set({ last_seen_at: lastSeenAt, idle_expires_at: idleExpiresAt })
+      .where('token_hash', '=', tokenHash)
+      .execute();
+  }
+
+  async revokeSession(tokenHash: string, at: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('sessions')
+      .set({ revoked_at: at })
+      .where('token_hash', '=', tokenHash)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async deleteSessionsEndedBefore(time: number): Promise<void> {
+    await this.db.deleteFrom('sessions').where('absolute_expires_at', '<', time).execute();
+  }
+
+  // captchas
+  async putCaptcha(row: Insertable<CaptchasTable>): Promise<void> {
+    await this.db
+      .insertInto('captchas')
+      .values(row)
+      .onConflict((oc) => oc.column('key_hash').doUpdateSet({ answer_hash: row.answer_hash, expires_at: row.expires_at }))
+      .execute();
+  }
+
+  /** Deletes and returns a captcha in one statement, so it can be used only once. */
+  takeCaptcha(keyHash: string): Promise<Selectable<CaptchasTable> | undefined> {
+    return this.db.deleteFrom('captchas').where('key_hash', '=', keyHash).returningAll().executeTakeFirst();
+  }
+
+  async deleteCaptchasExpiredBefore(time: number): Promise<void> {
+    await this.db.deleteFrom('captchas').where('expires_at', '<', time).execute();
+  }
+
+  // failure counters
+  failure(scope: FailureScope, key: string): Promise<FailureRow | undefined> {
+    return this.db.selectFrom('login_failures').selectAll().where('scope', '=', scope).where('key', '=', key).executeTakeFirst();
+  }
+
+  async putFailure(row: FailureRow): Promise<void> {
+    await this.db
+      .insertInto('login_failures')
+      .values(row)
+      .onConflict((oc) =>
+        oc.columns(['scope', 'key']).doUpdateSet({
+          failures: row.failures,
+          lock_count: row.lock_count,
+          locked_until: row.locked_until,
+          updated_at: row.updated_at,
+        }),
+      )
+      .execute();
+  }
+
+  async deleteFailure(scope: FailureScope, key: string): Promise<void> {
+    await this.db.deleteFrom('login_failures').where('scope', '=', scope).where('key', '=', key).execute();
+  }
+}

@@ -1,0 +1,159 @@
+import { codes, loginTypes } from '@campus/contracts';
+import type { LoginFailureData, LoginInfo, LoginType } from '@campus/contracts';
+import type { LdapConfig } from '../../config.ts';
+import { AppError } from '../../http/envelope.ts';
+import type { AccountService } from '../account/account-service.ts';
+import type { UserRow } from '../account/account-repository.ts';
+import type { OperationAction, OperationLogService } from '../operation-log/operation-log-service.ts';
+import type { CaptchaService } from './captcha-service.ts';
+import { checkDirectoryPassword, LdapUnavailableError } from './ldap-directory.ts';
+import type { LdapClientFactory } from './ldap-directory.ts';
+import type { LockoutService } from './lockout-service.ts';
+import type { SessionService } from './session-service.ts';
+
+export interface VerifyModel {
+  verifyKey?: string;
+  imageVerifyCode?: string;
+}
+
+interface Attempt {
+  account: string;
+  tenantCode?: string;
+  verifyModel?: VerifyModel;
+  clientIp: string;
+}
+
+export interface LoginServiceDeps {
+  account: AccountService;
+  sessions: SessionService;
+  captcha: CaptchaService;
+  lockout: LockoutService;
+  logs: OperationLogService;
+  /** Deployment-wide image verification code (IMAGE_CODE). */
+  imageCode: boolean;
+  ldap: LdapConfig | null;
+  ldapClientFactory: LdapClientFactory;
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, '0');
+}
+
+/** The lock end as shown in messages: local time of the server, `YYYY-MM-DD HH:mm:ss`. */
+export function formatLockTime(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+function lockedError(lockingTime: number): AppError {
+  const data: LoginFailureData = { lockingTime, captchaRequired: true };
+  return new AppError(codes.accountLocked, 200, data, { time: formatLockTime(lockingTime) });
+}
+
+/**
+ * Sign-in by password digest (weblogin, accountLogin) and by LDAP. Check order (DESIGN §5):
+ * schema (routes) → captcha (when on or required) → lock → credentials.
+ */
+export class LoginService {
+  constructor(private readonly deps: LoginServiceDeps) {}
+
+  get ldapEnabled(): boolean {
+    return this.deps.ldap !== null;
+  }
+
+  async passwordLogin(attempt: Attempt & { digest: string }): Promise<LoginInfo> {
+    const tenantCode = await this.resolveTenant(attempt.tenantCode, attempt.account);
+    await this.guard(tenantCode, attempt, 'login');
+    const user = await this.deps.account.findUser(tenantCode, attempt.account);
+    const matches = await this.deps.account.checkPassword(user, attempt.digest);
+    if (!user || !matches) return this.fail(tenantCode, attempt, 'login');
+    return this.succeed(user, attempt, 'login', loginTypes.password);
+  }
+
+  async ldapLogin(attempt: Attempt & { tenantCode: string; password: string }): Promise<LoginInfo> {
+    const ldap = this.deps.ldap;
+    if (!ldap) throw new AppError(codes.ldapDisabled);
+    const tenant = await this.deps.account.tenant(attempt.tenantCode);
+    if (!tenant) throw new AppError(codes.tenantUnknown);
+    await this.guard(tenant.code, attempt, 'ldap-login');
+    let result;
+    try {
+      result = await checkDirectoryPassword(ldap, this.deps.ldapClientFactory, attempt.account, attempt.password);
+    } catch (error) {
+      if (error instanceof LdapUnavailableError) throw new AppError(codes.ldapUnavailable);
+      throw error;
+    }
+    if (result !== 'ok') return this.fail(tenant.code, attempt, 'ldap-login');
+    const user = await this.deps.account.findUser(tenant.code, attempt.account);
+    if (!user) {
+      await this.deps.lockout.recordSuccess(tenant.code, attempt.account);
+      await this.log(tenant.code, attempt, 'ldap-login', 'no-local-account');
+      throw new AppError(codes.ldapNoLocalAccount);
+    }
+    return this.succeed(user, attempt, 'ldap-login', loginTypes.ldap);
+  }
+
+  /** The tenant of a sign-in: the named one, or the account's only one (the default for unknown accounts). */
+  private async resolveTenant(tenantCode: string | undefined, account: string): Promise<string> {
+    if (tenantCode !== undefined) {
+      const tenant = await this.deps.account.tenant(tenantCode);
+      if (!tenant) throw new AppError(codes.tenantUnknown);
+      return tenant.code;
+    }
+    const tenants = await this.deps.account.tenantsOfAccount(account);
+    if (tenants.length > 1) throw new AppError(codes.tenantRequired);
+    const only = tenants[0] ?? (await this.deps.account.defaultTenant());
+    if (!only) throw new AppError(codes.tenantUnknown);
+    return only.code;
+  }
+
+  private async guard(tenantCode: string, attempt: Attempt, action: OperationAction): Promise<void> {
+    const state = await this.deps.lockout.state(tenantCode, attempt.account, attempt.clientIp);
+    if (this.deps.imageCode || state.captchaRequired) {
+      const key = attempt.verifyModel?.verifyKey;
+      const answer = attempt.verifyModel?.imageVerifyCode;
+      if (!key || !answer) {
+        const data: LoginFailureData = { captchaRequired: true };
+        throw new AppError(codes.captchaRequired, 200, data);
+      }
+      const check = await this.deps.captcha.check(key, answer);
+      if (check === 'expired') throw new AppError(codes.captchaExpired, 200, { captchaRequired: true });
+      if (check === 'wrong') throw new AppError(codes.captchaWrong, 200, { captchaRequired: true });
+    }
+    if (state.lockedUntil !== null) {
+      await this.log(tenantCode, attempt, action, 'locked');
+      throw lockedError(state.lockedUntil);
+    }
+  }
+
+  private async fail(tenantCode: string, attempt: Attempt, action: OperationAction): Promise<never> {
+    const outcome = await this.deps.lockout.recordFailure(tenantCode, attempt.account, attempt.clientIp);
+    await this.log(tenantCode, attempt, action, 'failure');
+    if (outcome.lockedUntil !== null) {
+      if (outcome.lockedNow) await this.log(tenantCode, attempt, 'lock', 'locked', `until ${new Date(outcome.lockedUntil).toISOString()}`);
+      throw lockedError(outcome.lockedUntil);
+    }
+    const data: LoginFailureData = { captchaRequired: outcome.captchaRequired, remainingAttempts: outcome.remainingAttempts };
+    throw new AppError(codes.accountOrPasswordWrong, 200, data);
+  }
+
+  private async succeed(user: UserRow, attempt: Attempt, action: OperationAction, loginType: LoginType): Promise<LoginInfo> {
+    if (user.is_disabled === 1) {
+      await this.log(user.tenant_code, attempt, action, 'disabled');
+      throw new AppError(codes.accountDisabled);
+    }
+    await this.deps.lockout.recordSuccess(user.tenant_code, attempt.account);
+    const token = await this.deps.sessions.create({ id: user.id, tenantCode: user.tenant_code, account: user.account }, loginType);
+    await this.log(user.tenant_code, attempt, action, 'success');
+    return { token, tenantCode: user.tenant_code };
+  }
+
+  private log(tenantCode: string, attempt: Attempt, action: OperationAction, result: 'success' | 'failure' | 'locked' | 'disabled' | 'no-local-account', detail?: string) {
+    return this.deps.logs.record({ tenantCode, account: attempt.account, action, result, clientIp: attempt.clientIp, detail });
+  }
+
+  async logout(session: { tokenHash: string; tenantCode: string; account: string }, clientIp: string): Promise<void> {
+    await this.deps.sessions.revoke(session.tokenHash);
+    await this.deps.logs.record({ tenantCode: session.tenantCode, account: session.account, action: 'logout', result: 'success', clientIp });
+  }
+}

@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+import type { LoginType } from '@campus/contracts';
+import type { SessionInfo } from '../../http/types.ts';
+import { sha256Hex } from '../../lib/hash.ts';
+import type { AuthRepository } from './auth-repository.ts';
+
+const tokenPattern = /^[A-Za-z0-9_-]{43}$/;
+/** Refresh last_seen_at at most this often (fewer writes; idle expiry is in minutes). */
+const touchEveryMs = 15_000;
+
+/** Opaque 256-bit tokens; only their SHA-256 is stored. */
+export class SessionService {
+  constructor(
+    private readonly repo: AuthRepository,
+    private readonly idleMs: number,
+    private readonly maxMs: number,
+    private readonly now: () => number,
+  ) {}
+
+  async create(user: { id: string; tenantCode: string; account: string }, loginType: LoginType): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    const now = this.now();
+    const absolute = now + this.maxMs;
+    await this.repo.insertSession({
+      token_hash: sha256Hex(token),
+      user_id: user.id,
+      tenant_code: user.tenantCode,
+      account: user.account,
+      login_type: loginType,
+      created_at: now,
+      last_seen_at: now,
+      idle_expires_at: Math.min(now + this.idleMs, absolute),
+      absolute_expires_at: absolute,
+      revoked_at: null,
+    });
+    if (Math.random() < 0.05) await this.repo.deleteSessionsEndedBefore(now - 24 * 3600_000);
+    return token;
+  }
+
+  async resolve(token: string): Promise<SessionInfo | 'invalid' | 'expired'> {
+    if (!tokenPattern.test(token)) return 'invalid';
+    const tokenHash = sha256Hex(token);
+    const row = await this.repo.session(tokenHash);
+    if (!row || row.revoked_at !== null) return 'invalid';
+    const now = this.now();
+    if (now >= row.idle_expires_at || now >= row.absolute_expires_at) return 'expired';
+    if (now - row.last_seen_at >= touchEveryMs) {
+      await this.repo.touchSession(tokenHash, now, Math.min(now + this.idleMs, row.absolute_expires_at));
+    }
+    return {
+      tokenHash,
+      userId: row.user_id,
+      tenantCode: row.tenant_code,
+      account: row.account,
+      loginType: row.login_type as LoginType,
+      createdAt: row.created_at,
+    };
+  }
+
+  revoke(tokenHash: string): Promise<boolean> {
+    return this.repo.revokeSession(tokenHash, this.now());
+  }
+}

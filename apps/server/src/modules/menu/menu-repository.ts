@@ -1,0 +1,39 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { DB, MenuPagesTable, MenuSystemsTable, PermissionGrantsTable } from '../../db/schema.ts';
+
+export type SystemRow = Selectable<MenuSystemsTable>;
+export type PageRow = Selectable<MenuPagesTable>;
+export type GrantRow = Selectable<PermissionGrantsTable>;
+
+export class MenuRepository {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  systems(): Promise<SystemRow[]> {
+    return this.db.selectFrom('menu_systems').selectAll().orderBy('sort_num').orderBy('id').execute();
+  }
+
+  pages(appNos: string[]): Promise<PageRow[]> {
+    if (appNos.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('menu_pages').selectAll().where('app_no', 'in', appNos).orderBy('sort_num').orderBy('id').execute();
+  }
+
+  grants(userId: string): Promise<GrantRow[]> {
+    return this.db.selectFrom('permission_grants').selectAll().where('user_id', '=', userId).execute();
+  }
+
+  async insertSystem(row: Insertable<MenuSystemsTable>): Promise<void> {
+    await this.db.insertInto('menu_systems').values(row).execute();
+  }
+
+  async insertPage(row: Insertable<MenuPagesTable>): Promise<void> {
+    await this.db.insertInto('menu_pages').values(row).execute();
+  }
+
+  async putGrant(row: Insertable<PermissionGrantsTable>): Promise<void> {
+    await this.db
+      .insertInto('permission_grants')
+      .values(row)
+      .onConflict((oc) => oc.columns(['user_id', 'app_code']).doUpdateSet({ func_ids: row.func_ids }))
+      .execute();
+  }
+}

@@ -1,0 +1,162 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomInt } from 'node:crypto';
+import type { Localised } from '@campus/contracts';
+import type { Config } from '../config.ts';
+import type { Services } from '../services.ts';
+import { meetsPasswordPolicy } from '../modules/account/password.ts';
+import { catalogueSystems, cataloguePages, functionCodes, systems } from './catalogue.ts';
+import { drawLoginBackground, logoSvg } from './images.ts';
+
+export const logoIds = { header: 'logo-header', loginLogo: 'logo-login', loginBg: 'login-bg', system: 'logo-system' } as const;
+
+const systemName: Localised = { 'en-US': 'Campus Management Platform', 'zh-CN': '智慧园区管理平台', 'zh-MO': '智慧園區管理平台' };
+
+export interface DemoAccount {
+  account: string;
+  password: string;
+  tenants: string[];
+  note: string;
+}
+
+export const demoAccounts: DemoAccount[] = [
+  { account: 'sysadmin', password: 'Sysadmin#2026', tenants: ['1001'], note: 'system administrator, every system' },
+  { account: 'staff', password: 'Staff#2026', tenants: ['1001'], note: 'qy and kq only, some function rights missing' },
+  { account: 'multi', password: 'Multi#2026', tenants: ['1001', '1002'], note: 'in two tenants with different systems' },
+  { account: 'nosub', password: 'Nosub#2026', tenants: ['1001'], note: 'no sub-system enabled' },
+  { account: 'expired', password: 'Expired#2026', tenants: ['1001'], note: 'password expired on 2026-01-01: must change it' },
+];
+
+export type SeedResult =
+  | { mode: 'existing' }
+  | { mode: 'demo' }
+  | { mode: 'production'; admin: { account: string; password: string; tenantCode: string } };
+
+/** Reference data every installation needs: the systems and pages of spec §1 and the logos. */
+async function seedCatalogue(services: Services): Promise<void> {
+  await services.oss.put(logoIds.header, 'image/svg+xml', Buffer.from(logoSvg, 'utf8'));
+  await services.oss.put(logoIds.loginLogo, 'image/svg+xml', Buffer.from(logoSvg, 'utf8'));
+  await services.oss.put(logoIds.system, 'image/svg+xml', Buffer.from(logoSvg, 'utf8'));
+  await services.oss.put(logoIds.loginBg, 'image/png', drawLoginBackground());
+  if (await services.menu.hasSystems()) return;
+  for (const s of catalogueSystems()) await services.menu.addSystem(s);
+  for (const p of cataloguePages()) await services.menu.addPage(p);
+}
+
+async function createTenant(services: Services, code: string, name: Localised) {
+  await services.account.createTenant({
+    code,
+    name,
+    systemName,
+    headerLogoId: logoIds.header,
+    loginLogoId: logoIds.loginLogo,
+    loginBgId: logoIds.loginBg,
+    systemLogoId: logoIds.system,
+  });
+}
+
+async function grantAll(services: Services, userId: string) {
+  for (const s of systems) await services.menu.grant(userId, s.appNo, functionCodes(s.appNo));
+}
+
+function writeDemoTools(dataDir: string) {
+  const dir = path.join(dataDir, 'tools');
+  fs.mkdirSync(dir, { recursive: true });
+  const files: Record<string, string> = {
+    'card-reader-setup.txt': 'Card reader set-up\n==================\n\n1. Install the card-issuer service on the operator PC.\n2. Connect the reader by USB.\n3. Open http://127.0.0.1:18085/reader to check that the reader answers.\n',
+    'employee-import-template.csv': 'code,name,department,cardNo\nE0001,Sample Person,Head Office,00012345\n',
+  };
+  for (const [name, body] of Object.entries(files)) {
+    const file = path.join(dir, name);
+    if (!fs.existsSync(file)) fs.writeFileSync(file, body);
+  }
+  const list = path.join(dir, 'tools.json');
+  if (!fs.existsSync(list)) {
+    const tools = [
+      { showName: 'Card reader set-up guide', use: 'Install and check the card reader on an operator PC', fileName: 'card-reader-setup.txt' },
+      { showName: 'Employee import template', use: 'Template for importing employees and their cards', fileName: 'employee-import-template.csv' },
+    ];
+    fs.writeFileSync(list, `${JSON.stringify(tools, null, 2)}\n`);
+  }
+}
+
+async function seedDemo(services: Services, config: Config): Promise<void> {
+  await createTenant(services, '1001', { 'en-US': 'Demo Campus', 'zh-CN': '演示园区', 'zh-MO': '演示園區' });
+  await createTenant(services, '1002', { 'en-US': 'Branch Campus', 'zh-CN': '分校园区', 'zh-MO': '分校園區' });
+  const { account, menu } = services;
+
+  const sysadmin = await account.createUser({ tenantCode: '1001', account: 'sysadmin', name: 'System Administrator', password: 'Sysadmin#2026', isSystemAdmin: true, language: 'zh-CN' });
+  await grantAll(services, sysadmin);
+
+  const staff = await account.createUser({ tenantCode: '1001', account: 'staff', name: 'Staff Member', password: 'Staff#2026', language: 'en-US' });
+  await menu.grant(staff, 'qy', ['1001000', '1001010', '1001020']);
+  await menu.grant(staff, 'kq', ['1005000', '1005001']);
+
+  const multiA = await account.createUser({ tenantCode: '1001', account: 'multi', name: 'Multi Tenant (Demo)', password: 'Multi#2026' });
+  await menu.grant(multiA, 'qy', functionCodes('qy'));
+  await menu.grant(multiA, 'mj', functionCodes('mj'));
+  const multiB = await account.createUser({ tenantCode: '1002', account: 'multi', name: 'Multi Tenant (Branch)', password: 'Multi#2026' });
+  await menu.grant(multiB, 'kq', functionCodes('kq'));
+  await menu.grant(multiB, 'xf', functionCodes('xf'));
+
+  await account.createUser({ tenantCode: '1001', account: 'nosub', name: 'No Sub-system', password: 'Nosub#2026' });
+
+  const expired = await account.createUser({
+    tenantCode: '1001',
+    account: 'expired',
+    name: 'Expired Password',
+    password: 'Expired#2026',
+    pwdEditReason: 2,
+    pwdLockingTime: Date.parse('2026-01-01T00:00:00+08:00'),
+  });
+  await menu.grant(expired, 'qy', functionCodes('qy'));
+
+  await services.licence.add({
+    code: 'DEMO-2026-0001',
+    beginTime: Date.parse('2026-01-01T00:00:00+08:00'),
+    endTime: Date.parse('2099-12-31T23:59:59+08:00'),
+    licenseType: 2,
+    isFormal: true,
+    empCount: 9_999_999,
+  });
+  writeDemoTools(config.dataDir);
+}
+
+/** A one-time password that meets the policy: 16 characters of letters, digits and a few symbols. */
+export function oneTimePassword(): string {
+  const chars = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789#%+=';
+  for (;;) {
+    let out = '';
+    for (let i = 0; i < 16; i += 1) out += chars[randomInt(chars.length)];
+    if (meetsPasswordPolicy(out)) return out;
+  }
+}
+
+async function seedProduction(services: Services): Promise<SeedResult> {
+  await createTenant(services, '1001', { 'en-US': 'Campus', 'zh-CN': '园区', 'zh-MO': '園區' });
+  const password = oneTimePassword();
+  const admin = await services.account.createUser({
+    tenantCode: '1001',
+    account: 'admin',
+    name: 'System Administrator',
+    password,
+    isSystemAdmin: true,
+    isFirstLogin: true,
+    pwdEditReason: 0,
+  });
+  await grantAll(services, admin);
+  return { mode: 'production', admin: { account: 'admin', password, tenantCode: '1001' } };
+}
+
+/**
+ * Seeds an empty database: the demo (tenants, accounts, licence, tools) outside production, or one
+ * tenant and a system administrator `admin` with a one-time password in production. Idempotent:
+ * a database that has tenants is left alone (the catalogue is only added when missing).
+ */
+export async function seedDatabase(services: Services, config: Config): Promise<SeedResult> {
+  await seedCatalogue(services);
+  if (await services.account.hasTenants()) return { mode: 'existing' };
+  if (config.isProduction) return seedProduction(services);
+  await seedDemo(services, config);
+  return { mode: 'demo' };
+}

@@ -1,0 +1,60 @@
+import { digestModeFor } from '@campus/contracts';
+import type { Config } from './config.ts';
+import type { DatabaseHandle } from './db/database.ts';
+import type { Clock } from './http/types.ts';
+import { AccountRepository } from './modules/account/account-repository.ts';
+import { AccountService } from './modules/account/account-service.ts';
+import { AuthRepository } from './modules/auth/auth-repository.ts';
+import { CaptchaService, randomCaptchaText } from './modules/auth/captcha-service.ts';
+import { defaultLdapClientFactory } from './modules/auth/ldap-directory.ts';
+import type { LdapClientFactory } from './modules/auth/ldap-directory.ts';
+import { LockoutService } from './modules/auth/lockout-service.ts';
+import { LoginService } from './modules/auth/login-service.ts';
+import { SessionService } from './modules/auth/session-service.ts';
+import { LicenceRepository } from './modules/licence/licence-repository.ts';
+import { LicenceService } from './modules/licence/licence-service.ts';
+import { MenuRepository } from './modules/menu/menu-repository.ts';
+import { MenuService } from './modules/menu/menu-service.ts';
+import { OperationLogRepository } from './modules/operation-log/operation-log-repository.ts';
+import { OperationLogService } from './modules/operation-log/operation-log-service.ts';
+import { OssRepository } from './modules/oss/oss-repository.ts';
+import { OssService } from './modules/oss/oss-service.ts';
+import { ToolsService } from './modules/tools/tools-service.ts';
+
+export interface ServiceOptions {
+  now?: Clock;
+  captchaText?: () => string;
+  ldapClientFactory?: LdapClientFactory;
+}
+
+export type Services = ReturnType<typeof createServices>;
+
+/** Wires every area's repository and service over one database handle. */
+export function createServices(handle: DatabaseHandle, config: Config, options: ServiceOptions = {}) {
+  const now = options.now ?? Date.now;
+  const db = handle.db;
+  const fixedCaptcha = config.testCaptchaText;
+  const captchaText = options.captchaText ?? (fixedCaptcha ? () => fixedCaptcha : randomCaptchaText);
+
+  const account = new AccountService(new AccountRepository(db), digestModeFor(config.mjSystem), now);
+  const logs = new OperationLogService(new OperationLogRepository(db), now);
+  const authRepo = new AuthRepository(db);
+  const sessions = new SessionService(authRepo, config.sessionIdleMinutes * 60_000, config.sessionMaxHours * 3600_000, now);
+  const captcha = new CaptchaService(authRepo, captchaText, now);
+  const lockout = new LockoutService(authRepo, config.addressFailureLimit, now);
+  const login = new LoginService({
+    account,
+    sessions,
+    captcha,
+    lockout,
+    logs,
+    imageCode: config.imageCode,
+    ldap: config.ldap,
+    ldapClientFactory: options.ldapClientFactory ?? defaultLdapClientFactory,
+  });
+  const menu = new MenuService(new MenuRepository(db));
+  const licence = new LicenceService(new LicenceRepository(db), now);
+  const oss = new OssService(new OssRepository(db), now);
+  const tools = new ToolsService(config.dataDir);
+  return { account, logs, sessions, captcha, lockout, login, menu, licence, oss, tools, now };
+}

@@ -3,7 +3,9 @@ import { afterEach } from 'vitest';
 import { cleanup } from '@testing-library/react';
 
 // antd reads matchMedia (responsive grid, Modal) and jsdom has none.
-if (!window.matchMedia) {
+const browserLike = typeof window !== 'undefined';
+
+if (browserLike && !window.matchMedia) {
   Object.defineProperty(window, 'matchMedia', {
     writable: true,
     value: (query: string) => ({
@@ -20,10 +22,12 @@ if (!window.matchMedia) {
 }
 
 // jsdom's getComputedStyle throws "Not implemented" for pseudo elements, which antd asks for (scrollbar size).
-const originalGetComputedStyle = window.getComputedStyle.bind(window);
-window.getComputedStyle = (element: Element, pseudo?: string | null) => originalGetComputedStyle(element, pseudo ? undefined : pseudo);
+if (browserLike) {
+  const originalGetComputedStyle = window.getComputedStyle.bind(window);
+  window.getComputedStyle = (element: Element, pseudo?: string | null) => originalGetComputedStyle(element, pseudo ? undefined : pseudo);
+}
 
-if (!('ResizeObserver' in window)) {
+if (browserLike && !('ResizeObserver' in window)) {
   class ResizeObserverStub {
     observe() {}
     unobserve() {}
@@ -33,6 +37,7 @@ if (!('ResizeObserver' in window)) {
 }
 
 afterEach(() => {
+  if (!browserLike) return;
   cleanup();
   localStorage.clear();
 });

@@ -1,0 +1,169 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { I18nextProvider } from 'react-i18next';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import type { AxiosAdapter } from 'axios';
+import { apiPaths } from '@campus/contracts';
+import { i18n } from '../../lib/i18n.ts';
+import { http, registerNotifier } from '../../lib/request.ts';
+import * as storage from '../../lib/storage.ts';
+import { resetMenus } from '../../lib/menus.ts';
+import LoginPage from './login-page.tsx';
+
+interface Call {
+  method: string;
+  url: string;
+  params: Record<string, unknown> | undefined;
+  body: unknown;
+}
+
+let calls: Call[] = [];
+let settings = { imgVerifyCode: false, openLdap: false, mjSystem: 0, systemName: 'Campus' };
+let tenants = [{ code: '1001', name: 'Demo Campus' }];
+const messages: string[] = [];
+
+const ok = (data: unknown) => ({ code: 0, msg: 'ok', data });
+
+function fakeServer(): AxiosAdapter {
+  return async (config) => {
+    const url = config.url ?? '';
+    calls.push({ method: config.method ?? 'get', url, params: config.params as never, body: config.data ? JSON.parse(String(config.data)) : undefined });
+    const reply = (data: unknown) => ({ data, status: 200, statusText: 'OK', headers: {}, config });
+    switch (url) {
+      case apiPaths.tenantSettings:
+        return reply(ok(settings));
+      case apiPaths.captchaImage:
+        return reply(ok({ verifyKey: (config.params as { verifyKey: string }).verifyKey, image: 'data:image/png;base64,AAAA', expiresIn: 120 }));
+      case apiPaths.tenantSearch:
+        return reply(ok(tenants));
+      case apiPaths.webLogin:
+        return reply(ok({ loginInfo: { token: 'tok', tenantCode: JSON.parse(String(config.data)).user.tenantCode } }));
+      case apiPaths.userSettings:
+        return reply(ok({ language: 'en-US', timeZone: { utcDiff: 8 } }));
+      case apiPaths.licencePermission:
+        return reply(ok({ isNormal: true }));
+      case apiPaths.menus:
+        return reply(
+          ok({
+            menuBaseList: [{ id: 'qy', appNo: 'qy', appId: 'qy', frontRoutingAddr: 'qy', label: 'QY', sortNum: 1 }],
+            menuList: [{ id: 'p', path: '/qy/homePage', name: 'home', title: 'Home', sortNum: 1, isFuncRight: false, funcRightPerms: [], meta: { appNo: 'qy', parentId: null, isSide: true } }],
+          }),
+        );
+      case apiPaths.permissions:
+        return reply(ok([{ appCode: 'qy', ids: [] }]));
+      default:
+        return reply({ code: 141, msg: 'not found', data: null });
+    }
+  };
+}
+
+function renderLogin(initial = '/login') {
+  const router = createMemoryRouter(
+    [
+      { path: '/login', element: <LoginPage /> },
+      { path: '/home', element: <p>home page</p> },
+    ],
+    { initialEntries: [initial] },
+  );
+  render(
+    <I18nextProvider i18n={i18n}>
+      <RouterProvider router={router} />
+    </I18nextProvider>,
+  );
+  return router;
+}
+
+beforeEach(async () => {
+  calls = [];
+  messages.length = 0;
+  settings = { imgVerifyCode: false, openLdap: false, mjSystem: 0, systemName: 'Campus' };
+  tenants = [{ code: '1001', name: 'Demo Campus' }];
+  http.defaults.adapter = fakeServer();
+  registerNotifier({ error: (text) => messages.push(text) });
+  resetMenus();
+  await i18n.changeLanguage('zh-CN');
+});
+
+afterEach(() => {
+  localStorage.clear();
+});
+
+describe('LoginPage', () => {
+  it('focuses the username and requires username and password (zh-CN messages)', async () => {
+    renderLogin();
+    expect(screen.getByRole('heading', { name: '登录' })).toBeInTheDocument();
+    expect(screen.getByLabelText('用户名')).toHaveFocus();
+    await userEvent.click(screen.getByRole('button', { name: '登录' }));
+    expect(await screen.findByText('用户名不能为空')).toBeInTheDocument();
+    expect(screen.getByText('密码不能为空')).toBeInTheDocument();
+    expect(screen.queryByText('验证码不能为空')).not.toBeInTheDocument();
+    expect(screen.getByLabelText('用户名')).toHaveAttribute('aria-invalid', 'true');
+    expect(calls.some((call) => call.url === apiPaths.tenantSearch)).toBe(false);
+  });
+
+  it('shows the English messages in en-US', async () => {
+    await i18n.changeLanguage('en-US');
+    renderLogin();
+    await userEvent.type(screen.getByLabelText('Username'), 'staff');
+    await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(await screen.findByText('Password cannot be empty')).toBeInTheDocument();
+    expect(screen.queryByText('Username cannot be empty')).not.toBeInTheDocument();
+  });
+
+  it('shows the image code when the tenant settings ask, requires it and refreshes it on click', async () => {
+    settings = { ...settings, imgVerifyCode: true };
+    renderLogin();
+    const refresh = await screen.findByRole('button', { name: '刷新验证码' });
+    await waitFor(() => expect(calls.filter((call) => call.url === apiPaths.captchaImage)).toHaveLength(1));
+    await userEvent.type(screen.getByLabelText('用户名'), 'staff');
+    await userEvent.type(screen.getByLabelText('密码'), 'pw');
+    await userEvent.click(screen.getByRole('button', { name: '登录' }));
+    expect(await screen.findByText('验证码不能为空')).toBeInTheDocument();
+    await userEvent.click(refresh);
+    await waitFor(() => expect(calls.filter((call) => call.url === apiPaths.captchaImage)).toHaveLength(2));
+    const keys = calls.filter((call) => call.url === apiPaths.captchaImage).map((call) => call.params?.verifyKey);
+    expect(keys[0]).not.toBe(keys[1]);
+  });
+
+  it('shows the LDAP box only when LDAP is on', async () => {
+    renderLogin();
+    await waitFor(() => expect(calls.some((call) => call.url === apiPaths.tenantSettings)).toBe(true));
+    expect(screen.queryByLabelText('LDAP 登录')).not.toBeInTheDocument();
+    settings = { ...settings, openLdap: true };
+    localStorage.clear();
+    renderLogin();
+    expect(await screen.findByLabelText('LDAP 登录')).toBeInTheDocument();
+  });
+
+  it('signs in with the SHA-256 digest and the single tenant, then opens /home with the target', async () => {
+    const router = renderLogin('/login?fromPath=%2Fqy%2FhomePage%3Fx%3D1');
+    await userEvent.type(screen.getByLabelText('用户名'), 'staff');
+    await userEvent.type(screen.getByLabelText('密码'), 'abc{Enter}');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/home'));
+    expect(router.state.location.search).toBe('?toPath=%2Fqy%2FhomePage%3Fx%3D1');
+    const login = calls.find((call) => call.url === apiPaths.webLogin)!;
+    expect(login.body).toEqual({ user: { account: 'staff', password: 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad', tenantCode: '1001' } });
+    expect(storage.accessToken.get()).toBe('tok');
+    expect(storage.loginFlag.get()).toBe(true);
+    expect(storage.language.get()).toBe('en-US');
+  });
+
+  it('asks for the tenant when several match, with the first preselected', async () => {
+    tenants = [
+      { code: '1001', name: 'Demo Campus' },
+      { code: '1002', name: 'Branch Campus' },
+    ];
+    const router = renderLogin();
+    await userEvent.type(screen.getByLabelText('用户名'), 'multi');
+    await userEvent.type(screen.getByLabelText('密码'), 'abc');
+    await userEvent.click(screen.getByRole('button', { name: '登录' }));
+    const dialog = await screen.findByRole('dialog', { name: '选择租户' }, { timeout: 8000 });
+    expect(dialog).toBeInTheDocument();
+    expect(screen.getByRole('radio', { name: 'Demo Campus' })).toBeChecked();
+    await userEvent.click(screen.getByRole('radio', { name: 'Branch Campus' }));
+    await userEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/home'));
+    expect((calls.find((call) => call.url === apiPaths.webLogin)!.body as { user: { tenantCode: string } }).user.tenantCode).toBe('1002');
+  });
+});

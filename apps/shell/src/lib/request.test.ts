@@ -1,0 +1,208 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AxiosError, type AxiosAdapter, type InternalAxiosRequestConfig } from 'axios';
+import { apiGet, apiPost, apiPostRaw, http, plainGet, registerCurrentPath, registerNavigate, registerNotifier, RequestError, resetRequestState } from './request.ts';
+import * as storage from './storage.ts';
+import { i18n } from './i18n.ts';
+
+let seen: InternalAxiosRequestConfig[] = [];
+const navigate = vi.fn<(to: string) => unknown>();
+const notify = vi.fn<(text: string) => void>();
+let path = '/qy/homePage';
+
+function answer(body: unknown, status = 200): void {
+  const adapter: AxiosAdapter = async (config) => {
+    seen.push(config);
+    const response = { data: body, status, statusText: String(status), headers: {}, config };
+    if (status >= 400) throw new AxiosError(`HTTP ${status}`, String(status), config, null, response);
+    return response;
+  };
+  http.defaults.adapter = adapter;
+}
+
+function signIn(): void {
+  storage.accessToken.set('tok-1');
+  storage.masterCardToken.set('master-1');
+  storage.tenantCode.set('1001');
+  storage.loginFlag.set(true);
+  storage.language.set('en-US');
+}
+
+beforeEach(async () => {
+  seen = [];
+  navigate.mockReset();
+  notify.mockReset();
+  path = '/qy/homePage';
+  resetRequestState();
+  registerNavigate((to) => {
+    navigate(to);
+    return Promise.resolve();
+  });
+  registerNotifier({ error: notify });
+  registerCurrentPath(() => path);
+  await i18n.changeLanguage('en-US');
+});
+
+afterEach(() => {
+  localStorage.clear();
+});
+
+describe('headers', () => {
+  it('sends token, tenantCode, language and a fresh transID on every call, with a 30 s timeout', async () => {
+    signIn();
+    answer({ code: 0, msg: 'ok', data: 1 });
+    await apiGet('/a');
+    await apiGet('/b');
+    const [first, second] = seen;
+    expect(first!.headers.get('token')).toBe('tok-1');
+    expect(first!.headers.get('tenantCode')).toBe('1001');
+    expect(first!.headers.get('language')).toBe('en-US');
+    expect(first!.headers.get('transID')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second!.headers.get('transID')).not.toBe(first!.headers.get('transID'));
+    expect(first!.timeout).toBe(30000);
+    expect(first!.headers.get('cardDeviceToken')).toBeUndefined();
+  });
+
+  it('defaults the language to zh-CN and omits token and tenantCode when signed out', async () => {
+    answer({ code: 0, msg: 'ok', data: null });
+    await apiGet('/a');
+    expect(seen[0]!.headers.get('language')).toBe('zh-CN');
+    expect(seen[0]!.headers.has('token')).toBe(false);
+    expect(seen[0]!.headers.has('tenantCode')).toBe(false);
+  });
+
+  it('uses the master-card token and the cardDeviceToken when asked', async () => {
+    signIn();
+    answer({ code: 0, msg: 'ok', data: null });
+    await apiPost('/qy/api/SystemKeyCard/Search', {}, { useMasterToken: true, cardDevice: true });
+    expect(seen[0]!.headers.get('token')).toBe('master-1');
+    expect(seen[0]!.headers.get('cardDeviceToken')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('envelope', () => {
+  it('resolves data when code % 10 === 0', async () => {
+    answer({ code: 20, msg: 'ok', data: { x: 1 } });
+    await expect(apiGet('/a')).resolves.toEqual({ x: 1 });
+    expect(notify).not.toHaveBeenCalled();
+  });
+
+  it('returns the raw envelope when asked, also for a failed code', async () => {
+    answer({ code: 0, msg: 'ok', data: [1], recordCount: 1 });
+    await expect(apiPostRaw('/a')).resolves.toEqual({ code: 0, msg: 'ok', data: [1], recordCount: 1 });
+    answer({ code: 990481, msg: 'no card', data: null });
+    await expect(apiPostRaw('/a')).resolves.toMatchObject({ code: 990481 });
+    expect(notify).not.toHaveBeenCalled();
+  });
+
+  it.each([31, 32])('code %i clears storage and goes to /login without a message', async (code) => {
+    signIn();
+    answer({ code, msg: 'token invalid', data: null });
+    await expect(apiGet('/a')).rejects.toMatchObject({ code });
+    expect(storage.accessToken.get()).toBeNull();
+    expect(storage.loginFlag.get()).toBe(false);
+    expect(storage.language.get()).toBe('en-US');
+    expect(navigate).toHaveBeenCalledWith('/login');
+    expect(notify).not.toHaveBeenCalled();
+  });
+
+  it('code 246 clears storage and goes to /login with the server message', async () => {
+    signIn();
+    answer({ code: 246, msg: 'This account is disabled', data: null });
+    await expect(apiGet('/a')).rejects.toMatchObject({ code: 246 });
+    expect(storage.accessToken.get()).toBeNull();
+    expect(navigate).toHaveBeenCalledWith('/login');
+    expect(notify).toHaveBeenCalledWith('This account is disabled');
+  });
+
+  it('other failures show the server message and reject with code and data', async () => {
+    signIn();
+    answer({ code: 111, msg: 'Wrong account or password', data: { remainingAttempts: 2 } });
+    const error = await apiPost('/a').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestError);
+    expect(error).toMatchObject({ code: 111, data: { remainingAttempts: 2 }, message: 'Wrong account or password' });
+    expect(notify).toHaveBeenCalledWith('Wrong account or password');
+    expect(storage.accessToken.get()).toBe('tok-1');
+    expect(navigate).not.toHaveBeenCalled();
+  });
+
+  it('a failure without a message shows the localised default', async () => {
+    answer({ code: 999, msg: '', data: null });
+    await expect(apiGet('/a')).rejects.toMatchObject({ code: 999 });
+    expect(notify).toHaveBeenCalledWith('internal server error!');
+  });
+
+  it('plainGet returns static JSON without an envelope', async () => {
+    answer([{ showName: 'Tool', use: 'x', fileName: 't.zip' }]);
+    await expect(plainGet('/tools/tools.json')).resolves.toHaveLength(1);
+  });
+});
+
+describe('HTTP errors', () => {
+  it('401 clears storage and goes to /login', async () => {
+    signIn();
+    answer({ code: 31, msg: 'x', data: null }, 401);
+    await expect(apiGet('/a')).rejects.toMatchObject({ status: 401 });
+    expect(storage.accessToken.get()).toBeNull();
+    expect(navigate).toHaveBeenCalledWith('/login');
+  });
+
+  it('401 on /not-login goes to /error with "token invalid"', async () => {
+    path = '/not-login';
+    answer(null, 401);
+    await expect(apiGet('/a')).rejects.toBeInstanceOf(RequestError);
+    expect(navigate).toHaveBeenCalledWith('/error?msg=token%20invalid');
+  });
+
+  it('401 on /error or /login clears storage but does not navigate', async () => {
+    for (const where of ['/error', '/login']) {
+      signIn();
+      path = where;
+      answer(null, 401);
+      await expect(apiGet('/a')).rejects.toBeInstanceOf(RequestError);
+      expect(storage.accessToken.get()).toBeNull();
+    }
+    expect(navigate).not.toHaveBeenCalled();
+  });
+
+  it('only one 401 redirect at a time', async () => {
+    let finish: () => void = () => {};
+    registerNavigate((to) => {
+      navigate(to);
+      return new Promise<void>((resolve) => {
+        finish = resolve;
+      });
+    });
+    answer(null, 401);
+    await Promise.allSettled([apiGet('/a'), apiGet('/b'), apiGet('/c')]);
+    expect(navigate).toHaveBeenCalledTimes(1);
+    finish();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await apiGet('/d').catch(() => {});
+    expect(navigate).toHaveBeenCalledTimes(2);
+  });
+
+  it('403 shows "no permission"', async () => {
+    answer(null, 403);
+    await expect(apiGet('/a')).rejects.toMatchObject({ status: 403 });
+    expect(notify).toHaveBeenCalledWith('no permission');
+    expect(navigate).not.toHaveBeenCalled();
+  });
+
+  it.each([400, 404, 408, 500, 502, 503])('%i is rejected silently', async (status) => {
+    signIn();
+    answer({ code: 101, msg: 'bad field', data: null }, status);
+    await expect(apiGet('/a')).rejects.toMatchObject({ status });
+    expect(notify).not.toHaveBeenCalled();
+    expect(navigate).not.toHaveBeenCalled();
+    expect(storage.accessToken.get()).toBe('tok-1');
+  });
+
+  it('a network failure is rejected silently', async () => {
+    http.defaults.adapter = async (config) => {
+      throw new AxiosError('Network Error', 'ERR_NETWORK', config);
+    };
+    await expect(apiGet('/a')).rejects.toMatchObject({ status: null });
+    expect(notify).not.toHaveBeenCalled();
+  });
+});
+

@@ -33,15 +33,15 @@ describe('base64Utf8', () => {
 
 describe('randomId', () => {
   it('falls back to getRandomValues when randomUUID is missing (plain-http origins)', () => {
-    const original = crypto.randomUUID;
-    vi.spyOn(crypto, 'randomUUID', 'get' as never).mockReturnValue(undefined as never);
+    const real = globalThis.crypto;
+    vi.stubGlobal('crypto', { getRandomValues: <T extends ArrayBufferView>(array: T) => real.getRandomValues(array) });
     try {
       const id = randomId();
       expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       expect(randomId()).not.toBe(id);
     } finally {
-      vi.restoreAllMocks();
-      expect(crypto.randomUUID).toBe(original);
+      vi.unstubAllGlobals();
     }
+    expect(globalThis.crypto).toBe(real);
   });
 });

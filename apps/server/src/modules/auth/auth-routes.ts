@@ -8,12 +8,14 @@ import type { AccountService } from '../account/account-service.ts';
 import type { CaptchaService } from './captcha-service.ts';
 import type { LoginService } from './login-service.ts';
 
-const Account = Type.String({ minLength: 1, maxLength: 64, description: 'Login name' });
-const TenantCode = Type.String({ minLength: 1, maxLength: 32 });
+/** No control characters (PostgreSQL text refuses NUL; nobody types the others). */
+const printable = '^[^\\u0000-\\u001f\\u007f]*$';
+const Account = Type.String({ minLength: 1, maxLength: 64, pattern: printable, description: 'Login name' });
+const TenantCode = Type.String({ minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9_-]*$' });
 const Digest = Type.String({ pattern: passwordDigestPattern, description: 'Lowercase hex SHA-256 (SM3 in national-crypto mode) of the UTF-8 password' });
 const VerifyModel = Type.Object({
-  verifyKey: Type.Optional(Type.String({ maxLength: 64 })),
-  imageVerifyCode: Type.Optional(Type.String({ maxLength: 16 })),
+  verifyKey: Type.Optional(Type.String({ maxLength: 64, pattern: printable })),
+  imageVerifyCode: Type.Optional(Type.String({ maxLength: 16, pattern: printable })),
 });
 const LoginInfo = Type.Object({ token: Type.String(), tenantCode: Type.String() });
 const LoginFailureData = Type.Object({

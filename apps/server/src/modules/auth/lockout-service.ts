@@ -19,7 +19,8 @@ export interface FailureOutcome {
 }
 
 export function accountKey(tenantCode: string, account: string): string {
-  return `${tenantCode}\u0000${account.toLowerCase()}`;
+  // Tenant codes never hold '|' (route schema), so the key is unambiguous; no NUL (PostgreSQL text).
+  return `${tenantCode}|${account.toLowerCase()}`;
 }
 
 function lockMinutes(lockCount: number): number {

@@ -1,0 +1,198 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { Envelope } from '@campus/contracts';
+import { loadConfig } from '../src/config.ts';
+import type { Config } from '../src/config.ts';
+import { openDatabase } from '../src/db/database.ts';
+import type { DatabaseHandle } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrations.ts';
+import { buildApp } from '../src/app.ts';
+import type { BuildAppOptions } from '../src/app.ts';
+import type { App } from '../src/http/types.ts';
+import { createServices } from '../src/services.ts';
+import { seedDatabase } from '../src/seed/seed.ts';
+import type { SeedResult } from '../src/seed/seed.ts';
+
+export type DatabaseKind = 'sqlite' | 'postgres';
+
+/** SQLite always; PostgreSQL too when DATABASE_URL is set. */
+export const databases: DatabaseKind[] = process.env.DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+export function tempDir(prefix = 'campus-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** A fresh database: a temp SQLite file, or a new PostgreSQL database dropped on cleanup. */
+export async function freshDatabase(kind: DatabaseKind, dataDir: string): Promise<{ url: string | null; drop: () => Promise<void> }> {
+  if (kind === 'sqlite') return { url: null, drop: async () => undefined };
+  const adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) throw new Error('DATABASE_URL is not set');
+  const name = `campus_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  void dataDir;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export interface Clock {
+  now: () => number;
+  advance: (ms: number) => void;
+}
+
+export function fakeClock(start = Date.now()): Clock {
+  let time = start;
+  return { now: () => time, advance: (ms) => { time += ms; } };
+}
+
+export interface TestServer {
+  url: string;
+  app: App;
+  handle: DatabaseHandle;
+  config: Config;
+  clock: Clock;
+  /** The next captcha answers (default AB23). */
+  captcha: { text: string };
+  seed: SeedResult;
+  close: () => Promise<void>;
+}
+
+export interface StartOptions {
+  env?: Record<string, string>;
+  ldapClientFactory?: BuildAppOptions['ldapClientFactory'];
+  logger?: BuildAppOptions['logger'];
+}
+
+/** Starts the real app on a loopback port over a fresh, migrated and seeded database. */
+export async function startServer(kind: DatabaseKind, options: StartOptions = {}): Promise<TestServer> {
+  const dataDir = tempDir();
+  const database = await freshDatabase(kind, dataDir);
+  const env: Record<string, string> = {
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    SHELL_DIST: path.join(dataDir, 'no-shell'),
+    IMAGE_CODE: 'off',
+    RATE_LIMIT_PER_MINUTE: '100000',
+    ...(database.url ? { DATABASE_URL: database.url } : {}),
+    ...options.env,
+  };
+  const config = loadConfig(env, dataDir);
+  const handle = openDatabase(config);
+  await migrateToLatest(handle.db, handle.dialect);
+  const clock = fakeClock();
+  const captcha = { text: 'AB23' };
+  const seed = await seedDatabase(createServices(handle, config, { now: clock.now }), config);
+  const app = await buildApp({
+    db: handle,
+    config,
+    now: clock.now,
+    captchaText: () => captcha.text,
+    ldapClientFactory: options.ldapClientFactory,
+    logger: options.logger,
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    app,
+    handle,
+    config,
+    clock,
+    captcha,
+    seed,
+    close: async () => {
+      await app.close();
+      await handle.close();
+      await database.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Reply<T = unknown> {
+  status: number;
+  body: Envelope<T>;
+  headers: Headers;
+  text: string;
+}
+
+export interface CallOptions {
+  token?: string;
+  language?: string;
+  headers?: Record<string, string>;
+}
+
+export async function call<T = unknown>(server: { url: string }, method: 'GET' | 'POST', urlPath: string, body?: unknown, options: CallOptions = {}): Promise<Reply<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token !== undefined) headers.token = options.token;
+  if (options.language) headers.language = options.language;
+  let payload: string | undefined;
+  if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+    payload = typeof body === 'string' ? body : JSON.stringify(body);
+  }
+  const res = await fetch(`${server.url}${urlPath}`, { method, headers, body: payload });
+  const text = await res.text();
+  let parsed: Envelope<T>;
+  try {
+    parsed = JSON.parse(text) as Envelope<T>;
+  } catch {
+    parsed = { code: -1, msg: text, data: undefined as T };
+  }
+  return { status: res.status, body: parsed, headers: res.headers, text };
+}
+
+export const paths = {
+  webLogin: '/user/api/v1.0/account/weblogin',
+};
+
+export function webLoginBody(account: string, password: string, tenantCode = '1001', verifyModel?: { verifyKey?: string; imageVerifyCode?: string }) {
+  return { user: { account, password: sha256(password), tenantCode }, ...(verifyModel ? { verifyModel } : {}) };
+}
+
+/** Signs in and returns the token (fails the test when sign-in fails). */
+export async function signIn(server: { url: string }, account: string, password: string, tenantCode = '1001'): Promise<string> {
+  const reply = await call<{ loginInfo: { token: string; tenantCode: string } }>(server, 'POST', paths.webLogin, webLoginBody(account, password, tenantCode));
+  if (reply.body.code !== 0) throw new Error(`sign-in of ${account} failed: ${reply.body.code} ${reply.body.msg}`);
+  return reply.body.data.loginInfo.token;
+}
+
+/** A fresh captcha for a verify key (the answer is server.captcha.text). */
+export async function newCaptcha(server: TestServer, key = `key-${randomBytes(6).toString('hex')}`): Promise<{ verifyKey: string; imageVerifyCode: string }> {
+  const reply = await call(server, 'GET', `/auth/api/verifyCode/getimage?verifyKey=${key}`);
+  if (reply.body.code !== 0) throw new Error(`captcha failed: ${reply.text}`);
+  return { verifyKey: key, imageVerifyCode: server.captcha.text };
+}
+
+/** Row counts that a rejected request must leave unchanged. */
+export async function counts(server: TestServer): Promise<{ sessions: number; failures: number; failureSum: number; logs: number }> {
+  const db = server.handle.db;
+  const n = async (table: 'sessions' | 'login_failures' | 'operation_logs') =>
+    Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
+  const rows = await db.selectFrom('login_failures').select(['failures', 'lock_count']).execute();
+  return {
+    sessions: await n('sessions'),
+    failures: await n('login_failures'),
+    failureSum: rows.reduce((sum, r) => sum + Number(r.failures) * 100 + Number(r.lock_count), 0),
+    logs: await n('operation_logs'),
+  };
+}

@@ -151,6 +151,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       root: shellDist,
       prefix: '/',
       index: false,
+      cacheControl: false,
       setHeaders(res, filePath) {
         if (filePath.endsWith('.html')) res.setHeader('Cache-Control', 'no-cache');
         else if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');

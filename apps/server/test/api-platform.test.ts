@@ -1,0 +1,316 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiPaths, codes } from '@campus/contracts';
+import { ConfigError, loadConfig } from '../src/config.ts';
+import { safeLoggerOptions } from '../src/app.ts';
+import { call, databases, sha256, signIn, startServer, tempDir, webLoginBody } from './helpers.ts';
+import type { TestServer } from './helpers.ts';
+
+/** A raw GET that keeps the path exactly as written (fetch would normalise `..`). */
+function rawGet(url: string, rawPath: string): Promise<{ status: number; body: string; headers: http.IncomingHttpHeaders }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ hostname, port, path: rawPath, method: 'GET' }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe.each(databases)('platform: health, docs, shell, files (%s)', (kind) => {
+  let server: TestServer;
+  let shellDir: string;
+  beforeAll(async () => {
+    shellDir = tempDir('campus-shell-');
+    fs.writeFileSync(path.join(shellDir, 'index.html'), '<!doctype html><title>shell</title><div id="root"></div>');
+    fs.mkdirSync(path.join(shellDir, 'assets'));
+    fs.writeFileSync(path.join(shellDir, 'assets', 'app-1234.js'), 'console.log(1)');
+    server = await startServer(kind, { env: { SHELL_DIST: shellDir } });
+  });
+  afterAll(async () => {
+    await server?.close();
+    fs.rmSync(shellDir, { recursive: true, force: true });
+  });
+
+  it('/healthz answers ok', async () => {
+    const res = await fetch(`${server.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok' });
+  });
+
+  it('/docs serves the OpenAPI description with the sign-in path, and the UI page under the CSP', async () => {
+    const json = (await (await fetch(`${server.url}/docs/json`)).json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    expect(json.openapi).toMatch(/^3\./);
+    expect(json.paths[apiPaths.webLogin]?.post).toBeDefined();
+    expect(json.paths[apiPaths.captchaImage]?.get).toBeDefined();
+    expect(Object.keys(json.paths).length).toBeGreaterThanOrEqual(25);
+    const page = await fetch(`${server.url}/docs/`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('swagger-ui');
+    expect(html).not.toMatch(/<script>(?!\s*<\/script>)/); // no inline script the CSP would block
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+  });
+
+  it('the shell is served at / with the CSP, and non-API HTML requests fall back to index.html', async () => {
+    const root = await fetch(`${server.url}/`);
+    expect(root.status).toBe(200);
+    expect(await root.text()).toContain('<div id="root">');
+    const csp = root.headers.get('content-security-policy') ?? '';
+    for (const part of ["default-src 'self'", "img-src 'self' data: blob:", "style-src 'self' 'unsafe-inline'", "script-src 'self'", 'connect-src', 'http://127.0.0.1:18085', "frame-ancestors 'self'", "object-src 'none'"]) {
+      expect(csp).toContain(part);
+    }
+    for (const p of ['/qy/homePage', '/home', '/login', '/tools', '/mj/mj-action-event?x=1']) {
+      const res = await fetch(`${server.url}${p}`, { headers: { accept: 'text/html,application/xhtml+xml' } });
+      expect([p, res.status]).toEqual([p, 200]);
+      expect(await res.text()).toContain('<div id="root">');
+    }
+    const asset = await fetch(`${server.url}/assets/app-1234.js`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+  });
+
+  it('unknown API paths answer a 404 envelope, even for HTML requests', async () => {
+    const res = await call(server, 'GET', '/system/api/System/NoSuchCall', undefined, { language: 'en-US', headers: { accept: 'text/html' } });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ code: codes.notFound, msg: 'Not found', data: null });
+    expect((await call(server, 'POST', '/qy/api/Nothing', {})).status).toBe(404);
+    expect((await call(server, 'GET', '/assets/missing.js')).body.code).toBe(codes.notFound);
+  });
+
+  it('oss objects come with their type, a sandboxing CSP and nosniff; bad ids are refused', async () => {
+    const settings = await call<{ loginBg: string; headerLogo: string }>(server, 'GET', apiPaths.tenantSettings);
+    const bg = await fetch(`${server.url}${settings.body.data.loginBg}`);
+    expect(bg.status).toBe(200);
+    expect(bg.headers.get('content-type')).toBe('image/png');
+    expect(bg.headers.get('content-security-policy')).toBe("default-src 'none'; style-src 'unsafe-inline'; sandbox");
+    expect(bg.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(Buffer.from(await bg.arrayBuffer()).subarray(1, 4).toString()).toBe('PNG');
+    const logo = await fetch(`${server.url}${settings.body.data.headerLogo}`);
+    expect(logo.headers.get('content-type')).toBe('image/svg+xml');
+    expect(await logo.text()).toContain('<svg');
+    expect((await call(server, 'GET', '/oss/file/getObject/no-such-object')).status).toBe(404);
+    expect((await rawGet(server.url, '/oss/file/getObject/bad%20id')).status).toBe(400);
+    expect((await rawGet(server.url, '/oss/file/getObject/..%2F..%2Fcampus.db')).status).toBe(400);
+  });
+
+  it('tools: the list, a download as an attachment, and no way out of the tools folder', async () => {
+    const list = (await (await fetch(`${server.url}/tools/tools.json`)).json()) as { showName: string; use: string; fileName: string }[];
+    expect(list).toHaveLength(2);
+    expect(list[0]).toMatchObject({ showName: expect.any(String), use: expect.any(String), fileName: 'card-reader-setup.txt' });
+    const file = await fetch(`${server.url}/tools/card-reader-setup.txt`);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-disposition')).toMatch(/^attachment; filename="card-reader-setup.txt"/);
+    expect(await file.text()).toContain('Card reader');
+    fs.writeFileSync(path.join(server.config.dataDir, 'secret.txt'), 'secret');
+    for (const p of [
+      '/tools/../secret.txt',
+      '/tools/..%2Fsecret.txt',
+      '/tools/..%2fsecret.txt',
+      '/tools/%2e%2e%2fsecret.txt',
+      '/tools/%2e%2e/secret.txt',
+      '/tools/..%5Csecret.txt',
+      '/tools/%2Fetc%2Fpasswd',
+      '/tools//etc/passwd',
+      '/tools/..',
+      '/tools/.hidden',
+      '/tools/no-such-tool.exe',
+    ]) {
+      const res = await rawGet(server.url, p);
+      expect([p, [400, 404].includes(res.status)]).toEqual([p, true]);
+      expect(res.body).not.toContain('secret');
+      expect(res.body).not.toContain('root:');
+    }
+  });
+
+  it('rejects non-JSON content types with an envelope, not a stack trace', async () => {
+    const res = await fetch(`${server.url}${apiPaths.webLogin}`, { method: 'POST', headers: { 'content-type': 'application/xml' }, body: '<user/>' });
+    expect(res.status).toBe(415);
+    const body = (await res.json()) as { code: number };
+    expect(body.code).toBe(codes.badRequest);
+  });
+});
+
+describe('the shell not built', () => {
+  it('GET / says so and tells how to build it', async () => {
+    const server = await startServer('sqlite');
+    try {
+      const res = await fetch(`${server.url}/`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('npm run build');
+      const deep = await fetch(`${server.url}/qy/homePage`, { headers: { accept: 'text/html' } });
+      expect(deep.status).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('health when the database is gone', () => {
+  it('answers 503', async () => {
+    const server = await startServer('sqlite');
+    await server.handle.close();
+    const res = await fetch(`${server.url}/healthz`);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ status: 'unavailable' });
+    await server.app.close();
+  });
+});
+
+describe('rate limits', () => {
+  it('sign-in, captcha and tenant search answer 429 with code tooManyRequests over the limit', async () => {
+    const server = await startServer('sqlite', { env: { RATE_LIMIT_PER_MINUTE: '3' } });
+    try {
+      for (let i = 0; i < 3; i += 1) expect((await call(server, 'GET', `${apiPaths.tenantSearch}?account=staff`)).status).toBe(200);
+      const limited = await call(server, 'GET', `${apiPaths.tenantSearch}?account=staff`, undefined, { language: 'en-US' });
+      expect(limited.status).toBe(429);
+      expect(limited.body).toEqual({ code: codes.tooManyRequests, msg: 'Too many requests, please try again later', data: null });
+      for (let i = 0; i < 3; i += 1) await call(server, 'GET', `${apiPaths.captchaImage}?verifyKey=abcdefgh${i}`);
+      expect((await call(server, 'GET', `${apiPaths.captchaImage}?verifyKey=abcdefgh9`)).status).toBe(429);
+      for (let i = 0; i < 3; i += 1) await call(server, 'POST', apiPaths.webLogin, webLoginBody('staff', 'Staff#2026'));
+      expect((await call(server, 'POST', apiPaths.webLogin, webLoginBody('staff', 'Staff#2026'))).body.code).toBe(codes.tooManyRequests);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('request logs hold no secrets', () => {
+  it('neither the token header nor the password digest reaches the log', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const server = await startServer('sqlite', { logger: { ...safeLoggerOptions, stream } });
+    try {
+      const token = await signIn(server, 'staff', 'Staff#2026');
+      await call(server, 'GET', apiPaths.userDetail, undefined, { token });
+      await call(server, 'GET', `${apiPaths.tenantSearch}?account=staff`);
+      const log = lines.join('');
+      expect(log).toContain(apiPaths.userDetail);
+      expect(log).not.toContain(token);
+      expect(log).not.toContain(sha256('Staff#2026'));
+      expect(log).not.toContain('account=staff');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('configuration', () => {
+  it('TEST_CAPTCHA_TEXT is honoured only when NODE_ENV=test', async () => {
+    expect(loadConfig({ NODE_ENV: 'test', TEST_CAPTCHA_TEXT: 'AB23' }).testCaptchaText).toBe('AB23');
+    for (const mode of ['development', 'production', undefined]) {
+      expect(() => loadConfig({ NODE_ENV: mode, TEST_CAPTCHA_TEXT: 'AB23' })).toThrow(ConfigError);
+      expect(() => loadConfig({ NODE_ENV: mode, TEST_CAPTCHA_TEXT: 'AB23' })).toThrow(/TEST_CAPTCHA_TEXT/);
+    }
+  });
+
+  it('invalid values fail with a message naming the variable', () => {
+    const bad: [Record<string, string>, RegExp][] = [
+      [{ PORT: 'abc' }, /PORT/],
+      [{ PORT: '70000' }, /PORT/],
+      [{ MJ_SYSTEM: 'x' }, /MJ_SYSTEM/],
+      [{ IMAGE_CODE: 'maybe' }, /IMAGE_CODE/],
+      [{ PRIVATE_DEPLOYMENT: 'sometimes' }, /PRIVATE_DEPLOYMENT/],
+      [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
+      [{ LDAP_URL: 'http://x' }, /LDAP_URL/],
+      [{ LDAP_URL: 'ldap://127.0.0.1' }, /LDAP_BASE_DN/],
+      [{ LDAP_URL: 'ldap://127.0.0.1', LDAP_BASE_DN: 'dc=x', LDAP_USER_FILTER: '(uid=*)' }, /LDAP_USER_FILTER/],
+      [{ SESSION_IDLE_MINUTES: '0' }, /SESSION_IDLE_MINUTES/],
+      [{ SESSION_MAX_HOURS: '-1' }, /SESSION_MAX_HOURS/],
+    ];
+    for (const [env, name] of bad) expect(() => loadConfig(env)).toThrow(name);
+    const defaults = loadConfig({}, '/srv/campus');
+    expect(defaults).toMatchObject({ port: 6300, host: '0.0.0.0', dataDir: '/srv/campus/data', mjSystem: 1, nationalCrypto: false, imageCode: true, privateDeployment: false, ldap: null, sessionIdleMinutes: 120, sessionMaxHours: 12 });
+    expect(defaults.shellDist.endsWith(path.join('apps', 'shell', 'dist'))).toBe(true);
+    expect(loadConfig({ MJ_SYSTEM: '21' }).nationalCrypto).toBe(true);
+  });
+});
+
+const mainTs = path.resolve(import.meta.dirname, '..', 'src', 'main.ts');
+const tsxBin = path.resolve(import.meta.dirname, '..', '..', '..', 'node_modules', '.bin', 'tsx');
+
+function runMain(env: Record<string, string>, untilText: string | null, timeoutMs = 40_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(tsxBin, [mainTs], { env: { ...process.env, DATABASE_URL: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`main.ts did not finish: ${stdout}\n${stderr}`));
+    }, timeoutMs);
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+      if (untilText && stdout.includes(untilText)) child.kill('SIGTERM');
+    });
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('main.ts', () => {
+  it('refuses to start with TEST_CAPTCHA_TEXT outside NODE_ENV=test', async () => {
+    const dir = tempDir();
+    const result = await runMain({ NODE_ENV: 'development', TEST_CAPTCHA_TEXT: 'AB23', DATA_DIR: dir, PORT: '0' }, null);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/TEST_CAPTCHA_TEXT is only allowed when NODE_ENV=test/);
+    expect(fs.existsSync(path.join(dir, 'campus.db'))).toBe(false);
+  });
+
+  it('a production start seeds no demo accounts and creates admin with a one-time password printed once', async () => {
+    const dir2 = tempDir();
+    const run = await runMain({ NODE_ENV: 'production', DATA_DIR: dir2, PORT: '0', HOST: '127.0.0.1' }, 'account admin');
+    expect(run.stdout).toMatch(/Campus shell server: http:\/\/127\.0\.0\.1:\d+\//);
+    expect(run.stdout).toContain(`SQLite ${path.join(dir2, 'campus.db')}`);
+    const match = /account admin {2}password (\S+)/.exec(run.stdout);
+    expect(match).not.toBeNull();
+    const password = match?.[1] ?? '';
+    expect(password).toMatch(/^.{16}$/);
+    expect(run.stdout.split(password).length - 1).toBe(1);
+    expect(run.stdout).not.toContain('Sysadmin#2026');
+    expect(run.stderr).not.toContain(password);
+
+    // The same data folder, started through the test harness: admin signs in, no demo account exists.
+    const { openDatabase } = await import('../src/db/database.ts');
+    const handle = openDatabase({ databaseUrl: null, sqliteFile: path.join(dir2, 'campus.db') });
+    const users = await handle.db.selectFrom('users').select(['account', 'pwd_edit_reason', 'is_system_admin']).execute();
+    const licences = await handle.db.selectFrom('licences').selectAll().execute();
+    await handle.close();
+    expect(users).toEqual([{ account: 'admin', pwd_edit_reason: 0, is_system_admin: 1 }]);
+    expect(licences).toEqual([]);
+    expect(fs.existsSync(path.join(dir2, 'tools', 'tools.json'))).toBe(false);
+    fs.rmSync(dir2, { recursive: true, force: true });
+  });
+});
+
+describe.each(databases)('production seed through the API (%s)', (kind) => {
+  it('admin signs in with the one-time password and must change it; demo accounts do not exist', async () => {
+    const server = await startServer(kind, { env: { NODE_ENV: 'production' } });
+    try {
+      expect(server.seed.mode).toBe('production');
+      if (server.seed.mode !== 'production') return;
+      const token = await signIn(server, 'admin', server.seed.admin.password, server.seed.admin.tenantCode);
+      const user = await call<{ oprtPwdEditReason: number; isSystemAdmin: boolean; isFirstLogin: boolean }>(server, 'GET', apiPaths.userDetail, undefined, { token });
+      expect(user.body.data).toMatchObject({ oprtPwdEditReason: 0, isSystemAdmin: true, isFirstLogin: true });
+      expect((await call(server, 'POST', apiPaths.webLogin, webLoginBody('sysadmin', 'Sysadmin#2026'))).body.code).toBe(codes.accountOrPasswordWrong);
+      const licence = await call<{ isNormal: boolean; licenseType: number }>(server, 'GET', apiPaths.licencePermission, undefined, { token });
+      expect(licence.body.data).toMatchObject({ isNormal: false, licenseType: 4 });
+    } finally {
+      await server.close();
+    }
+  });
+});

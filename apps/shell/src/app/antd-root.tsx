@@ -34,7 +34,7 @@ export function AntdRoot() {
   const { i18n } = useTranslation();
   return (
     <QueryClientProvider client={queryClient}>
-      <ConfigProvider locale={antdLocales[toLanguage(i18n.language)]}>
+      <ConfigProvider locale={antdLocales[toLanguage(i18n.language)]} button={{ autoInsertSpace: false }}>
         <AntdApp>
           <NotifierBridge />
           <Outlet />

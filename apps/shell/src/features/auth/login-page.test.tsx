@@ -114,7 +114,7 @@ describe('LoginPage', () => {
   it('shows the image code when the tenant settings ask, requires it and refreshes it on click', async () => {
     settings = { ...settings, imgVerifyCode: true };
     renderLogin();
-    const refresh = await screen.findByRole('button', { name: '刷新验证码' });
+    const refresh = await screen.findByRole('button', { name: '换一张图片' });
     await waitFor(() => expect(calls.filter((call) => call.url === apiPaths.captchaImage)).toHaveLength(1));
     await userEvent.type(screen.getByLabelText('用户名'), 'staff');
     await userEvent.type(screen.getByLabelText('密码'), 'pw');
@@ -162,7 +162,7 @@ describe('LoginPage', () => {
     expect(dialog).toBeInTheDocument();
     expect(screen.getByRole('radio', { name: 'Demo Campus' })).toBeChecked();
     await userEvent.click(screen.getByRole('radio', { name: 'Branch Campus' }));
-    await userEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
+    await userEvent.click(screen.getByRole('button', { name: '确定' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/home'));
     expect((calls.find((call) => call.url === apiPaths.webLogin)!.body as { user: { tenantCode: string } }).user.tenantCode).toBe('1002');
   });

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Modal, Radio, Space } from 'antd';
+import { ConfigProvider, Modal, Radio, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { TenantEntry } from '@campus/contracts';
 
@@ -19,6 +19,8 @@ export function TenantModal({ tenants, onConfirm, onCancel }: TenantModalProps) 
   const [selected, setSelected] = useState<string>(tenants[0]?.code ?? '');
 
   return (
+    // no ConfigProvider above the login page: keep button texts as written ("确定", not "确 定")
+    <ConfigProvider button={{ autoInsertSpace: false }}>
     <Modal
       open
       title={t('login.chooseTenant')}
@@ -49,5 +51,6 @@ export function TenantModal({ tenants, onConfirm, onCancel }: TenantModalProps) 
       </Radio.Group>
       </div>
     </Modal>
+    </ConfigProvider>
   );
 }

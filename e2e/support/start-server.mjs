@@ -1,0 +1,25 @@
+// Starts the real server for the browser tests on a fresh SQLite data folder, serving the built shell.
+// NODE_ENV=test lets TEST_CAPTCHA_TEXT fix the image code so a test can type it.
+import { rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const dataDir = path.join(root, '.tmp', 'e2e-data');
+rmSync(dataDir, { recursive: true, force: true });
+
+const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
+  cwd: root,
+  stdio: 'inherit',
+  env: {
+    ...process.env,
+    DATABASE_URL: '', // the browser tests run on the embedded default
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    NODE_ENV: 'test',
+    TEST_CAPTCHA_TEXT: process.env.TEST_CAPTCHA_TEXT ?? 'K7PX',
+  },
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code) => process.exit(code ?? 0));

@@ -1,0 +1,136 @@
+// `npm run bench`: measures what the issues set budgets for and writes bench/reports/latest.md.
+// Every comparison is a ratio of figures taken in the same run on the same machine.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
+import autocannon from 'autocannon';
+import { chromium } from '@playwright/test';
+import { root, startBareServer, startProductServer } from '../bench/support/servers.mjs';
+import { chromiumPath, ensureSystemDeps } from './system-deps.mjs';
+
+const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+
+async function loginPageWeight(baseUrl) {
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  try {
+    const page = await browser.newPage();
+    const assets = [];
+    page.on('response', async (res) => {
+      const type = res.request().resourceType();
+      if (type !== 'script' && type !== 'stylesheet') return;
+      try {
+        const body = await res.body();
+        assets.push({ url: new URL(res.url()).pathname, type, raw: body.length, gzip: gzipSync(body).length });
+      } catch {
+        // a response without a body (redirect) carries no weight
+      }
+    });
+    await page.goto(`${baseUrl}/login`, { waitUntil: 'networkidle' });
+    await page.waitForTimeout(500);
+    const sum = (type, key) => assets.filter((a) => !type || a.type === type).reduce((n, a) => n + a[key], 0);
+    return {
+      assets,
+      js: { raw: sum('script', 'raw'), gzip: sum('script', 'gzip') },
+      css: { raw: sum('stylesheet', 'raw'), gzip: sum('stylesheet', 'gzip') },
+      total: { raw: sum(null, 'raw'), gzip: sum(null, 'gzip') },
+    };
+  } finally {
+    await browser.close();
+  }
+}
+
+async function signIn(baseUrl) {
+  const password = createHash('sha256').update('Sysadmin#2026', 'utf8').digest('hex');
+  const res = await fetch(`${baseUrl}/user/api/v1.0/account/weblogin`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user: { account: 'sysadmin', password, tenantCode: '1001' } }),
+  });
+  const body = await res.json();
+  if (body.code % 10 !== 0) throw new Error(`sign-in for the benchmark failed: ${body.code} ${body.msg}`);
+  return { token: body.data.loginInfo.token, tenantCode: body.data.loginInfo.tenantCode };
+}
+
+function load(url, headers, seconds) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, headers, connections: 16, duration: seconds }, (err, result) => {
+      if (err) reject(err);
+      else if (result.non2xx > 0 || result.errors > 0) reject(new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`));
+      else resolve({ rps: result.requests.average, p99: result.latency.p99, total: result.requests.total });
+    });
+  });
+}
+
+ensureSystemDeps();
+console.log('Building the shell ...');
+execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+const product = await startProductServer(6395);
+const bare = await startBareServer(6396);
+let weight;
+let menu;
+let yardstick;
+try {
+  weight = await loginPageWeight(product.baseUrl);
+  const session = await signIn(product.baseUrl);
+  const headers = { token: session.token, tenantCode: session.tenantCode, language: 'en-US' };
+  // warm both up, then measure them one after the other, twice, and keep the better of each
+  await load(`${product.baseUrl}/system/api/System/GetMenu`, headers, 2);
+  await load(`${bare.baseUrl}/bare`, {}, 2);
+  const runs = [];
+  for (let i = 0; i < 2; i++) {
+    runs.push({
+      menu: await load(`${product.baseUrl}/system/api/System/GetMenu`, headers, seconds),
+      bare: await load(`${bare.baseUrl}/bare`, {}, seconds),
+    });
+  }
+  menu = runs.map((r) => r.menu).sort((a, b) => b.rps - a.rps)[0];
+  yardstick = runs.map((r) => r.bare).sort((a, b) => b.rps - a.rps)[0];
+} finally {
+  await product.stop();
+  await bare.stop();
+}
+
+const ratio = menu.rps / yardstick.rps;
+const weightBudget = 250 * 1024;
+const verdict = (ok) => (ok ? 'within budget' : '**over budget**');
+const report = `# Benchmark report
+
+Measured ${new Date().toISOString()} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown cpu'}), Node ${process.version}.
+Run with \`npm run bench\` (BENCH_SECONDS=${seconds} per load run).
+
+## Login page first load (Chromium, cold cache)
+
+| what | raw | gzip |
+| --- | --- | --- |
+| JavaScript | ${kb(weight.js.raw)} | ${kb(weight.js.gzip)} |
+| CSS | ${kb(weight.css.raw)} | ${kb(weight.css.gzip)} |
+| **total** | ${kb(weight.total.raw)} | ${kb(weight.total.gzip)} |
+
+Budget: under 250 KB gzip in all: ${verdict(weight.total.gzip <= weightBudget)}.
+
+<details><summary>${weight.assets.length} files</summary>
+
+${weight.assets.map((a) => `- ${a.url} (${a.type}): ${kb(a.raw)} raw, ${kb(a.gzip)} gzip`).join('\n')}
+
+</details>
+
+## GetMenu with a valid token against a bare Fastify route
+
+16 connections on loopback, ${seconds} s per run, the better of two runs each, measured alternately in one run.
+
+| route | requests/s | p99 latency |
+| --- | --- | --- |
+| GET /system/api/System/GetMenu (sysadmin: every system) | ${menu.rps.toFixed(0)} | ${menu.p99} ms |
+| bare Fastify route | ${yardstick.rps.toFixed(0)} | ${yardstick.p99} ms |
+
+Ratio GetMenu / bare: ${(ratio * 100).toFixed(1)} %. Budget: at least 50 %: ${verdict(ratio >= 0.5)}.
+`;
+mkdirSync(path.join(root, 'bench/reports'), { recursive: true });
+writeFileSync(path.join(root, 'bench/reports/latest.md'), report);
+console.log(report);

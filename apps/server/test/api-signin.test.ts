@@ -184,3 +184,23 @@ describe.each(databases)('sign-in and what each demo account gets (%s)', (kind) 
     expect(denied.body).toEqual({ code: codes.noPermission, msg: 'No permission', data: null });
   });
 });
+
+describe('gate deployment (MJ_SYSTEM=21): national-crypto digests', () => {
+  it('signs in with the SM3 digest, not the SHA-256 one, and reports card login', async () => {
+    const { createHash } = await import('node:crypto');
+    const server = await startServer('sqlite', { env: { MJ_SYSTEM: '21' } });
+    try {
+      const sm3 = createHash('sm3').update('Staff#2026', 'utf8').digest('hex');
+      const ok = await call(server, 'POST', apiPaths.webLogin, { user: { account: 'staff', password: sm3, tenantCode: '1001' } });
+      expect(ok.body.code).toBe(0);
+      const sha = await call(server, 'POST', apiPaths.webLogin, { user: { account: 'staff', password: sha256('Staff#2026'), tenantCode: '1001' } });
+      expect(sha.body.code).toBe(codes.accountOrPasswordWrong);
+      const settings = await call<{ cardLogin: boolean; mjSystem: number }>(server, 'GET', apiPaths.tenantSettings);
+      expect(settings.body.data).toMatchObject({ cardLogin: true, mjSystem: 21 });
+      const users = await server.handle.db.selectFrom('users').select('digest_mode').distinct().execute();
+      expect(users).toEqual([{ digest_mode: 'sm3' }]);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -6,6 +6,7 @@ import enUS from '../locales/en-US.json';
 import zhCN from '../locales/zh-CN.json';
 import zhMO from '../locales/zh-MO.json';
 import * as storage from './storage.ts';
+import { matchBrowserLanguage } from './browser-language.ts';
 
 export const i18n = i18next.createInstance();
 
@@ -15,7 +16,8 @@ void i18n.use(initReactI18next).init({
     'zh-CN': { translation: zhCN },
     'zh-MO': { translation: zhMO },
   },
-  lng: storage.language.get(),
+  // the user's own pick, else the browser's preference, else the fallback (zh-CN)
+  lng: storage.language.getStored() ?? matchBrowserLanguage(typeof navigator === 'undefined' ? [] : navigator.languages) ?? fallbackLanguage,
   fallbackLng: fallbackLanguage,
   supportedLngs: [...languageCodes],
   interpolation: { escapeValue: false },

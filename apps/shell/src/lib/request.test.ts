@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AxiosError, type AxiosAdapter, type InternalAxiosRequestConfig } from 'axios';
 import { apiGet, apiPost, apiPostRaw, http, plainGet, registerCurrentPath, registerNavigate, registerNotifier, RequestError, resetRequestState } from './request.ts';
 import * as storage from './storage.ts';
-import { i18n } from './i18n.ts';
+import { applyLanguage, i18n } from './i18n.ts';
 
 let seen: InternalAxiosRequestConfig[] = [];
 const navigate = vi.fn<(to: string) => unknown>();
@@ -49,6 +49,7 @@ afterEach(() => {
 describe('headers', () => {
   it('sends token, tenantCode, language and a fresh transID on every call, with a 30 s timeout', async () => {
     signIn();
+    await applyLanguage('en-US');
     answer({ code: 0, msg: 'ok', data: 1 });
     await apiGet('/a');
     await apiGet('/b');
@@ -62,10 +63,11 @@ describe('headers', () => {
     expect(first!.headers.get('cardDeviceToken')).toBeUndefined();
   });
 
-  it('defaults the language to zh-CN and omits token and tenantCode when signed out', async () => {
+  it('sends the interface language and omits token and tenantCode when signed out', async () => {
+    await applyLanguage('zh-MO');
     answer({ code: 0, msg: 'ok', data: null });
     await apiGet('/a');
-    expect(seen[0]!.headers.get('language')).toBe('zh-CN');
+    expect(seen[0]!.headers.get('language')).toBe('zh-MO');
     expect(seen[0]!.headers.has('token')).toBe(false);
     expect(seen[0]!.headers.has('tenantCode')).toBe(false);
   });

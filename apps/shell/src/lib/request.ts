@@ -3,7 +3,7 @@ import type { Envelope } from '@campus/contracts';
 import { isSuccessCode, requestTimeoutMs, signOutCodes, silentSignOutCodes } from '@campus/contracts';
 import * as storage from './storage.ts';
 import { randomId } from './crypto.ts';
-import { i18n } from './i18n.ts';
+import { currentLanguage, i18n } from './i18n.ts';
 import { errorPath, errorWithMessage, loginPath, notLoginPath } from './paths.ts';
 
 /** Per-call options of the request layer. */
@@ -105,7 +105,7 @@ function onRequest(config: InternalAxiosRequestConfig): InternalAxiosRequestConf
   if (token) config.headers.set('token', token);
   const tenant = storage.tenantCode.get();
   if (tenant) config.headers.set('tenantCode', tenant);
-  config.headers.set('language', storage.language.get());
+  config.headers.set('language', currentLanguage());
   config.headers.set('transID', randomId());
   if (options.cardDevice) config.headers.set('cardDeviceToken', deviceToken());
   return config;

@@ -39,8 +39,12 @@ describe('decideGuard', () => {
     expect(decideGuard(base)).toEqual({ kind: 'proceed', clearCurrentPage: false, rememberPath: true });
   });
 
-  it('never remembers / or /login', () => {
-    expect(decideGuard({ ...base, pathname: '/', fullPath: '/' })).toMatchObject({ kind: 'proceed', rememberPath: false });
+  it('/ redirects to /home whether signed in or not (then /home decides)', () => {
+    expect(decideGuard({ ...base, pathname: '/', fullPath: '/' })).toEqual({ kind: 'redirect', to: '/home' });
+    expect(decideGuard({ ...base, pathname: '/', fullPath: '/', signedIn: false, menusLoaded: false })).toEqual({ kind: 'redirect', to: '/home' });
+  });
+
+  it('never remembers /login', () => {
     expect(decideGuard({ ...base, pathname: '/login', fullPath: '/login' })).toMatchObject({ kind: 'proceed', rememberPath: false });
   });
 

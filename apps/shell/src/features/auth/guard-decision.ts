@@ -27,6 +27,7 @@ function rememberable(pathname: string): boolean {
 /** The route guard of spec §2, as a pure decision. */
 export function decideGuard(input: GuardInput): GuardDecision {
   const path = normalisePath(input.pathname);
+  if (path === '/') return { kind: 'redirect', to: homePath };
   if (isPublicPath(path)) return { kind: 'proceed', clearCurrentPage: false, rememberPath: false };
 
   if (input.signedIn || path === loginPath) {

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { isSuccessCode, loginTypes } from '@campus/contracts';
 import { errorWithMessage } from '../../lib/paths.ts';
+import { RequestError } from '../../lib/request.ts';
 import { completeLogin } from './post-login.ts';
 
 /** Landing route of an external (third-party) sign-in: /not-login?token=&tenantCode=&code=&msg= (spec §2). */
@@ -28,9 +29,10 @@ export default function NotLoginPage() {
       .then((outcome) => {
         void navigate(outcome.kind === 'navigate' ? outcome.to : errorWithMessage(outcome.message), { replace: true });
       })
-      .catch(() => {
-        // a 401 is handled by the request layer (to /error with "token invalid"); other failures land here
-        if (window.location.pathname !== '/error') void navigate(errorWithMessage(t('errors.signInFailed')), { replace: true });
+      .catch((error: unknown) => {
+        // the request layer answers a 401 itself (to /error with "token invalid"); other failures land here
+        if (error instanceof RequestError && error.status === 401) return;
+        void navigate(errorWithMessage(t('errors.signInFailed')), { replace: true });
       });
   }, [navigate, params, t]);
 

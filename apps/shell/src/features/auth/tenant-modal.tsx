@@ -30,7 +30,7 @@ export function TenantModal({ tenants, onConfirm, onCancel }: TenantModalProps) 
       onCancel={onCancel}
       okButtonProps={{ disabled: !selected }}
       destroyOnHidden
-      maskClosable={false}
+      mask={{ closable: false }}
     >
       <div
         onKeyDown={(event) => {
@@ -41,7 +41,7 @@ export function TenantModal({ tenants, onConfirm, onCancel }: TenantModalProps) 
         }}
       >
       <Radio.Group aria-label={t('login.chooseTenant')} value={selected} onChange={(event) => setSelected(String(event.target.value))}>
-        <Space direction="vertical">
+        <Space orientation="vertical">
           {tenants.map((tenant, index) => (
             <Radio key={tenant.code} value={tenant.code} autoFocus={index === 0}>
               {tenant.name}

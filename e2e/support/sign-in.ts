@@ -1,0 +1,38 @@
+import { expect, type Page } from '@playwright/test';
+import { captchaText } from './env.ts';
+
+export interface DemoAccount {
+  account: string;
+  password: string;
+  name: string;
+}
+
+/** The demo seed's accounts (DESIGN §6). */
+export const demo = {
+  sysadmin: { account: 'sysadmin', password: 'Sysadmin#2026', name: 'System Administrator' },
+  staff: { account: 'staff', password: 'Staff#2026', name: 'Staff' },
+  multi: { account: 'multi', password: 'Multi#2026', name: 'Multi' },
+  nosub: { account: 'nosub', password: 'Nosub#2026', name: 'Nosub' },
+  expired: { account: 'expired', password: 'Expired#2026', name: 'Expired' },
+} satisfies Record<string, DemoAccount>;
+
+/** Fills the login form as a person would, typing the image code when the page shows one. */
+export async function fillLogin(page: Page, account: string, password: string, code = captchaText): Promise<void> {
+  await page.getByLabel('Username').fill(account);
+  await page.getByLabel('Password').fill(password);
+  const captcha = page.getByRole('textbox', { name: 'Verification code' });
+  if (await captcha.isVisible()) await captcha.fill(code);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
+
+/** Opens /login (or a given URL that lands there) and signs in; returns once the layout shows the user. */
+export async function signIn(page: Page, who: DemoAccount, url = '/login'): Promise<void> {
+  await page.goto(url);
+  await expect(page.getByRole('heading', { name: 'Login' })).toBeVisible();
+  await fillLogin(page, who.account, who.password);
+  await expect(quitButton(page)).toBeVisible();
+}
+
+/** After sign-in the user's own language applies (spec §4 step 1), so layout controls are found in any of them. */
+export const quitButton = (page: Page) => page.getByRole('button', { name: /^(Quit|退出)$/ });
+export const systemsNav = (page: Page) => page.getByRole('navigation', { name: /^(Systems|系统|系統)$/ });

@@ -1,0 +1,98 @@
+import { expect, test } from '@playwright/test';
+import { demo, fillLogin, quitButton, signIn, systemsNav } from '../support/sign-in.ts';
+
+test.describe('signing in with a password', () => {
+  test('sysadmin lands on the enterprise home page and sees every system', async ({ page }) => {
+    await signIn(page, demo.sysadmin);
+    await expect(page).toHaveURL(/\/qy\/homePage$/);
+    await expect(page.getByTestId('user-name')).not.toBeEmpty();
+    const systems = systemsNav(page).getByRole('link');
+    expect(await systems.count()).toBeGreaterThanOrEqual(10);
+    expect(await page.evaluate(() => localStorage.getItem('campus.isLogin'))).toBe('1');
+  });
+
+  test('staff sees only enterprise data and attendance', async ({ page }) => {
+    await signIn(page, demo.staff);
+    const systems = systemsNav(page).getByRole('link');
+    await expect(systems).toHaveCount(2);
+  });
+
+  test('an account in two tenants chooses one, first preselected', async ({ page }) => {
+    await page.goto('/login');
+    await fillLogin(page, demo.multi.account, demo.multi.password);
+    const chooser = page.getByRole('dialog', { name: 'Choose tenant' });
+    await expect(chooser).toBeVisible();
+    const radios = chooser.getByRole('radio');
+    await expect(radios).toHaveCount(2);
+    await expect(radios.first()).toBeChecked();
+    await chooser.getByRole('radio', { name: /Branch Campus/ }).check();
+    await chooser.getByRole('button', { name: 'Confirm' }).click();
+    await expect(quitButton(page)).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem('campus.tenantCode'))).toBe('1002');
+  });
+
+  test('cancelling the tenant chooser leaves the user signed out on the login page', async ({ page }) => {
+    await page.goto('/login');
+    await fillLogin(page, demo.multi.account, demo.multi.password);
+    const chooser = page.getByRole('dialog', { name: 'Choose tenant' });
+    await chooser.getByRole('button', { name: 'Cancel' }).click();
+    await expect(chooser).toBeHidden();
+    await expect(page).toHaveURL(/\/login/);
+    expect(await page.evaluate(() => localStorage.getItem('campus.token'))).toBeNull();
+  });
+
+  test('a user with no sub-system is told so and stays signed out', async ({ page }) => {
+    await page.goto('/login');
+    await fillLogin(page, demo.nosub.account, demo.nosub.password);
+    // the user's own language (zh-CN for this account) applies as soon as the settings are read (spec §4 step 1)
+    await expect(page.getByText('当前用户未开通任何子系统，请联系管理员')).toBeVisible();
+    await expect(page).toHaveURL(/\/login/);
+    expect(await page.evaluate(() => localStorage.getItem('campus.token'))).toBeNull();
+    expect(await page.evaluate(() => localStorage.getItem('campus.tenantCode'))).toBeNull();
+  });
+
+  test('the account with an expired password can still sign in', async ({ page }) => {
+    await signIn(page, demo.expired);
+    await expect(page).toHaveURL(/\/qy\/homePage$/);
+  });
+
+  test('empty fields get the rule messages and nothing is sent', async ({ page }) => {
+    await page.goto('/login');
+    let loginCalls = 0;
+    page.on('request', (req) => {
+      if (req.url().includes('/account/weblogin')) loginCalls += 1;
+    });
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect(page.getByText('Username cannot be empty')).toBeVisible();
+    await expect(page.getByText('Password cannot be empty')).toBeVisible();
+    await expect(page.getByText('Verification code cannot be empty')).toBeVisible();
+    expect(loginCalls).toBe(0);
+  });
+
+  test('a wrong password and a wrong image code each say what is wrong', async ({ page }) => {
+    await page.goto('/login');
+    await fillLogin(page, demo.staff.account, 'not-the-password');
+    await expect(page.getByText('Wrong account or password')).toBeVisible();
+    await fillLogin(page, demo.staff.account, demo.staff.password, 'ZZZZ');
+    await expect(page.getByText('Wrong verification code')).toBeVisible();
+    await expect(page).toHaveURL(/\/login/);
+  });
+
+  test('clicking the image code fetches a new one', async ({ page }) => {
+    await page.goto('/login');
+    const refresh = page.getByRole('button', { name: 'Refresh image' });
+    await expect(refresh).toBeVisible();
+    const next = page.waitForResponse((res) => res.url().includes('/auth/api/verifyCode/getimage'));
+    await refresh.click();
+    expect((await next).ok()).toBe(true);
+  });
+
+  test('Quit signs out and protected pages ask for sign-in again', async ({ page }) => {
+    await signIn(page, demo.sysadmin);
+    await quitButton(page).click();
+    await expect(page).toHaveURL(/\/login$/);
+    expect(await page.evaluate(() => localStorage.getItem('campus.token'))).toBeNull();
+    await page.goto('/qy/homePage');
+    await expect(page).toHaveURL(/\/login\?fromPath=/);
+  });
+});

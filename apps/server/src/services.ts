@@ -14,6 +14,7 @@ import { SessionService } from './modules/auth/session-service.ts';
 import { LicenceRepository } from './modules/licence/licence-repository.ts';
 import { LicenceService } from './modules/licence/licence-service.ts';
 import { MenuRepository } from './modules/menu/menu-repository.ts';
+import { MenuCatalogue } from './modules/menu/menu-catalogue.ts';
 import { MenuService } from './modules/menu/menu-service.ts';
 import { OperationLogRepository } from './modules/operation-log/operation-log-repository.ts';
 import { OperationLogService } from './modules/operation-log/operation-log-service.ts';
@@ -52,7 +53,8 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
     ldap: config.ldap,
     ldapClientFactory: options.ldapClientFactory ?? defaultLdapClientFactory,
   });
-  const menu = new MenuService(new MenuRepository(db));
+  const menuRepository = new MenuRepository(db);
+  const menu = new MenuService(menuRepository, new MenuCatalogue(menuRepository, now));
   const licence = new LicenceService(new LicenceRepository(db), now);
   const oss = new OssService(new OssRepository(db), now);
   const tools = new ToolsService(config.dataDir);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import type { SqliteDatabase } from 'kysely';
 import type { DB } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -33,8 +34,33 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * Kysely prepares every query anew; on SQLite that preparation costs more than running the query.
+ * Queries are built from a fixed set of shapes (values travel as parameters), so a bounded cache
+ * keyed by the SQL text keeps each shape prepared once. Kysely runs one query at a time per
+ * connection, so a cached statement is never used twice at once.
+ */
+function withStatementCache(sqlite: Database.Database, limit = 500): SqliteDatabase {
+  const statements = new Map<string, Database.Statement>();
+  return {
+    close: () => {
+      statements.clear();
+      sqlite.close();
+    },
+    prepare: (text: string) => {
+      let statement = statements.get(text);
+      if (!statement) {
+        if (statements.size >= limit) statements.clear();
+        statement = sqlite.prepare(text);
+        statements.set(text, statement);
+      }
+      return statement;
+    },
+  };
 }
 
 /** `select 1`: true when the database answers. */

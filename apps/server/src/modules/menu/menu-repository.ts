@@ -12,9 +12,8 @@ export class MenuRepository {
     return this.db.selectFrom('menu_systems').selectAll().orderBy('sort_num').orderBy('id').execute();
   }
 
-  pages(appNos: string[]): Promise<PageRow[]> {
-    if (appNos.length === 0) return Promise.resolve([]);
-    return this.db.selectFrom('menu_pages').selectAll().where('app_no', 'in', appNos).orderBy('sort_num').orderBy('id').execute();
+  pages(): Promise<PageRow[]> {
+    return this.db.selectFrom('menu_pages').selectAll().orderBy('sort_num').orderBy('id').execute();
   }
 
   grants(userId: string): Promise<GrantRow[]> {

@@ -1,6 +1,8 @@
 import type { LanguageCode, Localised, MenuData, MenuPage, MenuSystem, PermissionEntry } from '@campus/contracts';
-import { pickLocalised, toLocalisedJson } from '../../lib/localised.ts';
-import type { MenuRepository } from './menu-repository.ts';
+import { toLocalisedJson } from '../../lib/localised.ts';
+import type { Catalogue, MenuCatalogue } from './menu-catalogue.ts';
+import { parseIds } from './menu-catalogue.ts';
+import type { GrantRow, MenuRepository } from './menu-repository.ts';
 
 export interface NewSystem {
   id: string;
@@ -24,77 +26,44 @@ export interface NewPage {
   icon?: string;
 }
 
-function parseIds(json: string): string[] {
-  try {
-    const value: unknown = JSON.parse(json);
-    return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-  } catch {
-    return [];
-  }
-}
+/** How many built menus (per language and set of grants) are kept; users share few distinct sets. */
+const builtMenuLimit = 256;
 
 /** Systems, pages and the permission grants of users. */
 export class MenuService {
-  constructor(private readonly repo: MenuRepository) {}
+  private readonly built = new Map<string, MenuData>();
+  private builtFor = -1;
+
+  constructor(
+    private readonly repo: MenuRepository,
+    private readonly catalogue: MenuCatalogue,
+  ) {}
 
   async permissions(userId: string): Promise<PermissionEntry[]> {
-    const [grants, systems] = await Promise.all([this.repo.grants(userId), this.repo.systems()]);
-    const order = new Map(systems.map((s, i) => [s.app_no, i]));
-    return grants
-      .filter((g) => order.has(g.app_code))
-      .sort((a, b) => (order.get(a.app_code) ?? 0) - (order.get(b.app_code) ?? 0))
-      .map((g) => ({ appCode: g.app_code, ids: parseIds(g.func_ids) }));
+    const [grants, catalogue] = await Promise.all([this.repo.grants(userId), this.catalogue.get()]);
+    return permissionsFrom(grants, catalogue);
   }
 
   /**
    * The systems of the user's permission list and their pages, in `language`. A page with isFuncRight
    * is left out unless the user holds one of its funcRightPerms in that system; a group whose pages
-   * were all left out goes too. Both lists ascend by sortNum.
+   * were all left out goes too. Both lists ascend by sortNum. Users with the same grants get the
+   * same menu, so it is built once per catalogue version, language and set of grants.
    */
   async menus(userId: string, language: LanguageCode): Promise<MenuData> {
-    const permissions = await this.permissions(userId);
-    const held = new Map(permissions.map((p) => [p.appCode, new Set(p.ids)]));
-    const systems = (await this.repo.systems()).filter((s) => held.has(s.app_no));
-    const pages = await this.repo.pages(systems.map((s) => s.app_no));
-
-    const allowed = pages.filter((p) => {
-      if (p.is_func_right !== 1) return true;
-      const ids = held.get(p.app_no);
-      return parseIds(p.func_right_perms).some((perm) => ids?.has(perm));
-    });
-    const hadChildren = new Set(pages.map((p) => p.parent_id).filter((id): id is string => id !== null));
-    let kept = allowed;
-    // Drop groups left empty, bottom-up (three levels at most, so a few passes suffice).
-    for (let pass = 0; pass < 3; pass += 1) {
-      const parents = new Set(kept.map((p) => p.parent_id));
-      kept = kept.filter((p) => !hadChildren.has(p.id) || parents.has(p.id));
+    const [grants, catalogue] = await Promise.all([this.repo.grants(userId), this.catalogue.get()]);
+    const permissions = permissionsFrom(grants, catalogue);
+    if (this.builtFor !== this.catalogue.version || this.built.size >= builtMenuLimit) {
+      this.built.clear();
+      this.builtFor = this.catalogue.version;
     }
-
-    const menuBaseList: MenuSystem[] = systems.map((s) => ({
-      id: s.id,
-      appNo: s.app_no,
-      appId: s.app_id,
-      frontRoutingAddr: s.front_routing_addr,
-      label: pickLocalised(s.label_i18n, language),
-      sortNum: s.sort_num,
-    }));
-    const menuList: MenuPage[] = kept
-      .map((p) => {
-        const page: MenuPage = {
-          id: p.id,
-          path: p.path,
-          name: p.name,
-          title: pickLocalised(p.title_i18n, language),
-          sortNum: p.sort_num,
-          isFuncRight: p.is_func_right === 1,
-          funcRightPerms: parseIds(p.func_right_perms),
-          meta: { appNo: p.app_no, parentId: p.parent_id, isSide: p.is_side === 1 },
-        };
-        if (p.icon) page.meta.icon = p.icon;
-        return page;
-      })
-      .sort((a, b) => a.sortNum - b.sortNum);
-    return { menuBaseList: menuBaseList.sort((a, b) => a.sortNum - b.sortNum), menuList };
+    const key = `${language}\n${JSON.stringify(permissions)}`;
+    let menu = this.built.get(key);
+    if (!menu) {
+      menu = buildMenu(catalogue, permissions, language);
+      this.built.set(key, menu);
+    }
+    return menu;
   }
 
   async addSystem(s: NewSystem): Promise<void> {
@@ -106,6 +75,7 @@ export class MenuService {
       label_i18n: toLocalisedJson(s.label),
       sort_num: s.sortNum,
     });
+    this.catalogue.invalidate();
   }
 
   async addPage(p: NewPage): Promise<void> {
@@ -123,6 +93,7 @@ export class MenuService {
       is_side: p.isSide === false ? 0 : 1,
       icon: p.icon ?? null,
     });
+    this.catalogue.invalidate();
   }
 
   async grant(userId: string, appCode: string, ids: string[]): Promise<void> {
@@ -130,10 +101,61 @@ export class MenuService {
   }
 
   async hasSystems(): Promise<boolean> {
-    return (await this.repo.systems()).length > 0;
+    return (await this.catalogue.get()).systems.length > 0;
   }
 
   async allSystemCodes(): Promise<string[]> {
-    return (await this.repo.systems()).map((s) => s.app_no);
+    return (await this.catalogue.get()).systems.map((s) => s.row.app_no);
   }
+}
+
+function permissionsFrom(grants: GrantRow[], catalogue: Catalogue): PermissionEntry[] {
+  const order = new Map(catalogue.systems.map((s, i) => [s.row.app_no, i]));
+  return grants
+    .filter((g) => order.has(g.app_code))
+    .sort((a, b) => (order.get(a.app_code) ?? 0) - (order.get(b.app_code) ?? 0))
+    .map((g) => ({ appCode: g.app_code, ids: parseIds(g.func_ids) }));
+}
+
+function buildMenu(catalogue: Catalogue, permissions: PermissionEntry[], language: LanguageCode): MenuData {
+  const held = new Map(permissions.map((p) => [p.appCode, new Set(p.ids)]));
+  const systems = catalogue.systems.filter((s) => held.has(s.row.app_no));
+  const pages = catalogue.pages.filter((p) => held.has(p.row.app_no));
+
+  const allowed = pages.filter((p) => {
+    if (p.row.is_func_right !== 1) return true;
+    const ids = held.get(p.row.app_no);
+    return p.funcRightPerms.some((perm) => ids?.has(perm));
+  });
+  const hadChildren = new Set(pages.map((p) => p.row.parent_id).filter((id): id is string => id !== null));
+  let kept = allowed;
+  // Drop groups left empty, bottom-up (three levels at most, so a few passes suffice).
+  for (let pass = 0; pass < 3; pass += 1) {
+    const parents = new Set(kept.map((p) => p.row.parent_id));
+    kept = kept.filter((p) => !hadChildren.has(p.row.id) || parents.has(p.row.id));
+  }
+
+  const menuBaseList: MenuSystem[] = systems.map(({ row, label }) => ({
+    id: row.id,
+    appNo: row.app_no,
+    appId: row.app_id,
+    frontRoutingAddr: row.front_routing_addr,
+    label: label[language],
+    sortNum: row.sort_num,
+  }));
+  const menuList: MenuPage[] = kept.map(({ row, title, funcRightPerms }) => {
+    const page: MenuPage = {
+      id: row.id,
+      path: row.path,
+      name: row.name,
+      title: title[language],
+      sortNum: row.sort_num,
+      isFuncRight: row.is_func_right === 1,
+      funcRightPerms,
+      meta: { appNo: row.app_no, parentId: row.parent_id, isSide: row.is_side === 1 },
+    };
+    if (row.icon) page.meta.icon = row.icon;
+    return page;
+  });
+  return { menuBaseList, menuList };
 }

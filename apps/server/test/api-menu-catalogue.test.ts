@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiPaths } from '@campus/contracts';
+import type { MenuData } from '@campus/contracts';
+import { createServices } from '../src/services.ts';
+import { call, databases, signIn, startServer } from './helpers.ts';
+import type { TestServer } from './helpers.ts';
+
+describe.each(databases)('menu catalogue shared by server processes (%s)', (kind) => {
+  let server: TestServer;
+  let token: string;
+
+  beforeAll(async () => {
+    server = await startServer(kind);
+    token = await signIn(server, 'sysadmin', 'Sysadmin#2026');
+  });
+  afterAll(() => server.close());
+
+  const pagePaths = async (language = 'en-US') => {
+    const reply = await call<MenuData>(server, 'GET', apiPaths.menus, undefined, { token, language });
+    expect(reply.body.code).toBe(0);
+    return reply.body.data.menuList.map((p) => p.path);
+  };
+
+  it('a page added by another server process on the same database shows within 30 seconds', async () => {
+    expect(await pagePaths()).not.toContain('/qy/new-report');
+    // another process: its own services over the same database
+    const peer = createServices(server.handle, server.config, { now: server.clock.now });
+    await peer.menu.addPage({
+      id: 'qy-new-report',
+      appNo: 'qy',
+      parentId: null,
+      path: '/qy/new-report',
+      name: 'newReport',
+      title: { 'en-US': 'New report', 'zh-CN': '新报表', 'zh-MO': '新報表' },
+      sortNum: 9999,
+    });
+    server.clock.advance(31_000);
+    expect(await pagePaths()).toContain('/qy/new-report');
+    const zh = await call<MenuData>(server, 'GET', apiPaths.menus, undefined, { token, language: 'zh-MO' });
+    expect(zh.body.data.menuList.find((p) => p.path === '/qy/new-report')?.title).toBe('新報表');
+  });
+
+  it('two users with the same grants get equal menus, and a grant change applies at once', async () => {
+    const before = await pagePaths();
+    const staffToken = await signIn(server, 'staff', 'Staff#2026');
+    const staffMenu = await call<MenuData>(server, 'GET', apiPaths.menus, undefined, { token: staffToken, language: 'en-US' });
+    expect(staffMenu.body.data.menuBaseList.map((s) => s.appNo)).toEqual(['qy', 'kq']);
+    const staff = await server.handle.db.selectFrom('users').select('id').where('account', '=', 'staff').where('tenant_code', '=', '1001').executeTakeFirstOrThrow();
+    await createServices(server.handle, server.config).menu.grant(staff.id, 'mj', ['1003000']);
+    const after = await call<MenuData>(server, 'GET', apiPaths.menus, undefined, { token: staffToken, language: 'en-US' });
+    expect(after.body.data.menuBaseList.map((s) => s.appNo)).toEqual(['qy', 'mj', 'kq']);
+    expect(await pagePaths()).toEqual(before);
+  });
+});

@@ -74,13 +74,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { coerceTypes: false, allErrors: false } },
-    // one log line per request (below), not Fastify's two
-    disableRequestLogging: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
-
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info({ req: request, res: reply, responseTime: Math.round(reply.elapsedTime) }, 'request completed');
-  });
 
   app.decorateRequest('lang', 'zh-CN');
   app.decorateRequest('session', null);

@@ -30,8 +30,14 @@ export const apiPaths = {
   permissions: '/system/api/System/GetPermission',
   sysKeyParam: '/system/api/System/GetSysKeyParamData',
   licencePermission: '/system/api/System/GetLicensePermission',
+  /** POST {page:{index,size}} → operation log rows of the caller's tenant (system administrators); path left open by the spec. */
+  operationLogSearch: '/qy/api/OperateLog/Search',
   // files and health
   ossObject: '/oss/file/getObject/:id',
+  /** GET → the downloadable tools list (static JSON, no envelope). */
+  toolsList: '/tools/tools.json',
+  /** GET → one tool file as an attachment. */
+  toolsFile: '/tools/:fileName',
   health: '/healthz',
 } as const;
 
@@ -40,4 +46,9 @@ export type ApiPath = (typeof apiPaths)[keyof typeof apiPaths];
 /** Builds the public URL of a stored image (logos, login backgrounds). */
 export function ossObjectUrl(id: string): string {
   return `/oss/file/getObject/${encodeURIComponent(id)}`;
+}
+
+/** The public URL of a downloadable tool. */
+export function toolFileUrl(fileName: string): string {
+  return `/tools/${encodeURIComponent(fileName)}`;
 }

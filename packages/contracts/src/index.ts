@@ -5,4 +5,3 @@ export * from './envelope.ts';
 export * from './languages.ts';
 export * from './national-crypto.ts';
 export * from './shell-constants.ts';
-export * from './server-paths.ts';

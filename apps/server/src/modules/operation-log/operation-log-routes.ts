@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { onRequestHookHandler } from 'fastify';
-import { codes, extraApiPaths } from '@campus/contracts';
+import { apiPaths, codes } from '@campus/contracts';
 import type { App } from '../../http/types.ts';
 import { AppError, envelope, failureReplies, ok, tokenHeaders } from '../../http/envelope.ts';
 import { sessionOf } from '../../http/auth-hook.ts';
@@ -20,7 +20,7 @@ const LogRow = Type.Object({
 
 export function registerOperationLogRoutes(app: App, logs: OperationLogService, account: AccountService, requireSession: onRequestHookHandler) {
   app.post(
-    extraApiPaths.operationLogSearch,
+    apiPaths.operationLogSearch,
     {
       onRequest: requireSession,
       schema: {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { Type } from 'typebox';
-import { codes, extraApiPaths } from '@campus/contracts';
+import { apiPaths, codes } from '@campus/contracts';
 import type { App } from '../../http/types.ts';
 import { AppError, failureReplies } from '../../http/envelope.ts';
 import type { ToolsService } from './tools-service.ts';
@@ -8,7 +8,7 @@ import { toolFileNamePattern } from './tools-service.ts';
 
 export function registerToolsRoutes(app: App, tools: ToolsService) {
   app.get(
-    extraApiPaths.toolsList,
+    apiPaths.toolsList,
     {
       schema: {
         tags: ['tools'],
@@ -26,7 +26,7 @@ export function registerToolsRoutes(app: App, tools: ToolsService) {
   );
 
   app.get(
-    extraApiPaths.toolsFile,
+    apiPaths.toolsFile,
     {
       schema: {
         tags: ['tools'],

@@ -2,6 +2,7 @@ import { Alert, Table } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
+import { apiPaths, toolFileUrl } from '@campus/contracts';
 import { plainGet } from '../../lib/request.ts';
 
 export interface ToolItem {
@@ -11,7 +12,7 @@ export interface ToolItem {
 }
 
 async function fetchTools(): Promise<ToolItem[]> {
-  const list = await plainGet<unknown>('/tools/tools.json');
+  const list = await plainGet<unknown>(apiPaths.toolsList);
   if (!Array.isArray(list)) throw new Error('tools.json is not a list');
   return list.filter((item): item is ToolItem => typeof item === 'object' && item !== null && typeof (item as ToolItem).fileName === 'string');
 }
@@ -39,7 +40,7 @@ export default function ToolsPage() {
             title: t('tools.download'),
             key: 'download',
             render: (_value, item) => (
-              <a href={`/tools/${encodeURIComponent(item.fileName)}`} download={item.fileName}>
+              <a href={toolFileUrl(item.fileName)} download={item.fileName}>
                 {t('tools.downloadFile', { name: item.showName || item.fileName })}
               </a>
             ),

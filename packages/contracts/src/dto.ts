@@ -73,6 +73,18 @@ export interface TenantSettings {
   isPrivateDeployment: boolean;
   systemName: string;
   systemLogo: string;
+  /** Colour scheme of the main layout (spec §2 skins), chosen per tenant. */
+  skin: SkinCode;
+  /** Address of the operations management platform on private deployments; '' when none is configured. */
+  opsPlatformUrl: string;
+}
+
+export const skinCodes = ['DASUI001', 'DASUI003', 'DASUI004'] as const;
+export type SkinCode = (typeof skinCodes)[number];
+export const defaultSkin: SkinCode = 'DASUI001';
+
+export function isSkinCode(value: unknown): value is SkinCode {
+  return typeof value === 'string' && (skinCodes as readonly string[]).includes(value);
 }
 
 /** `GET /global/api/runtime/settings/login` (spec §3). */
@@ -118,6 +130,24 @@ export interface PasswordComplexity {
   /** Base64 of a JavaScript regular expression source. */
   regex: string;
   tip: string;
+  /**
+   * SM2 public key (uncompressed, hex `04…`) the browser seals a new password to, so the server can
+   * check the policy itself without the password crossing a plain-http intranet in clear.
+   */
+  sealKey: string;
+}
+
+/**
+ * Change password (spec §7 "ChangePassword", §5). Sent as POST: digests in a query string would land in
+ * access logs. Success revokes every session of the user (the shell then logs out).
+ */
+export interface ChangePasswordRequest {
+  /** Digest of the current password (SHA-256, SM3 in national-crypto mode), lowercase hex. */
+  oprtPwd: string;
+  /** Digest of the new password, same algorithm. */
+  oprtNewPwd: string;
+  /** The new password itself, SM2-encrypted (C1C3C2, hex) to PasswordComplexity.sealKey. */
+  sealedNewPwd: string;
 }
 
 // ---- menus and permissions ----
@@ -139,7 +169,14 @@ export interface MenuPage {
   sortNum: number;
   isFuncRight: boolean;
   funcRightPerms: string[];
-  meta: { appNo: string; parentId: string | null; isSide: boolean; icon?: string };
+  meta: {
+    appNo: string;
+    parentId: string | null;
+    isSide: boolean;
+    icon?: string;
+    /** Report pages: the backend page path shown in an embedded frame instead of a sub-application. */
+    frameUrl?: string;
+  };
 }
 
 export interface MenuData {

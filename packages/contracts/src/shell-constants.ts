@@ -11,3 +11,15 @@ export const lockout = {
   lockMinutes: [1, 5, 15],
 } as const;
 export const captchaTtlSeconds = 120;
+/** Page tabs kept open at most (spec §9). */
+export const maxPageTabs = 10;
+/** Side navigation width in px (spec §9). */
+export const sideNavWidth = 214;
+/** The local card-issuer / device service (spec §7): its default port when none is configured. */
+export const localDeviceServicePort = 18085;
+/** Function code that shows the Device Service entry of the user menu (spec §6). */
+export const deviceServicePermission = '1003163';
+/** Function codes that, with the xt system, enable the go-home shortcut to /qy/homePage (spec §6). */
+export const goHomePermissions: readonly string[] = ['1002000', '1002003', '1002004', '1002040'];
+/** Password length limits (spec §5, §9). */
+export const passwordLength = { min: 8, max: 20 } as const;

@@ -11,6 +11,8 @@ import type { LanguageCode } from '@campus/contracts';
 import { toLanguage } from '@campus/contracts';
 import { registerNotifier } from '../lib/request.ts';
 import { staticNotifier } from '../lib/notifier.ts';
+import * as storage from '../lib/storage.ts';
+import { skinOf } from '../lib/skins.ts';
 
 /** antd has no zh_MO locale: Traditional Chinese (Hong Kong) is the nearest. */
 const antdLocales: Record<LanguageCode, Locale> = { 'en-US': enUS, 'zh-CN': zhCN, 'zh-MO': zhHK };
@@ -32,9 +34,11 @@ function NotifierBridge() {
 /** Pathless layout route around every antd page: antd locale and theme, App context, react-query. */
 export function AntdRoot() {
   const { i18n } = useTranslation();
+  // the tenant's skin (spec §2); tenant settings are stored when the login page loads them
+  const theme = skinOf(storage.tenantSettings.get()?.skin).theme;
   return (
     <QueryClientProvider client={queryClient}>
-      <ConfigProvider locale={antdLocales[toLanguage(i18n.language)]} button={{ autoInsertSpace: false }}>
+      <ConfigProvider locale={antdLocales[toLanguage(i18n.language)]} theme={theme} button={{ autoInsertSpace: false }}>
         <AntdApp>
           <NotifierBridge />
           <Outlet />

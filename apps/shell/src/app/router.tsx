@@ -70,7 +70,7 @@ export const routes: RouteObject[] = [
           ...pageRoutes,
           {
             // the main layout; the catch-all child resolves menu paths against the loaded menu list
-            lazy: async () => ({ Component: (await import('../features/layout/main-layout.tsx')).default }),
+            lazy: async () => ({ Component: (await import('./signed-in-layout.tsx')).default }),
             children: [
               { path: '/home', lazy: async () => ({ Component: (await import('../features/layout/home-page.tsx')).default }) },
               { path: '*', lazy: async () => ({ Component: (await import('../features/layout/menu-page.tsx')).default }) },

@@ -21,6 +21,8 @@ void i18n.use(initReactI18next).init({
   fallbackLng: fallbackLanguage,
   supportedLngs: [...languageCodes],
   interpolation: { escapeValue: false },
+  // menu titles arrive as resource bundles after sign-in: re-render when they do
+  react: { bindI18nStore: 'added removed' },
   returnNull: false,
   initAsync: false,
 });

@@ -1,5 +1,5 @@
 import axios, { AxiosError, type AxiosInstance, type AxiosRequestConfig, type InternalAxiosRequestConfig } from 'axios';
-import type { Envelope } from '@campus/contracts';
+import type { Envelope, LanguageCode } from '@campus/contracts';
 import { isSuccessCode, requestTimeoutMs, signOutCodes, silentSignOutCodes } from '@campus/contracts';
 import * as storage from './storage.ts';
 import { randomId } from './crypto.ts';
@@ -16,6 +16,8 @@ export interface RequestOptions {
   raw?: boolean;
   /** No envelope at all: static JSON such as /tools/tools.json. */
   plain?: boolean;
+  /** The language header for this call when it is not the current one (menus fetched ahead of a switch). */
+  language?: LanguageCode;
 }
 
 declare module 'axios' {
@@ -105,7 +107,7 @@ function onRequest(config: InternalAxiosRequestConfig): InternalAxiosRequestConf
   if (token) config.headers.set('token', token);
   const tenant = storage.tenantCode.get();
   if (tenant) config.headers.set('tenantCode', tenant);
-  config.headers.set('language', currentLanguage());
+  config.headers.set('language', options.language ?? currentLanguage());
   config.headers.set('transID', randomId());
   if (options.cardDevice) config.headers.set('cardDeviceToken', deviceToken());
   return config;

@@ -19,14 +19,18 @@ export async function logout(): Promise<void> {
   resetMenus();
 }
 
-/** Language change anywhere (spec §4): store it, switch texts and antd, and reload menus when signed in. */
+/**
+ * Language change anywhere (spec §4): when signed in, menus and permissions are fetched in the new language
+ * first, so header, side menu and tabs relabel in the same render as the rest; then the language is
+ * stored and applied (sub-apps hear it through i18n's languageChanged event).
+ */
 export async function changeLanguage(language: LanguageCode): Promise<void> {
-  await applyLanguage(language);
   if (storage.isSignedIn() && !storage.licenceAbnormal.get()) {
     try {
-      await loadMenus();
+      await loadMenus(language);
     } catch {
       // the request layer already reported it; the old menus stay
     }
   }
+  await applyLanguage(language);
 }

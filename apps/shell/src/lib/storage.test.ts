@@ -23,7 +23,9 @@ describe('storage', () => {
     storage.currentPage.set('/qy/homePage');
     storage.language.set('zh-MO');
     storage.previousPath.set('/qy/operate-log');
+    storage.pageTabs.set({ tabs: [{ key: '/qy/homePage' }] });
     storage.clearSession();
+    expect(storage.pageTabs.get()).toBeNull();
     expect(storage.isSignedIn()).toBe(false);
     expect(storage.masterCardToken.get()).toBeNull();
     expect(storage.tenantCode.get()).toBeNull();

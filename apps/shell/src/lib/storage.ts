@@ -107,6 +107,31 @@ export const language = {
   set: (value: LanguageCode): void => write(storageKeys.language, value),
 };
 
+/** Keys kept in sessionStorage: they last for the browser tab's session only. */
+export const sessionKeys = {
+  pageTabs: 'campus.pageTabs',
+} as const;
+
+/** The open page tabs (spec §2): kept for the browser session, cleared on logout. */
+export const pageTabs = {
+  get: (): unknown => {
+    try {
+      const raw = sessionStorage.getItem(sessionKeys.pageTabs);
+      return raw === null ? null : (JSON.parse(raw) as unknown);
+    } catch {
+      return null;
+    }
+  },
+  set: (value: unknown): void => {
+    try {
+      if (value === null || value === undefined) sessionStorage.removeItem(sessionKeys.pageTabs);
+      else sessionStorage.setItem(sessionKeys.pageTabs, JSON.stringify(value));
+    } catch {
+      // storage full or disabled: tabs live in memory for this page view
+    }
+  },
+};
+
 /** True when an access token is stored. */
 export function isSignedIn(): boolean {
   return Boolean(accessToken.get());
@@ -121,4 +146,5 @@ export function clearSession(): void {
   for (const key of Object.values(storageKeys)) {
     if (!keep.has(key)) write(key, null);
   }
+  pageTabs.set(null);
 }

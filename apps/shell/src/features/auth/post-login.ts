@@ -1,4 +1,5 @@
-import type { LicencePermission, LoginInfo, LoginType, UserSettings } from '@campus/contracts';
+import type { LicencePermission, LoginInfo, LoginType, TenantSettings, UserSettings } from '@campus/contracts';
+import { randomId } from '../../lib/crypto.ts';
 import { apiPaths, defaultHomePath, isLanguageCode, loginTypes } from '@campus/contracts';
 import { apiGet } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
@@ -36,10 +37,13 @@ export async function completeLogin(info: LoginInfo, options: PostLoginOptions):
   storage.tenantCode.set(info.tenantCode);
   storage.licenceAbnormal.set(false);
 
-  const [settings, licence] = await Promise.allSettled([
+  const [settings, licence, tenant] = await Promise.allSettled([
     apiGet<UserSettings>(apiPaths.userSettings),
     apiGet<LicencePermission>(apiPaths.licencePermission),
+    // the signed-in tenant's own settings (skin, logos, system name), which may differ from the login page's
+    apiGet<TenantSettings>(apiPaths.tenantSettings, { guid: randomId() }),
   ]);
+  if (tenant.status === 'fulfilled' && tenant.value) storage.tenantSettings.set(tenant.value);
   if (settings.status === 'fulfilled' && isLanguageCode(settings.value?.language)) {
     await applyLanguage(settings.value.language);
   }

@@ -1,77 +1,160 @@
-import { Button, Layout } from 'antd';
+import { useEffect, type ReactNode } from 'react';
+import { Button, Layout, Tooltip } from 'antd';
+import { HomeOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { NavLink, Outlet, useNavigate } from 'react-router-dom';
+import { Link, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { SystemLogoEntry, UserInfo } from '@campus/contracts';
-import { apiPaths } from '@campus/contracts';
+import type { MenuSystem, SystemLogoEntry, UserInfo } from '@campus/contracts';
+import { apiPaths, defaultHomePath, localDeviceServicePort, sideNavWidth } from '@campus/contracts';
 import { apiGet } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
-import { firstPageOf, useMenuStore } from '../../lib/menus.ts';
+import { findMenuPage, firstPageOf, isAlwaysAcceptedPath, menuTitleKey, systemForPath, useMenuStore } from '../../lib/menus.ts';
 import { logout } from '../../lib/session.ts';
 import { LanguagePicker } from '../../lib/language-picker.tsx';
+import { openAbout, openChangePassword } from '../../lib/account-dialogs.ts';
+import { homeWithTarget } from '../../lib/paths.ts';
+import { skinOf } from '../../lib/skins.ts';
+import { headerEntries } from './header-entries.ts';
+import { menuItemTarget } from './side-menu-tree.ts';
+import { TopMenu } from './top-menu.tsx';
+import { UserMenu } from './user-menu.tsx';
+import { SideMenu } from './side-menu.tsx';
+import { PageTabs } from './page-tabs.tsx';
+import { restoreTabs, tabActions, useTabStore } from './tab-store.ts';
 import './main-layout.css';
 
-function pickSystemName(logos: SystemLogoEntry[] | undefined): string | null {
-  if (!Array.isArray(logos) || logos.length === 0) return null;
+function pickLogo(logos: SystemLogoEntry[] | undefined): SystemLogoEntry | undefined {
+  if (!Array.isArray(logos) || logos.length === 0) return undefined;
   const tenant = storage.tenantCode.get();
-  const entry = logos.find((logo) => logo.code === tenant) ?? logos[0];
-  return entry?.systemName || null;
+  return logos.find((logo) => logo.code === tenant) ?? logos[0];
 }
 
-/** The plain frame after sign-in (the full layout with menus and tabs comes later). */
-export default function MainLayout() {
+function openWindow(url: string): void {
+  window.open(url, '_blank', 'noopener,noreferrer');
+}
+
+/**
+ * The main layout (spec §2): header with logo, systems and user menu; the side menu of the current system;
+ * page tabs; and the content area, where the routed view renders and the sub-application viewport stays
+ * mounted across route changes. `dialogs` are the account dialogs the app layer puts beside it.
+ */
+export default function MainLayout({ dialogs }: { dialogs?: ReactNode }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
+  const location = useLocation();
   const queryClient = useQueryClient();
   const systems = useMenuStore((state) => state.systems);
   const pages = useMenuStore((state) => state.pages);
+  const permissions = useMenuStore((state) => state.permissions);
   const language = i18n.language;
+  const settings = storage.tenantSettings.get();
+  const skin = skinOf(settings?.skin);
 
   const user = useQuery({ queryKey: ['user-detail', language], queryFn: () => apiGet<UserInfo>(apiPaths.userDetail), retry: false });
   const logos = useQuery({ queryKey: ['system-logos', language], queryFn: () => apiGet<SystemLogoEntry[]>(apiPaths.systemLogos), retry: false });
-  const systemName = pickSystemName(logos.data) ?? storage.tenantSettings.get()?.systemName ?? t('app.productName');
+  const logo = pickLogo(logos.data);
+  const systemName = logo?.systemName || settings?.systemName || t('app.productName');
+  const logoUrl = logo?.systemLogo || settings?.headerLogo || '';
 
+  const page = findMenuPage(pages, location.pathname);
+  const currentSystem = systemForPath(systems, location.pathname, pages) ?? systems.find((system) => system.appNo === storage.currentMenu.get());
+  const entries = headerEntries({
+    permissions,
+    isPrivateDeployment: Boolean(settings?.isPrivateDeployment),
+    isSystemAdmin: Boolean(user.data?.isSystemAdmin),
+    opsPlatformUrl: settings?.opsPlatformUrl ?? '',
+  });
+
+  // the tabs of this browser session, re-read after a sign-out elsewhere and re-checked against the menus
+  useEffect(() => {
+    useTabStore.setState(restoreTabs(storage.pageTabs.get()), true);
+  }, []);
+  useEffect(() => {
+    tabActions.retain((path) => Boolean(findMenuPage(pages, path)) || isAlwaysAcceptedPath(path));
+  }, [pages]);
+
+  const fullPath = `${location.pathname}${location.search}`;
+  useEffect(() => {
+    if (page) {
+      tabActions.open({ path: fullPath, titleKey: menuTitleKey(page.id) });
+      storage.currentPage.set(page.path);
+      storage.currentMenu.set(page.meta.appNo);
+    } else if (isAlwaysAcceptedPath(location.pathname)) {
+      tabActions.open({ path: fullPath, titleKey: 'layout.monitorPage' });
+    }
+  }, [page, fullPath, location.pathname]);
+
+  const mjSystem = settings?.mjSystem ?? 1;
+  const openPath = (path: string) => {
+    const target = menuItemTarget(path, mjSystem);
+    if (target.kind === 'window') openWindow(target.url);
+    else void navigate(target.to);
+  };
+  const openSystem = (system: MenuSystem) => {
+    const first = firstPageOf(pages, system.appNo);
+    if (first) openPath(first.path);
+    else void navigate(homeWithTarget(`/${system.frontRoutingAddr}/`));
+  };
   const quit = async () => {
     await logout();
+    tabActions.reset();
     queryClient.clear();
     void navigate('/login', { replace: true });
   };
 
+  const name = user.data?.name ?? '';
+  const chrome = skin.chrome;
   return (
-    <Layout className="campus-layout">
-      <Layout.Header className="campus-layout__header">
-        <NavLink to="/home" className="campus-layout__brand">
-          {systemName}
-        </NavLink>
+    <Layout className="campus-layout" data-skin={skin.code}>
+      <Layout.Header className="campus-layout__header" style={{ background: chrome.headerBg, color: chrome.headerText }}>
+        <Link to="/home" className="campus-layout__brand" style={{ color: chrome.headerText }} aria-label={t('layout.goHomeLogo', { name: systemName })}>
+          {logoUrl ? <img src={logoUrl} alt="" className="campus-layout__logo" /> : null}
+          <span className="campus-layout__system-name">{systemName}</span>
+        </Link>
+        <TopMenu systems={systems} currentAppNo={currentSystem?.appNo ?? null} theme={chrome.menuTheme} onOpen={openSystem} />
         <div className="campus-layout__tools">
-          {user.data?.name ? (
-            <span className="campus-layout__user" data-testid="user-name">
-              {user.data.name}
-            </span>
+          {entries.goHome ? (
+            <Tooltip title={t('layout.goHome')}>
+              <Button
+                type="text"
+                icon={<HomeOutlined />}
+                aria-label={t('layout.goHome')}
+                style={{ color: chrome.headerText }}
+                onClick={() => void navigate(defaultHomePath)}
+              />
+            </Tooltip>
           ) : null}
           <LanguagePicker />
-          <Button onClick={() => void quit()}>{t('layout.quit')}</Button>
+          <UserMenu
+            name={name}
+            loginTime={user.data?.loginTime}
+            entries={entries}
+            actions={{
+              onChangePassword: () => openChangePassword(),
+              onAbout: openAbout,
+              onDeviceService: () => openWindow(`http://127.0.0.1:${localDeviceServicePort}/`),
+              onOpsPlatform: () => {
+                if (settings?.opsPlatformUrl) openWindow(settings.opsPlatformUrl);
+              },
+              onQuit: () => void quit(),
+            }}
+          />
         </div>
       </Layout.Header>
-      <Layout.Content className="campus-layout__content">
-        <nav aria-label={t('layout.systems')} className="campus-layout__systems">
-          <ul>
-            {systems.map((system) => {
-              const page = firstPageOf(pages, system.appNo);
-              return page ? (
-                <li key={system.appNo}>
-                  <NavLink to={page.path}>{system.label}</NavLink>
-                </li>
-              ) : null;
-            })}
-          </ul>
-        </nav>
-        <div className="campus-layout__main">
-          <Outlet />
-          {/* sub-apps mount here later; it stays in the layout so it survives route changes */}
-          <div id="subapp-viewport" />
-        </div>
-      </Layout.Content>
+      <Layout>
+        <Layout.Sider width={sideNavWidth} theme="light" className="campus-layout__sider" style={{ background: chrome.siderBg }}>
+          <SideMenu pages={pages} appNo={currentSystem?.appNo ?? null} currentPageId={page?.id ?? null} onOpenPath={openPath} />
+        </Layout.Sider>
+        <Layout.Content className="campus-layout__content">
+          <PageTabs />
+          <main className="campus-layout__main">
+            <Outlet />
+            {/* sub-apps mount here (the sub-app issue); it stays in the layout so it survives route changes */}
+            <div id="subapp-viewport" />
+          </main>
+        </Layout.Content>
+      </Layout>
+      {dialogs}
     </Layout>
   );
 }

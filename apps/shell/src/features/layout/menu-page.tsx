@@ -1,20 +1,24 @@
-import { useEffect } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
-import * as storage from '../../lib/storage.ts';
-import { findMenuPage, isAlwaysAcceptedPath, useMenuStore } from '../../lib/menus.ts';
+import { useTranslation } from 'react-i18next';
+import { findMenuPage, isAlwaysAcceptedPath, menuTitleKey, useMenuStore } from '../../lib/menus.ts';
+import { safeRedirectTarget } from '../../lib/paths.ts';
 
-/** A menu path under the layout (the catch-all child): the page title; the sub-app mounts beside it. */
+/**
+ * A menu path under the layout (the catch-all child). A report page shows its backend page path in an
+ * embedded frame (same origin only); any other page belongs to a sub-application, which mounts in the
+ * layout's viewport beside this element, so only the page heading renders here.
+ */
 export default function MenuPage() {
+  const { t } = useTranslation();
   const location = useLocation();
   const pages = useMenuStore((state) => state.pages);
   const page = findMenuPage(pages, location.pathname);
 
-  useEffect(() => {
-    if (!page) return;
-    storage.currentPage.set(page.path);
-    storage.currentMenu.set(page.meta.appNo);
-  }, [page]);
-
   if (!page && !isAlwaysAcceptedPath(location.pathname)) return <Navigate to="/not-find" replace />;
-  return <h1 className="campus-page__title">{page?.title ?? location.pathname}</h1>;
+  const title = page ? t(menuTitleKey(page.id)) : t('layout.monitorPage');
+  const frameUrl = safeRedirectTarget(page?.meta.frameUrl);
+  if (frameUrl) {
+    return <iframe className="campus-report-frame" src={frameUrl} title={title} sandbox="allow-same-origin allow-scripts allow-forms allow-downloads" />;
+  }
+  return <h1 className="campus-page__title">{title}</h1>;
 }

@@ -1,0 +1,41 @@
+import { Tabs } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { tabActions, useTabStore } from './tab-store.ts';
+
+/** The page tabs (spec §2): at most 10; only the active one has a close icon. */
+export function PageTabs() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const tabs = useTabStore((state) => state.tabs);
+  const activeKey = useTabStore((state) => state.activeKey);
+  if (tabs.length === 0) return null;
+
+  const close = (key: string) => {
+    const next = tabActions.close(key);
+    if (next) void navigate(next);
+  };
+
+  return (
+    <Tabs
+      className="campus-page-tabs"
+      type="editable-card"
+      hideAdd
+      size="small"
+      activeKey={activeKey ?? undefined}
+      onChange={(key) => {
+        const tab = tabs.find((candidate) => candidate.key === key);
+        if (tab) void navigate(tab.path);
+      }}
+      onEdit={(key, action) => {
+        if (action === 'remove' && typeof key === 'string') close(key);
+      }}
+      removeIcon={<span aria-label={t('layout.closeTab')}>×</span>}
+      items={tabs.map((tab) => ({
+        key: tab.key,
+        label: <span data-tab-path={tab.key}>{t(tab.titleKey)}</span>,
+        closable: tab.key === activeKey,
+      }))}
+    />
+  );
+}

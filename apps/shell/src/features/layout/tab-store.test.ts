@@ -1,0 +1,125 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import * as storage from '../../lib/storage.ts';
+import { closeTab, emptyTabs, openTab, restoreTabs, retainPermitted, tabActions, useTabStore, type TabState } from './tab-store.ts';
+
+const page = (n: number) => ({ path: `/qy/page-${n}`, titleKey: `menu:page-${n}` });
+const openMany = (count: number, state: TabState = emptyTabs) => {
+  let next = state;
+  for (let n = 1; n <= count; n += 1) next = openTab(next, page(n));
+  return next;
+};
+
+describe('opening tabs', () => {
+  it('adds a tab and makes it active', () => {
+    const state = openTab(emptyTabs, page(1));
+    expect(state).toEqual({ tabs: [{ key: '/qy/page-1', path: '/qy/page-1', titleKey: 'menu:page-1' }], activeKey: '/qy/page-1' });
+  });
+
+  it('one page is one tab, whatever its query or trailing slash; re-opening activates it and keeps the latest query', () => {
+    let state = openMany(3);
+    state = openTab(state, { path: '/qy/page-1/?tab=2', titleKey: 'menu:page-1' });
+    expect(state.tabs.map((tab) => tab.key)).toEqual(['/qy/page-1', '/qy/page-2', '/qy/page-3']);
+    expect(state.activeKey).toBe('/qy/page-1');
+    expect(state.tabs[0]!.path).toBe('/qy/page-1/?tab=2');
+  });
+
+  it('keeps at most ten: the eleventh drops the oldest', () => {
+    const state = openMany(11);
+    expect(state.tabs).toHaveLength(10);
+    expect(state.tabs.map((tab) => tab.key)).not.toContain('/qy/page-1');
+    expect(state.tabs.at(-1)!.key).toBe('/qy/page-11');
+    expect(state.activeKey).toBe('/qy/page-11');
+  });
+
+  it('twelve pages keep the ten newest, the active one among them', () => {
+    const state = openMany(12);
+    expect(state.tabs.map((tab) => tab.key)).toEqual(Array.from({ length: 10 }, (_, i) => `/qy/page-${i + 3}`));
+  });
+
+  it('drops by opening order and never the tab being opened', () => {
+    const limit = 3;
+    let state = openTab(openTab(openTab(emptyTabs, page(1), limit), page(2), limit), page(3), limit);
+    state = openTab(state, page(1), limit); // re-activating does not make a tab younger
+    state = openTab(state, page(4), limit);
+    expect(state.tabs.map((tab) => tab.key)).toEqual(['/qy/page-2', '/qy/page-3', '/qy/page-4']);
+    expect(state.activeKey).toBe('/qy/page-4');
+  });
+});
+
+describe('closing tabs', () => {
+  it('closing the active tab activates its right neighbour and navigates there', () => {
+    const state = openTab(openMany(3), page(2));
+    const result = closeTab(state, '/qy/page-2');
+    expect(result.state.tabs.map((tab) => tab.key)).toEqual(['/qy/page-1', '/qy/page-3']);
+    expect(result.state.activeKey).toBe('/qy/page-3');
+    expect(result.navigateTo).toBe('/qy/page-3');
+  });
+
+  it('closing the active last-in-row tab activates its left neighbour', () => {
+    const result = closeTab(openMany(3), '/qy/page-3');
+    expect(result.state.activeKey).toBe('/qy/page-2');
+    expect(result.navigateTo).toBe('/qy/page-2');
+  });
+
+  it('closing an inactive tab keeps the active one and stays', () => {
+    const result = closeTab(openMany(3), '/qy/page-1');
+    expect(result.state.activeKey).toBe('/qy/page-3');
+    expect(result.navigateTo).toBeNull();
+  });
+
+  it('closing the last tab returns to /home', () => {
+    const result = closeTab(openMany(1), '/qy/page-1');
+    expect(result.state).toEqual(emptyTabs);
+    expect(result.navigateTo).toBe('/home');
+  });
+
+  it('closing an unknown tab changes nothing', () => {
+    const state = openMany(2);
+    expect(closeTab(state, '/nope')).toEqual({ state, navigateTo: null });
+  });
+});
+
+describe('re-checking and restoring', () => {
+  it('drops tabs the user may no longer open and re-picks the active one', () => {
+    const state = openTab(openMany(3), page(2));
+    const kept = retainPermitted(state, (path) => path !== '/qy/page-2');
+    expect(kept.tabs.map((tab) => tab.key)).toEqual(['/qy/page-1', '/qy/page-3']);
+    expect(kept.activeKey).toBe('/qy/page-3');
+  });
+
+  it('restores only well-formed tabs', () => {
+    const saved = {
+      tabs: [
+        { key: '/qy/page-1', path: '/qy/page-1?x=1', titleKey: 'menu:page-1' },
+        { key: '/evil', path: '/qy/page-2', titleKey: 'menu:page-2' },
+        { key: '/qy/page-3', path: '/qy/page-3', titleKey: 42 },
+        'junk',
+      ],
+      activeKey: '/evil',
+    };
+    expect(restoreTabs(saved)).toEqual({ tabs: [{ key: '/qy/page-1', path: '/qy/page-1?x=1', titleKey: 'menu:page-1' }], activeKey: '/qy/page-1' });
+    expect(restoreTabs(null)).toEqual(emptyTabs);
+    expect(restoreTabs({ tabs: 'x' })).toEqual(emptyTabs);
+  });
+});
+
+describe('the store', () => {
+  beforeEach(() => {
+    tabActions.reset();
+    sessionStorage.clear();
+  });
+
+  it('keeps the tabs for the browser session and a sign-out clears them', () => {
+    tabActions.open(page(1));
+    tabActions.open(page(2));
+    expect(restoreTabs(storage.pageTabs.get()).tabs.map((tab) => tab.key)).toEqual(['/qy/page-1', '/qy/page-2']);
+    storage.clearSession();
+    expect(storage.pageTabs.get()).toBeNull();
+  });
+
+  it('close returns where to go', () => {
+    tabActions.open(page(1));
+    expect(tabActions.close('/qy/page-1')).toBe('/home');
+    expect(useTabStore.getState()).toEqual(emptyTabs);
+  });
+});

@@ -1,0 +1,66 @@
+import { useEffect, useState } from 'react';
+import { Menu } from 'antd';
+import type { MenuProps } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { MenuSystem } from '@campus/contracts';
+import { systemLabelKey } from '../../lib/menus.ts';
+import { headerModuleCount, initialWidth, splitModules, trackWidth } from './header-modules.ts';
+
+const moreKey = '__more__';
+
+/** The tracked window width of spec §2: it follows resizes only above 1000. */
+function useTrackedWidth(): number {
+  const [width, setWidth] = useState(() => initialWidth(window.innerWidth));
+  useEffect(() => {
+    const onResize = () => setWidth((previous) => trackWidth(previous, window.innerWidth));
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, []);
+  return width;
+}
+
+/** The header's horizontal menu of the user's systems, with the rest under More. */
+export function TopMenu({
+  systems,
+  currentAppNo,
+  theme,
+  onOpen,
+}: {
+  systems: MenuSystem[];
+  currentAppNo: string | null;
+  theme: 'dark' | 'light';
+  onOpen: (system: MenuSystem) => void;
+}) {
+  const { t } = useTranslation();
+  const width = useTrackedWidth();
+  const { shown, more } = splitModules(systems, headerModuleCount(width));
+  const label = (system: MenuSystem) => (
+    <span data-module={system.appNo}>{t(systemLabelKey(system.appNo), { defaultValue: system.label })}</span>
+  );
+
+  const items: MenuProps['items'] = shown.map((system) => ({ key: system.appNo, label: label(system) }));
+  if (more.length > 0) {
+    items.push({
+      key: moreKey,
+      label: <span data-module-more="">{t('layout.more')}</span>,
+      popupClassName: 'campus-more-popup',
+      children: more.map((system) => ({ key: system.appNo, label: label(system) })),
+    });
+  }
+
+  return (
+    <nav aria-label={t('layout.systems')} className="campus-top-menu">
+      <Menu
+        mode="horizontal"
+        theme={theme}
+        disabledOverflow
+        selectedKeys={currentAppNo ? [currentAppNo, ...(more.some((s) => s.appNo === currentAppNo) ? [moreKey] : [])] : []}
+        items={items}
+        onClick={({ key }) => {
+          const system = systems.find((candidate) => candidate.appNo === key);
+          if (system) onOpen(system);
+        }}
+      />
+    </nav>
+  );
+}

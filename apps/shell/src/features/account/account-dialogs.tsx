@@ -1,0 +1,68 @@
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useQuery } from '@tanstack/react-query';
+import type { UserInfo } from '@campus/contracts';
+import { apiPaths } from '@campus/contracts';
+import { apiGet } from '../../lib/request.ts';
+import * as storage from '../../lib/storage.ts';
+import { closeChangePassword, openChangePassword, useAccountDialogs } from '../../lib/account-dialogs.ts';
+import { decideForcedChange, noticeText, type ForcedChangeDecision } from './forced-change.ts';
+import { ChangePasswordModal } from './change-password-modal.tsx';
+
+/** The sign-in (access token) whose forced-change check already ran in this page load. */
+let checkedSignIn: string | null = null;
+
+/** For tests: run the check again as on a fresh page load. */
+export function resetForcedChangeCheck(): void {
+  checkedSignIn = null;
+}
+
+/**
+ * The account dialogs of the signed-in layout: Change Password bound to the account-dialogs store, and
+ * the forced-change check of spec §4 (reading A), once per sign-in and page load. The user info comes
+ * from the same query the layout uses (['user-detail', language]), so it costs no second request.
+ */
+export default function AccountDialogs() {
+  const { t, i18n } = useTranslation();
+  const language = i18n.language;
+  const changePassword = useAccountDialogs((state) => state.changePassword);
+  const user = useQuery({ queryKey: ['user-detail', language], queryFn: () => apiGet<UserInfo>(apiPaths.userDetail), retry: false });
+  /** What the check decided, while its dialog is open: a language switch relabels the notice. */
+  const decided = useRef<ForcedChangeDecision | null>(null);
+
+  useEffect(() => {
+    if (!user.data) return;
+    const signIn = storage.accessToken.get() ?? '';
+    if (checkedSignIn === signIn) return;
+    checkedSignIn = signIn;
+    const decision = decideForcedChange({
+      oprtPwdEditReason: user.data.oprtPwdEditReason,
+      lockingTime: user.data.lockingTime,
+      thirdParty: storage.thirdPartyLoginFlag.get(),
+      licenceNormal: !storage.licenceAbnormal.get(),
+    });
+    if (!decision) return;
+    decided.current = decision;
+    openChangePassword({ forced: decision.forced, notice: noticeText(decision.notice, t, language) });
+  }, [user.data, t, language]);
+
+  useEffect(() => {
+    const decision = decided.current;
+    const open = useAccountDialogs.getState().changePassword;
+    if (!decision || !open || open.forced !== decision.forced) return;
+    const notice = noticeText(decision.notice, t, language);
+    if (open.notice !== notice) openChangePassword({ forced: decision.forced, notice });
+  }, [t, language]);
+
+  return (
+    <ChangePasswordModal
+      open={changePassword !== null}
+      forced={changePassword?.forced ?? false}
+      notice={changePassword?.notice ?? null}
+      onClose={() => {
+        decided.current = null;
+        closeChangePassword();
+      }}
+    />
+  );
+}

@@ -196,6 +196,12 @@ describe('ChangePasswordModal: closing', () => {
     expect(original()).toHaveValue('');
   });
 
+  it('not forced: a click on the mask closes', async () => {
+    const { onClose } = renderModal();
+    await userEvent.click(document.querySelector('.ant-modal-wrap')!);
+    expect(onClose).toHaveBeenCalled();
+  });
+
   it('not forced: Esc closes', async () => {
     const { onClose } = renderModal();
     await userEvent.click(original());
@@ -211,7 +217,10 @@ describe('ChangePasswordModal: closing', () => {
     expect(screen.queryByRole('button', { name: /close/i })).not.toBeInTheDocument();
     await userEvent.click(original());
     await userEvent.keyboard('{Escape}');
+    // a click on the mask (the wrapper around the dialog) does nothing either
+    await userEvent.click(document.querySelector('.ant-modal-wrap')!);
     expect(onClose).not.toHaveBeenCalled();
+    expect(screen.getByRole('dialog', { name: 'Change Password' })).toBeVisible();
     await userEvent.click(button('Quit'));
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(calls.some((call) => call.url === apiPaths.logout)).toBe(true);

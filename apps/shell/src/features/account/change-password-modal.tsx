@@ -187,7 +187,6 @@ export function ChangePasswordModal({ open, forced, notice, onClose }: ChangePas
           form={form}
           name="change-password"
           layout="vertical"
-          autoComplete="off"
           onFinish={(values) => void submit(values)}
           onValuesChange={(changed: Partial<FormValues>, values: FormValues) => {
             // a new password that becomes valid re-checks a confirm already typed (spec §5); not from

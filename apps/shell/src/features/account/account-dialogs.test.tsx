@@ -1,0 +1,203 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, configure, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { I18nextProvider, useTranslation } from 'react-i18next';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
+import type { AxiosAdapter } from 'axios';
+import type { UserInfo } from '@campus/contracts';
+import { apiPaths } from '@campus/contracts';
+import { i18n } from '../../lib/i18n.ts';
+import { apiGet, http, registerNotifier } from '../../lib/request.ts';
+import * as storage from '../../lib/storage.ts';
+import { openChangePassword, useAccountDialogs } from '../../lib/account-dialogs.ts';
+import AccountDialogs, { resetForcedChangeCheck } from './account-dialogs.tsx';
+
+configure({ asyncUtilTimeout: 10_000 });
+vi.setConfig({ testTimeout: 60_000 });
+
+const lockingTime = Date.UTC(2026, 0, 1, 4); // January 1 in every time zone from UTC-4 to UTC+14
+
+let user: Partial<UserInfo> = {};
+let urls: string[] = [];
+
+function fakeServer(): AxiosAdapter {
+  return async (config) => {
+    const url = config.url ?? '';
+    urls.push(url);
+    const reply = (data: unknown) => ({ data: { code: 0, msg: 'ok', data }, status: 200, statusText: 'OK', headers: {}, config });
+    switch (url) {
+      case apiPaths.userDetail:
+        return reply({ id: 'u1', code: 'staff', name: 'Staff', isFirstLogin: false, loginTime: 0, oprtPwdEditReason: null, lockingTime: null, ...user });
+      case apiPaths.passwordComplexity:
+        return reply({ regex: btoa('^.{8,20}$'), tip: '8 to 20 characters', sealKey: '04' + 'ab'.repeat(64) });
+      default:
+        return reply(null);
+    }
+  };
+}
+
+/** Stands in for the main layout, which asks for the same user info. */
+function LayoutUser() {
+  const { i18n: instance } = useTranslation();
+  const query = useQuery({ queryKey: ['user-detail', instance.language], queryFn: () => apiGet<UserInfo>(apiPaths.userDetail), retry: false });
+  return <p>{query.data?.name ?? 'loading user'}</p>;
+}
+
+function renderDialogs(queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 30_000 } } })) {
+  const router = createMemoryRouter(
+    [
+      {
+        path: '/home',
+        element: (
+          <>
+            <LayoutUser />
+            <AccountDialogs />
+          </>
+        ),
+      },
+      { path: '/login', element: <p>login page</p> },
+    ],
+    { initialEntries: ['/home'] },
+  );
+  const view = render(
+    <I18nextProvider i18n={i18n}>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </I18nextProvider>,
+  );
+  return { router, view, queryClient };
+}
+
+const dialogTitle = () => screen.queryByText('Change Password', { selector: '.ant-modal-title' });
+const hasText = (text: string) => screen.queryByText(text) !== null;
+
+async function userLoaded() {
+  expect(await screen.findByText('Staff')).toBeInTheDocument();
+  // the check runs in an effect after the user arrives
+  await act(async () => {});
+}
+
+beforeEach(async () => {
+  user = {};
+  urls = [];
+  http.defaults.adapter = fakeServer();
+  registerNotifier({ error: () => {} });
+  storage.accessToken.set('tok-1');
+  storage.tenantCode.set('1001');
+  resetForcedChangeCheck();
+  useAccountDialogs.setState({ changePassword: null, about: false });
+  await i18n.changeLanguage('en-US');
+});
+
+afterEach(() => {
+  localStorage.clear();
+});
+
+describe('AccountDialogs: the forced-change check after sign-in (reading A)', () => {
+  it('no reason: no dialog, and the user info is fetched once for the layout and the check', async () => {
+    renderDialogs();
+    await userLoaded();
+    expect(dialogTitle()).toBeNull();
+    expect(urls.filter((url) => url === apiPaths.userDetail)).toHaveLength(1);
+  });
+
+  it('reason 0: forced, with the first sign-in notice and no Cancel', async () => {
+    user = { oprtPwdEditReason: 0 };
+    renderDialogs();
+    await waitFor(() => expect(dialogTitle()).not.toBeNull());
+    expect(hasText('This is your first sign-in: please change the initial password before you continue')).toBe(true);
+    expect(useAccountDialogs.getState().changePassword?.forced).toBe(true);
+    expect(hasText('Cancel')).toBe(false);
+    expect(hasText('Quit')).toBe(true);
+    expect(urls.filter((url) => url === apiPaths.userDetail)).toHaveLength(1);
+  });
+
+  it('reason 3: forced, with the administrator reset notice', async () => {
+    user = { oprtPwdEditReason: 3 };
+    renderDialogs();
+    await waitFor(() => expect(dialogTitle()).not.toBeNull());
+    expect(hasText('Your password was reset by an administrator: please change it before you continue')).toBe(true);
+    expect(useAccountDialogs.getState().changePassword?.forced).toBe(true);
+  });
+
+  it('reason 2 with a date: forced, expired on that date in the user language', async () => {
+    user = { oprtPwdEditReason: 2, lockingTime };
+    renderDialogs();
+    await waitFor(() => expect(dialogTitle()).not.toBeNull());
+    expect(hasText('Your password expired on January 1, 2026: please change it before you continue')).toBe(true);
+    expect(useAccountDialogs.getState().changePassword?.forced).toBe(true);
+  });
+
+  it('the expiry notice follows a language switch', async () => {
+    user = { oprtPwdEditReason: 2, lockingTime };
+    renderDialogs();
+    await waitFor(() => expect(dialogTitle()).not.toBeNull());
+    await act(async () => {
+      await i18n.changeLanguage('zh-CN');
+    });
+    await waitFor(() => expect(useAccountDialogs.getState().changePassword?.notice).toBe('您的密码已于 2026年1月1日 过期，请先修改密码再继续使用'));
+    expect(useAccountDialogs.getState().changePassword?.forced).toBe(true);
+  });
+
+  it.each([
+    ['reason 1', { oprtPwdEditReason: 1 }],
+    ['reason 2 without a date', { oprtPwdEditReason: 2, lockingTime: null }],
+  ])('%s: not forced, "Please update your password immediately", Cancel closes for good', async (_name, info) => {
+    user = info;
+    const { view, queryClient } = renderDialogs();
+    await waitFor(() => expect(dialogTitle()).not.toBeNull());
+    expect(hasText('Please update your password immediately')).toBe(true);
+    expect(useAccountDialogs.getState().changePassword?.forced).toBe(false);
+    await userEvent.click(screen.getByText('Cancel').closest('button')!);
+    expect(useAccountDialogs.getState().changePassword).toBeNull();
+    // a remount in the same page load and sign-in does not ask again
+    view.unmount();
+    renderDialogs(queryClient);
+    await userLoaded();
+    expect(useAccountDialogs.getState().changePassword).toBeNull();
+  });
+
+  it('a new sign-in in the same page load is checked again', async () => {
+    user = { oprtPwdEditReason: 1 };
+    const { view } = renderDialogs();
+    await waitFor(() => expect(useAccountDialogs.getState().changePassword).not.toBeNull());
+    await userEvent.click(screen.getByText('Cancel').closest('button')!);
+    view.unmount();
+    storage.accessToken.set('tok-2');
+    renderDialogs();
+    await waitFor(() => expect(useAccountDialogs.getState().changePassword).not.toBeNull());
+  });
+
+  it('third-party sign-in: no dialog', async () => {
+    user = { oprtPwdEditReason: 0 };
+    storage.thirdPartyLoginFlag.set(true);
+    renderDialogs();
+    await userLoaded();
+    expect(useAccountDialogs.getState().changePassword).toBeNull();
+    expect(dialogTitle()).toBeNull();
+  });
+
+  it('abnormal licence: no dialog', async () => {
+    user = { oprtPwdEditReason: 2, lockingTime };
+    storage.licenceAbnormal.set(true);
+    renderDialogs();
+    await userLoaded();
+    expect(useAccountDialogs.getState().changePassword).toBeNull();
+    expect(dialogTitle()).toBeNull();
+  });
+});
+
+describe('AccountDialogs: bound to the store', () => {
+  it('opens from the user menu (openChangePassword) without a notice, and Cancel closes it', async () => {
+    renderDialogs();
+    await userLoaded();
+    act(() => openChangePassword());
+    await waitFor(() => expect(dialogTitle()).not.toBeNull());
+    expect(screen.getByLabelText('Original Password')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).toBeNull();
+    await userEvent.click(screen.getByText('Cancel').closest('button')!);
+    expect(useAccountDialogs.getState().changePassword).toBeNull();
+  });
+});

@@ -30,9 +30,26 @@ export async function signIn(page: Page, who: DemoAccount, url = '/login'): Prom
   await page.goto(url);
   await expect(page.getByRole('heading', { name: 'Login' })).toBeVisible();
   await fillLogin(page, who.account, who.password);
-  await expect(quitButton(page)).toBeVisible();
+  await expect(userMenu(page)).toBeVisible();
 }
 
 /** After sign-in the user's own language applies (spec §4 step 1), so layout controls are found in any of them. */
-export const quitButton = (page: Page) => page.getByRole('button', { name: /^(Quit|退出)$/ });
+export const userMenu = (page: Page) => page.getByTestId('user-menu');
 export const systemsNav = (page: Page) => page.getByRole('navigation', { name: /^(Systems|系统|系統)$/ });
+export const sideNav = (page: Page) => page.getByRole('navigation', { name: /^(Pages|页面导航|頁面導覽)$/ });
+/** The systems shown in the header itself (not those under More). */
+export const headerModules = (page: Page) => systemsNav(page).locator('[data-module]');
+export const pageTabs = (page: Page) => page.locator('.campus-page-tabs [data-tab-path]');
+export const activeTab = (page: Page) => page.locator('.campus-page-tabs .ant-tabs-tab-active [data-tab-path]');
+
+/** Opens the user menu and picks an entry by its name (a regular expression covers the three languages). */
+export async function chooseUserMenuEntry(page: Page, name: RegExp): Promise<void> {
+  await userMenu(page).click();
+  await page.getByRole('menuitem', { name }).click();
+}
+
+/** Quit from the user menu; returns once the login page shows. */
+export async function quit(page: Page): Promise<void> {
+  await chooseUserMenuEntry(page, /^(Quit|退出)$/);
+  await expect(page).toHaveURL(/\/login$/);
+}

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { baseURL } from '../support/env.ts';
-import { demo, fillLogin, quitButton } from '../support/sign-in.ts';
+import { demo, fillLogin, userMenu } from '../support/sign-in.ts';
 
 test.describe('untrusted input in URLs', () => {
   test('/error shows an HTML message as text and runs nothing', async ({ page }) => {
@@ -27,7 +27,7 @@ test.describe('untrusted input in URLs', () => {
       });
       await page.goto('/login?fromPath=' + encodeURIComponent(fromPath));
       await fillLogin(page, demo.sysadmin.account, demo.sysadmin.password);
-      await expect(quitButton(page)).toBeVisible();
+      await expect(userMenu(page)).toBeVisible();
       await expect(page).toHaveURL(/\/qy\/homePage$/);
       expect(new URL(page.url()).origin).toBe(new URL(baseURL).origin);
       expect(page.context().pages()).toHaveLength(1);

@@ -33,6 +33,9 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
   const sqlite = new Database(options.sqliteFile);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');
+  // WAL with NORMAL sync: commits stay atomic and the database consistent after a crash; only a power
+  // loss can drop the last commits. FULL would fsync on every write (each sign-in writes several rows).
+  sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };

@@ -1,6 +1,14 @@
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router-dom';
 import { alwaysRevalidate, createGuardLoader } from '../features/auth/route-guard.ts';
 import type { CardScreen } from '../features/card-setup/card-placeholder.tsx';
+import { registerWarmUp } from '../lib/warm-up.ts';
+
+const loadAntdRoot = () => import('./antd-root.tsx');
+const loadSignedInLayout = () => import('./signed-in-layout.tsx');
+const loadHomePage = () => import('../features/layout/home-page.tsx');
+const loadMenuPage = () => import('../features/layout/menu-page.tsx');
+// what the first signed-in page needs, loaded while the login form is being filled in
+registerWarmUp(loadAntdRoot, loadSignedInLayout, loadHomePage, loadMenuPage);
 
 function PageSpinner() {
   return (
@@ -65,15 +73,15 @@ export const routes: RouteObject[] = [
       { index: true, element: <Navigate to="/home" replace /> },
       ...plainRoutes,
       {
-        lazy: async () => ({ Component: (await import('./antd-root.tsx')).AntdRoot }),
+        lazy: async () => ({ Component: (await loadAntdRoot()).AntdRoot }),
         children: [
           ...pageRoutes,
           {
             // the main layout; the catch-all child resolves menu paths against the loaded menu list
-            lazy: async () => ({ Component: (await import('./signed-in-layout.tsx')).default }),
+            lazy: async () => ({ Component: (await loadSignedInLayout()).default }),
             children: [
-              { path: '/home', lazy: async () => ({ Component: (await import('../features/layout/home-page.tsx')).default }) },
-              { path: '*', lazy: async () => ({ Component: (await import('../features/layout/menu-page.tsx')).default }) },
+              { path: '/home', lazy: async () => ({ Component: (await loadHomePage()).default }) },
+              { path: '*', lazy: async () => ({ Component: (await loadMenuPage()).default }) },
             ],
           },
         ],

@@ -7,6 +7,15 @@ describe('passwordDigest', () => {
   it('SHA-256 of "abc"', async () => {
     expect(await passwordDigest('abc', 'sha256')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
   });
+  it('gives the same SHA-256 without crypto.subtle (plain-http intranet hosts)', async () => {
+    vi.stubGlobal('crypto', { getRandomValues: globalThis.crypto.getRandomValues.bind(globalThis.crypto) });
+    try {
+      expect(globalThis.crypto.subtle).toBeUndefined();
+      expect(await passwordDigest('abc', 'sha256')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
   it('SM3 of "abc"', async () => {
     expect(await passwordDigest('abc', 'sm3')).toBe('66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0');
   });

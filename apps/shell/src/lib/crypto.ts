@@ -1,6 +1,6 @@
 import type { DigestMode } from '@campus/contracts';
 
-function utf8(text: string): Uint8Array {
+function utf8(text: string): Uint8Array<ArrayBuffer> {
   return new TextEncoder().encode(text);
 }
 
@@ -21,6 +21,15 @@ export async function passwordDigest(password: string, mode: DigestMode): Promis
     const { sm3 } = await import('sm-crypto-v2');
     // sm3 on a Uint8Array hashes the bytes; a string would be read as text of its own choosing
     return sm3(bytes).toLowerCase();
+  }
+  // the browser's own SHA-256 where it offers one (secure origins: https, localhost); else a JS one
+  const subtle = globalThis.crypto?.subtle;
+  if (subtle) {
+    try {
+      return toHex(new Uint8Array(await subtle.digest('SHA-256', bytes)));
+    } catch {
+      // fall through to the JS implementation
+    }
   }
   const { sha256 } = await import('@noble/hashes/sha2.js');
   return toHex(sha256(bytes));

@@ -115,26 +115,40 @@ function registerMenuTitles(language: LanguageCode, pages: MenuPage[], systems: 
   }
 }
 
-/**
- * GetMenu + GetPermission in the stored language; stores the menu info and enabled systems, registers the
- * titles as i18n keys and marks the menus loaded.
- */
-export async function loadMenus(language: LanguageCode = currentLanguage()): Promise<MenuState> {
+export interface FetchedMenus {
+  language: LanguageCode;
+  data: MenuData;
+  permissions: PermissionEntry[];
+}
+
+/** GetMenu + GetPermission in `language`, nothing stored (the post-login flow fetches them beside the licence check). */
+export async function fetchMenus(language: LanguageCode = currentLanguage()): Promise<FetchedMenus> {
   const [data, permissions] = await Promise.all([
     apiGet<MenuData>(apiPaths.menus, undefined, { language }),
     apiGet<PermissionEntry[]>(apiPaths.permissions, undefined, { language }),
   ]);
-  const filtered = filterMenus(
-    { menuBaseList: data?.menuBaseList ?? [], menuList: data?.menuList ?? [] },
-    Array.isArray(permissions) ? permissions : [],
-    i18n.t('layout.buildingMonitor', { lng: language }),
-  );
+  return {
+    language,
+    data: { menuBaseList: data?.menuBaseList ?? [], menuList: data?.menuList ?? [] },
+    permissions: Array.isArray(permissions) ? permissions : [],
+  };
+}
+
+/** Stores fetched menus: menu info and enabled systems, titles as i18n keys, the store marked loaded. */
+export function applyMenus(fetched: FetchedMenus): MenuState {
+  const { language } = fetched;
+  const filtered = filterMenus(fetched.data, fetched.permissions, i18n.t('layout.buildingMonitor', { lng: language }));
   storage.menuInfo.set({ menuBaseList: filtered.systems, menuList: filtered.pages });
   storage.enabledSystems.set(filtered.systems.map((system) => system.appNo));
   registerMenuTitles(language, filtered.pages, filtered.systems);
   const state: MenuState = { loaded: true, ...filtered };
   useMenuStore.setState(state);
   return state;
+}
+
+/** Fetches and stores the menus and permissions in `language` (the stored one by default). */
+export async function loadMenus(language: LanguageCode = currentLanguage()): Promise<MenuState> {
+  return applyMenus(await fetchMenus(language));
 }
 
 export function resetMenus(): void {

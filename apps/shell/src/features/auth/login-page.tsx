@@ -15,6 +15,7 @@ import { apiGet, apiPost, notifyError, RequestError } from '../../lib/request.ts
 import * as storage from '../../lib/storage.ts';
 import { base64Utf8, passwordDigest, randomId } from '../../lib/crypto.ts';
 import { LanguagePicker } from '../../lib/language-picker.tsx';
+import { warmUpSignedInCode } from '../../lib/warm-up.ts';
 import { completeLogin } from './post-login.ts';
 import { validateLogin, type LoginErrors, type LoginValues } from './login-validation.ts';
 import './login-page.css';
@@ -104,6 +105,9 @@ export default function LoginPage() {
 
   const signIn = async () => {
     const account = values.username.trim();
+    const ldap = showLdap && values.ldap;
+    // the digest is computed while the tenants are looked up
+    const digest = ldap ? null : passwordDigest(values.password, digestModeFor(settings?.mjSystem ?? 0));
     const tenants = await apiGet<TenantEntry[]>(apiPaths.tenantSearch, { account });
     let tenantCode = '';
     if (Array.isArray(tenants) && tenants.length > 1) {
@@ -115,14 +119,12 @@ export default function LoginPage() {
     }
 
     const verifyModel = showCaptcha && captcha ? { verifyKey: captcha.verifyKey, imageVerifyCode: values.captcha.trim() } : undefined;
-    const ldap = showLdap && values.ldap;
     let reply: WebLoginReply;
-    if (ldap) {
+    if (ldap || digest === null) {
       const body: LdapLoginRequest = { account, password: base64Utf8(values.password), tenantCode, verifyModel };
       reply = await apiPost<WebLoginReply>(apiPaths.ldapLogin, body);
     } else {
-      const digest = await passwordDigest(values.password, digestModeFor(settings?.mjSystem ?? 0));
-      const body: WebLoginRequest = { user: { account, password: digest, tenantCode }, verifyModel };
+      const body: WebLoginRequest = { user: { account, password: await digest, tenantCode }, verifyModel };
       reply = await apiPost<WebLoginReply>(apiPaths.webLogin, body);
     }
 
@@ -191,7 +193,7 @@ export default function LoginPage() {
         <h1 id={`${ids}-title`} className="campus-login__title">
           {t('login.title')}
         </h1>
-        <form noValidate onSubmit={(event) => void onSubmit(event)} aria-busy={submitting}>
+        <form noValidate onSubmit={(event) => void onSubmit(event)} onFocus={warmUpSignedInCode} aria-busy={submitting}>
           <div className="campus-login__field">
             <label htmlFor={`${ids}-username`}>{t('login.username')}</label>
             <input

@@ -3,8 +3,8 @@ import { randomId } from '../../lib/crypto.ts';
 import { apiPaths, defaultHomePath, isLanguageCode, loginTypes } from '@campus/contracts';
 import { apiGet } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
-import { loadMenus } from '../../lib/menus.ts';
-import { applyLanguage, i18n } from '../../lib/i18n.ts';
+import { applyMenus, fetchMenus } from '../../lib/menus.ts';
+import { applyLanguage, currentLanguage, i18n } from '../../lib/i18n.ts';
 import { errorWithMessage, homePath, safeRedirectTarget } from '../../lib/paths.ts';
 
 export interface PostLoginOptions {
@@ -37,8 +37,13 @@ export async function completeLogin(info: LoginInfo, options: PostLoginOptions):
   storage.tenantCode.set(info.tenantCode);
   storage.licenceAbnormal.set(false);
 
+  const userSettings = apiGet<UserSettings>(apiPaths.userSettings);
+  // menus are fetched in the user's own language beside the licence check, and used only if it passes
+  const menus = userSettings
+    .then((value) => fetchMenus(isLanguageCode(value?.language) ? value.language : currentLanguage()))
+    .then((fetched) => ({ ok: true as const, fetched }), (error: unknown) => ({ ok: false as const, error }));
   const [settings, licence, tenant] = await Promise.allSettled([
-    apiGet<UserSettings>(apiPaths.userSettings),
+    userSettings,
     apiGet<LicencePermission>(apiPaths.licencePermission),
     // the signed-in tenant's own settings (skin, logos, system name), which may differ from the login page's
     apiGet<TenantSettings>(apiPaths.tenantSettings, { guid: randomId() }),
@@ -59,8 +64,10 @@ export async function completeLogin(info: LoginInfo, options: PostLoginOptions):
     return { kind: 'navigate', to: homePath };
   }
 
-  const menus = await loadMenus();
-  if (menus.systems.length === 0 || menus.permissions.length === 0) {
+  const fetched = await menus;
+  if (!fetched.ok) throw fetched.error;
+  const applied = applyMenus(fetched.fetched);
+  if (applied.systems.length === 0 || applied.permissions.length === 0) {
     const message = i18n.t('login.noSubsystem');
     if (options.loginType === loginTypes.thirdParty) {
       storage.clearSession();

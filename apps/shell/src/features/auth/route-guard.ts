@@ -1,7 +1,8 @@
 import { redirect, type LoaderFunctionArgs } from 'react-router-dom';
 import * as storage from '../../lib/storage.ts';
 import { findMenuPage, isAlwaysAcceptedPath, loadMenus, useMenuStore } from '../../lib/menus.ts';
-import { errorWithMessage, loginPath, normalisePath } from '../../lib/paths.ts';
+import { errorWithMessage, homePath, loginPath, normalisePath } from '../../lib/paths.ts';
+import { decideHome } from '../../lib/home-decision.ts';
 import { i18n } from '../../lib/i18n.ts';
 import { decideAfterMenus, decideGuard, type GuardDecision } from './guard-decision.ts';
 
@@ -46,6 +47,18 @@ export function createGuardLoader(staticPaths: readonly string[]) {
 
     if (decision.kind === 'redirect') return redirect(decision.to);
     if (decision.kind === 'proceed' && decision.rememberPath) storage.previousPath.set(fullPath);
+
+    // /home decides where to go (spec §2 "Home"); deciding here, before anything renders, saves the layout
+    // a render on the way. Opening a new window and the licence notice are left to the home page.
+    if (normalisePath(url.pathname) === homePath && storage.isSignedIn() && !storage.licenceAbnormal.get()) {
+      const { systems, pages, loaded } = useMenuStore.getState();
+      const home = loaded ? decideHome({ toPath: url.searchParams.get('toPath'), isOut: url.searchParams.get('isOut'), systems, pages }) : null;
+      if (home?.kind === 'navigate') {
+        storage.currentMenu.set(home.appNo);
+        storage.currentPage.set(home.pagePath);
+        return redirect(home.to);
+      }
+    }
     return null;
   };
 }

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import * as storage from '../../lib/storage.ts';
 import { useMenuStore } from '../../lib/menus.ts';
-import { decideHome } from './home-decision.ts';
+import { decideHome } from '../../lib/home-decision.ts';
 
 /** /home: decides which sub-application to enter (spec §2 "Home"). */
 export default function HomePage() {

@@ -30,7 +30,7 @@ export function PageTabs() {
       onEdit={(key, action) => {
         if (action === 'remove' && typeof key === 'string') close(key);
       }}
-      removeIcon={<span aria-label={t('layout.closeTab')}>×</span>}
+      locale={{ removeAriaLabel: t('layout.closeTab'), dropdownAriaLabel: t('layout.moreTabs') }}
       items={tabs.map((tab) => ({
         key: tab.key,
         label: <span data-tab-path={tab.key}>{t(tab.titleKey)}</span>,

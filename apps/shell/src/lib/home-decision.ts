@@ -1,7 +1,7 @@
 import type { MenuPage, MenuSystem } from '@campus/contracts';
 import { defaultHomePath } from '@campus/contracts';
-import { decodeTarget, homePath, normalisePath, safeRedirectTarget } from '../../lib/paths.ts';
-import { findMenuPage, firstPageOf, isAlwaysAcceptedPath, systemForPath } from '../../lib/menus.ts';
+import { decodeTarget, homePath, normalisePath, safeRedirectTarget } from './paths.ts';
+import { findMenuPage, firstPageOf, isAlwaysAcceptedPath, systemForPath } from './menus.ts';
 
 export interface HomeInput {
   toPath: string | null;

@@ -1,0 +1,94 @@
+import { expect, test, type Page } from '@playwright/test';
+import { chooseUserMenuEntry, demo, fillLogin, signIn, userMenu } from '../support/sign-in.ts';
+
+/** Fills the Change Password dialog (labels in English or Simplified Chinese) and presses OK. */
+async function changePassword(page: Page, original: string, next: string) {
+  const dialog = page.getByRole('dialog', { name: /^(Change Password|修改密码)$/ });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel(/^(Original Password|原密码)$/).fill(original);
+  await dialog.getByLabel(/^(New Password|新密码)$/).fill(next);
+  await dialog.getByLabel(/^(Confirm Password|确认密码)$/).fill(next);
+  await dialog.getByRole('button', { name: /^(OK|确定)$/ }).click();
+  return dialog;
+}
+
+async function signInAfterChange(page: Page, account: string, password: string) {
+  await page.getByLabel(/Language/).selectOption('en-US');
+  await fillLogin(page, account, password);
+}
+
+test.describe('change password', () => {
+  test('from the user menu: the old password stops working and the new one works', async ({ page }) => {
+    const changed = 'Staff#2027x';
+    await signIn(page, demo.staff);
+    await chooseUserMenuEntry(page, /^Change Password$/);
+
+    // a mismatch is caught before anything is sent
+    const dialog = page.getByRole('dialog', { name: 'Change Password' });
+    await dialog.getByLabel('Original Password').fill(demo.staff.password);
+    await dialog.getByLabel('New Password').fill(changed);
+    await dialog.getByLabel('Confirm Password').fill(`${changed}-typo`);
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    await expect(dialog.getByText('The New Password is inconsistent with the Confirmed Password!')).toBeVisible();
+
+    await changePassword(page, demo.staff.password, changed);
+    await expect(page).toHaveURL(/\/login$/);
+
+    await signInAfterChange(page, demo.staff.account, demo.staff.password);
+    await expect(page.getByText('Wrong account or password')).toBeVisible();
+    await page.reload();
+    await signInAfterChange(page, demo.staff.account, changed);
+    await expect(userMenu(page)).toBeVisible();
+
+    // put the demo password back for the other tests (only the current password is refused as a reuse)
+    await chooseUserMenuEntry(page, /^Change Password$/);
+    await changePassword(page, changed, demo.staff.password);
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('the server refuses the current password as the new one and the dialog stays open', async ({ page }) => {
+    await signIn(page, demo.staff);
+    await chooseUserMenuEntry(page, /^Change Password$/);
+    const dialog = await changePassword(page, demo.staff.password, demo.staff.password);
+    await expect(dialog.getByText('The new password must differ from the current one').first()).toBeVisible();
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(userMenu(page)).toBeVisible();
+  });
+});
+
+test.describe('forced password change', () => {
+  test('expired must change the password before going on, and can only change it or quit', async ({ page }) => {
+    const changed = 'Renewed#2026';
+    await signIn(page, demo.expired);
+    const dialog = page.getByRole('dialog', { name: /^(Change Password|修改密码)$/ });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByText(/2026/)).toBeVisible(); // "expired on {date}"
+    await expect(dialog.getByRole('button', { name: /^(Cancel|取消)$/ })).toHaveCount(0);
+    await expect(dialog.getByRole('button', { name: /^(Close|关闭)$/ })).toHaveCount(0);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeVisible();
+
+    await changePassword(page, demo.expired.password, changed);
+    await expect(page).toHaveURL(/\/login$/);
+    await signInAfterChange(page, demo.expired.account, changed);
+    await expect(userMenu(page)).toBeVisible();
+    await expect(page).toHaveURL(/\/qy\/homePage$/);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  });
+});
+
+test.describe('tools', () => {
+  test('/tools lists the tools and downloads a file', async ({ page }) => {
+    await page.goto('/tools');
+    const rows = page.locator('.ant-table-tbody tr.ant-table-row');
+    await expect(rows.first()).toBeVisible();
+    const link = rows.first().getByRole('link');
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    const file = await download.path();
+    expect(download.suggestedFilename()).toMatch(/\S+\.\w+$/);
+    const { readFile } = await import('node:fs/promises');
+    expect((await readFile(file)).length).toBeGreaterThan(100);
+  });
+});

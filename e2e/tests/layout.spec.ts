@@ -1,0 +1,164 @@
+import { expect, test, type Page } from '@playwright/test';
+import { activeTab, demo, headerModules, pageTabs, sideNav, signIn, systemsNav } from '../support/sign-in.ts';
+
+/** sysadmin holds all fourteen systems of the demo. */
+const sysadminSystems = 14;
+
+async function moreEntries(page: Page) {
+  await systemsNav(page).locator('[data-module-more]').hover();
+  const popup = page.locator('.campus-more-popup');
+  await expect(popup).toBeVisible();
+  return popup.locator('[data-module]');
+}
+
+test.describe('header', () => {
+  for (const [width, shown] of [
+    [1000, 4],
+    [1280, 6],
+    [1920, 13],
+  ] as const) {
+    test(`at ${width} px the header shows ${shown} systems and the rest under More`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 800 });
+      await signIn(page, demo.sysadmin);
+      await expect(headerModules(page)).toHaveCount(shown);
+      await expect(await moreEntries(page)).toHaveCount(sysadminSystems - shown);
+    });
+  }
+
+  test('below 1000 px the count stays where it was', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await signIn(page, demo.sysadmin);
+    await expect(headerModules(page)).toHaveCount(6);
+    await page.setViewportSize({ width: 900, height: 800 });
+    await page.setViewportSize({ width: 800, height: 800 });
+    await expect(headerModules(page)).toHaveCount(6);
+    await page.setViewportSize({ width: 1920, height: 800 });
+    await expect(headerModules(page)).toHaveCount(13);
+  });
+
+  test('a system under More opens its first page and the logo goes home', async ({ page }) => {
+    await page.setViewportSize({ width: 1000, height: 800 });
+    await signIn(page, demo.sysadmin);
+    await page.getByLabel(/Language|语言|語言/).selectOption('en-US');
+    const entries = await moreEntries(page);
+    await entries.filter({ hasText: 'Attendance' }).click();
+    await expect(page).toHaveURL(/\/kq\/shift$/);
+    await expect(activeTab(page)).toHaveText('Shifts');
+    await page.getByRole('link', { name: /go home/ }).click();
+    await expect(page).toHaveURL(/\/qy\/homePage$/);
+  });
+});
+
+test.describe('side menu', () => {
+  test('shows three levels of the current system and opens the page in a tab', async ({ page }) => {
+    await signIn(page, demo.sysadmin);
+    await page.getByLabel(/Language|语言|語言/).selectOption('en-US');
+    const side = sideNav(page);
+    await side.getByRole('menuitem', { name: 'Organisation' }).click();
+    await side.getByRole('menuitem', { name: 'Employees' }).click();
+    await side.getByRole('menuitem', { name: 'Employee List' }).click();
+    await expect(page).toHaveURL(/\/qy\/employee$/);
+    await expect(activeTab(page)).toHaveText('Employee List');
+  });
+
+  test('pages and groups without the function right are hidden', async ({ page }) => {
+    // staff lacks the operation log's code, so the Logs group, left empty, goes too
+    await signIn(page, demo.staff);
+    const side = sideNav(page);
+    await expect(side.getByRole('menuitem', { name: 'Organisation' })).toBeVisible();
+    await expect(side.getByRole('menuitem', { name: 'Logs' })).toHaveCount(0);
+    await expect(side.getByRole('menuitem', { name: 'Operation Log' })).toHaveCount(0);
+  });
+});
+
+test.describe('page tabs', () => {
+  const twelvePages = [
+    '/qy/homePage',
+    '/qy/department',
+    '/qy/employee-group',
+    '/qy/employee',
+    '/qy/employee-card',
+    '/qy/option-data',
+    '/qy/device-card',
+    '/qy/calendar',
+    '/qy/operate-log',
+    '/mj/mj-action-event',
+    '/mj/door',
+    '/kq/shift',
+  ];
+
+  test('opening twelve pages keeps the ten newest, and they survive a reload', async ({ page }) => {
+    await signIn(page, demo.sysadmin);
+    for (const path of twelvePages) {
+      await page.goto(path);
+      await expect(activeTab(page)).toHaveAttribute('data-tab-path', path);
+    }
+    await expect(pageTabs(page)).toHaveCount(10);
+    const kept = await pageTabs(page).evaluateAll((tabs) => tabs.map((tab) => tab.getAttribute('data-tab-path')));
+    expect(kept).toEqual(twelvePages.slice(2));
+    await page.reload();
+    await expect(pageTabs(page)).toHaveCount(10);
+    await expect(activeTab(page)).toHaveAttribute('data-tab-path', '/kq/shift');
+  });
+
+  test('only the active tab can be closed; closing it activates a neighbour, closing the last goes to /home', async ({ page }) => {
+    await signIn(page, demo.sysadmin);
+    await page.getByLabel(/Language/).selectOption('en-US');
+    await expect(activeTab(page)).toHaveText('Home');
+    await sideNav(page).getByRole('menuitem', { name: 'Organisation' }).click();
+    await sideNav(page).getByRole('menuitem', { name: 'Departments' }).click();
+    await expect(pageTabs(page)).toHaveText(['Home', 'Departments']);
+    await expect(page.getByRole('button', { name: 'Close tab' })).toHaveCount(1);
+
+    // Home is left of the active tab: closing Departments activates it
+    await page.getByRole('button', { name: 'Close tab' }).click();
+    await expect(page).toHaveURL(/\/qy\/homePage$/);
+    await expect(pageTabs(page)).toHaveText(['Home']);
+
+    // with Departments as the only tab, closing it goes to /home, which decides on the default page
+    await page.goto('/qy/department');
+    await pageTabs(page).filter({ hasText: 'Home' }).click();
+    await page.getByRole('button', { name: 'Close tab' }).click();
+    await expect(pageTabs(page)).toHaveText(['Departments']);
+    await expect(page).toHaveURL(/\/qy\/department$/);
+    await page.getByRole('button', { name: 'Close tab' }).click();
+    await expect(page).toHaveURL(/\/qy\/homePage$/);
+    await expect(pageTabs(page)).toHaveText(['Home']);
+  });
+
+  test('tabs are cleared on quit', async ({ page }) => {
+    await signIn(page, demo.sysadmin);
+    await expect(activeTab(page)).toHaveAttribute('data-tab-path', '/qy/homePage');
+    await page.goto('/qy/department');
+    await expect(pageTabs(page)).toHaveCount(2);
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: /^(Quit|退出)$/ }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    expect(await page.evaluate(() => sessionStorage.getItem('campus.pageTabs'))).toBeNull();
+    await page.getByLabel(/Language/).selectOption('en-US');
+    await signIn(page, demo.sysadmin);
+    await expect(pageTabs(page)).toHaveCount(1);
+  });
+});
+
+test.describe('language switch', () => {
+  test('relabels the header, the side menu and the open tabs', async ({ page }) => {
+    await signIn(page, demo.sysadmin);
+    await page.goto('/qy/department');
+    const language = page.getByLabel(/Language|语言|語言/);
+
+    await language.selectOption('en-US');
+    await expect(systemsNav(page).getByRole('menuitem', { name: 'Enterprise Data' })).toBeVisible();
+    await expect(sideNav(page).getByRole('menuitem', { name: 'Organisation' })).toBeVisible();
+    await expect(pageTabs(page)).toHaveText(['Home', 'Departments']);
+
+    await language.selectOption('zh-MO');
+    await expect(systemsNav(page).getByRole('menuitem', { name: '企業數據' })).toBeVisible();
+    await expect(sideNav(page).getByRole('menuitem', { name: '組織架構' })).toBeVisible();
+    await expect(pageTabs(page)).toHaveText(['首頁', '部門管理']);
+
+    await language.selectOption('zh-CN');
+    await expect(pageTabs(page)).toHaveText(['首页', '部门管理']);
+    await expect(page.getByTestId('user-menu')).toBeVisible();
+  });
+});

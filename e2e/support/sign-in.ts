@@ -18,6 +18,8 @@ export const demo = {
 
 /** Fills the login form as a person would, typing the image code when the page shows one. */
 export async function fillLogin(page: Page, account: string, password: string, code = captchaText): Promise<void> {
+  // the image code shows once the tenant settings have arrived: wait for them as a person would see them
+  await page.waitForLoadState('networkidle');
   await page.getByLabel('Username').fill(account);
   await page.getByLabel('Password').fill(password);
   const captcha = page.getByRole('textbox', { name: 'Verification code' });

@@ -64,7 +64,8 @@ test.describe('forced password change', () => {
     await signIn(page, demo.expired);
     const dialog = page.getByRole('dialog', { name: /^(Change Password|修改密码)$/ });
     await expect(dialog).toBeVisible();
-    await expect(dialog.getByText(/2026/)).toBeVisible(); // "expired on {date}"
+    // "expired on {date}", the date on the calendar of the user time zone (UTC+8 in the demo)
+    await expect(dialog.getByText(/2026年1月1日|January 1, 2026/)).toBeVisible();
     await expect(dialog.getByRole('button', { name: /^(Cancel|取消)$/ })).toHaveCount(0);
     await expect(dialog.getByRole('button', { name: /^(Close|关闭)$/ })).toHaveCount(0);
     await page.keyboard.press('Escape');

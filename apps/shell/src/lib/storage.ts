@@ -20,6 +20,7 @@ export const storageKeys = {
   previousPath: 'campus.previousPath',
   currentMenu: 'campus.currentMenu',
   currentPage: 'campus.currentPage',
+  utcDiff: 'campus.utcDiff',
 } as const;
 
 type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];
@@ -80,6 +81,16 @@ export const licenceAbnormal = flag(storageKeys.licenceAbnormal);
 export const loginFlag = flag(storageKeys.loginFlag);
 export const cardLoginFlag = flag(storageKeys.cardLoginFlag);
 export const thirdPartyLoginFlag = flag(storageKeys.thirdPartyLoginFlag);
+
+/** The user's time zone from the user settings: minutes east of UTC. */
+export const utcDiff = {
+  get: (): number | null => {
+    const raw = read(storageKeys.utcDiff);
+    const value = raw === null ? NaN : Number(raw);
+    return Number.isFinite(value) ? value : null;
+  },
+  set: (value: number | null): void => write(storageKeys.utcDiff, value === null ? null : String(value)),
+};
 
 export const tenantSettings = {
   get: (): TenantSettings | null => readJson<TenantSettings>(storageKeys.tenantSettings),

@@ -43,14 +43,14 @@ export default function AccountDialogs() {
     });
     if (!decision) return;
     decided.current = decision;
-    openChangePassword({ forced: decision.forced, notice: noticeText(decision.notice, t, language) });
+    openChangePassword({ forced: decision.forced, notice: noticeText(decision.notice, t, language, storage.utcDiff.get()) });
   }, [user.data, t, language]);
 
   useEffect(() => {
     const decision = decided.current;
     const open = useAccountDialogs.getState().changePassword;
     if (!decision || !open || open.forced !== decision.forced) return;
-    const notice = noticeText(decision.notice, t, language);
+    const notice = noticeText(decision.notice, t, language, storage.utcDiff.get());
     if (open.notice !== notice) openChangePassword({ forced: decision.forced, notice });
   }, [t, language]);
 

@@ -68,6 +68,13 @@ describe('decideForcedChange (reading A)', () => {
 });
 
 describe('formatNoticeDate', () => {
+  it('uses the calendar of the user time zone when it is known', () => {
+    const midnightInMacau = Date.UTC(2025, 11, 31, 16, 0); // 2026-01-01 00:00 at UTC+8
+    expect(formatNoticeDate(midnightInMacau, 'en-US', 480)).toBe('January 1, 2026');
+    expect(formatNoticeDate(midnightInMacau, 'en-US', 0)).toBe('December 31, 2025');
+    expect(formatNoticeDate(midnightInMacau, 'zh-CN', 480)).toBe('2026年1月1日');
+  });
+
   it('writes the date in the language', () => {
     expect(formatNoticeDate(lockingTime, 'en-US')).toBe('January 1, 2026');
     expect(formatNoticeDate(lockingTime, 'zh-CN')).toBe('2026年1月1日');

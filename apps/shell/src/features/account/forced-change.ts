@@ -56,10 +56,14 @@ export function decideForcedChange(input: ForcedChangeInput): ForcedChangeDecisi
   }
 }
 
-/** A date as the user's language writes it (en-US "January 1, 2026", zh "2026年1月1日"). */
-export function formatNoticeDate(epochMs: number, language: string): string {
-  const date = new Date(epochMs);
-  const options: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'long', day: 'numeric' };
+/**
+ * A date as the user's language writes it (en-US "January 1, 2026", zh "2026年1月1日"), on the calendar of the
+ * user's time zone (utcDiff, minutes east of UTC, from the user settings) when it is known, else the browser's.
+ */
+export function formatNoticeDate(epochMs: number, language: string, utcDiff: number | null = null): string {
+  const shifted = utcDiff !== null && Number.isFinite(utcDiff);
+  const date = new Date(shifted ? epochMs + utcDiff * 60_000 : epochMs);
+  const options: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'long', day: 'numeric', ...(shifted ? { timeZone: 'UTC' } : {}) };
   try {
     return new Intl.DateTimeFormat(language, options).format(date);
   } catch {
@@ -71,7 +75,7 @@ export function formatNoticeDate(epochMs: number, language: string): string {
 type Translate = (key: ForcedChangeNotice['key'], values?: { date: string }) => string;
 
 /** The notice in the current language. */
-export function noticeText(notice: ForcedChangeNotice, t: Translate, language: string): string {
-  if (notice.key === 'account.notice.expiredOn') return t(notice.key, { date: formatNoticeDate(notice.date, language) });
+export function noticeText(notice: ForcedChangeNotice, t: Translate, language: string, utcDiff: number | null = null): string {
+  if (notice.key === 'account.notice.expiredOn') return t(notice.key, { date: formatNoticeDate(notice.date, language, utcDiff) });
   return t(notice.key);
 }

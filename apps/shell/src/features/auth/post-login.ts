@@ -49,6 +49,7 @@ export async function completeLogin(info: LoginInfo, options: PostLoginOptions):
     apiGet<TenantSettings>(apiPaths.tenantSettings, { guid: randomId() }),
   ]);
   if (tenant.status === 'fulfilled' && tenant.value) storage.tenantSettings.set(tenant.value);
+  if (settings.status === 'fulfilled') storage.utcDiff.set(settings.value?.timeZone?.utcDiff ?? null);
   if (settings.status === 'fulfilled' && isLanguageCode(settings.value?.language)) {
     await applyLanguage(settings.value.language);
   }

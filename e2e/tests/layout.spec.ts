@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { activeTab, demo, headerModules, pageTabs, sideNav, signIn, systemsNav } from '../support/sign-in.ts';
+import { activeTab, demo, fillLogin, headerModules, pageTabs, sideNav, signIn, systemsNav } from '../support/sign-in.ts';
 
 /** sysadmin holds all fourteen systems of the demo. */
 const sysadminSystems = 14;
@@ -160,5 +160,30 @@ test.describe('language switch', () => {
     await language.selectOption('zh-CN');
     await expect(pageTabs(page)).toHaveText(['首页', '部门管理']);
     await expect(page.getByTestId('user-menu')).toBeVisible();
+  });
+});
+
+test.describe('skins', () => {
+  const chrome = (page: Page) =>
+    page.evaluate(() => ({
+      skin: document.querySelector('.campus-layout')?.getAttribute('data-skin'),
+      header: getComputedStyle(document.querySelector('.campus-layout__header')!).backgroundColor,
+      selected: getComputedStyle(document.querySelector('.campus-side-menu .ant-menu-item-selected')!).color,
+    }));
+
+  test('each tenant gets its own skin: Demo Campus DASUI001, Branch Campus DASUI003', async ({ page }) => {
+    await signIn(page, demo.sysadmin);
+    await expect(page.locator('.campus-side-menu .ant-menu-item-selected')).toBeVisible();
+    expect(await chrome(page)).toEqual({ skin: 'DASUI001', header: 'rgb(0, 21, 41)', selected: 'rgb(22, 119, 255)' });
+
+    await page.getByTestId('user-menu').click();
+    await page.getByRole('menuitem', { name: /^(Quit|退出)$/ }).click();
+    await page.getByLabel(/Language/).selectOption('en-US');
+    await fillLogin(page, demo.multi.account, demo.multi.password);
+    const chooser = page.getByRole('dialog', { name: 'Choose tenant' });
+    await chooser.getByRole('radio', { name: /Branch Campus/ }).check();
+    await chooser.getByRole('button', { name: 'Confirm' }).click();
+    await expect(page.locator('.campus-side-menu .ant-menu-item-selected')).toBeVisible();
+    expect(await chrome(page)).toEqual({ skin: 'DASUI003', header: 'rgb(8, 56, 63)', selected: 'rgb(19, 168, 168)' });
   });
 });

@@ -81,6 +81,17 @@ export interface StartOptions {
   logger?: BuildAppOptions['logger'];
 }
 
+/**
+ * Closes a test server and every connection to it. Node's server.close() ends only the keep-alive
+ * sockets idle at that moment; one whose last reply was a file stream still finishing would then hold
+ * close() for the whole keep-alive timeout (72 s), longer than a test may take.
+ */
+async function closeApp(app: App): Promise<void> {
+  const closing = app.close();
+  app.server.closeAllConnections();
+  await closing;
+}
+
 /** Starts the real app on a loopback port over a fresh, migrated and seeded database. */
 export async function startServer(kind: DatabaseKind, options: StartOptions = {}): Promise<TestServer> {
   const dataDir = tempDir();
@@ -120,7 +131,7 @@ export async function startServer(kind: DatabaseKind, options: StartOptions = {}
     captcha,
     seed,
     close: async () => {
-      await app.close();
+      await closeApp(app);
       await handle.close();
       await database.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });

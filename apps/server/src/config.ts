@@ -34,6 +34,8 @@ export interface Config {
   /** Failed sign-ins from one client address (across accounts) before that address is locked. */
   addressFailureLimit: number;
   trustProxy: boolean;
+  /** Absolute http(s) address of the operations management platform (private deployments); '' when none. */
+  opsPlatformUrl: string;
 }
 
 export class ConfigError extends Error {
@@ -70,6 +72,24 @@ function switchVar(env: Env, name: string, fallback: boolean): boolean {
 function textVar(env: Env, name: string): string | null {
   const raw = env[name];
   return raw === undefined || raw.trim() === '' ? null : raw.trim();
+}
+
+/** '' or an absolute http(s) URL without credentials (it is handed to every browser). */
+function httpUrlVar(env: Env, name: string): string {
+  const value = textVar(env, name);
+  if (value === null) return '';
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new ConfigError(name, `must be an absolute http:// or https:// URL (or empty), got "${value}"`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new ConfigError(name, `must start with http:// or https://, got "${value}"`);
+  }
+  if (/\s/.test(value)) throw new ConfigError(name, `must not contain spaces, got "${value}"`);
+  if (parsed.username || parsed.password) throw new ConfigError(name, 'must not contain a user name or password');
+  return value;
 }
 
 /** Reads the configuration from environment variables (documented in apps/server/CONFIG.md). */
@@ -141,6 +161,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     rateLimitPerMinute: intVar(env, 'RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
     addressFailureLimit: intVar(env, 'LOGIN_ADDRESS_FAILURE_LIMIT', 20, 1, 1_000_000),
     trustProxy: switchVar(env, 'TRUST_PROXY', false),
+    opsPlatformUrl: httpUrlVar(env, 'OPS_PLATFORM_URL'),
   };
 }
 

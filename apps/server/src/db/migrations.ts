@@ -133,6 +133,14 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0002_tenant_skin': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .alterTable('tenants')
+          .addColumn('skin', 'text', (c) => c.notNull().defaultTo('DASUI001'))
+          .execute();
+      },
+    },
   };
 }
 

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * Table types. Times are epoch milliseconds, booleans 0/1, localised texts JSON objects
  * ({"zh-CN": …, "zh-MO": …, "en-US": …}) stored as text — the same on SQLite and PostgreSQL.
@@ -12,6 +14,8 @@ export interface TenantsTable {
   login_logo_id: string | null;
   login_bg_id: string | null;
   system_logo_id: string | null;
+  /** Colour scheme of the main layout (one of skinCodes; migration 0002, default 'DASUI001'). */
+  skin: Generated<string>;
   created_at: number;
 }
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomInt } from 'node:crypto';
-import type { Localised } from '@campus/contracts';
+import type { Localised, SkinCode } from '@campus/contracts';
 import type { Config } from '../config.ts';
 import type { Services } from '../services.ts';
 import { meetsPasswordPolicy } from '../modules/account/password.ts';
@@ -43,10 +43,11 @@ async function seedCatalogue(services: Services): Promise<void> {
   for (const p of cataloguePages()) await services.menu.addPage(p);
 }
 
-async function createTenant(services: Services, code: string, name: Localised) {
+async function createTenant(services: Services, code: string, name: Localised, skin?: SkinCode) {
   await services.account.createTenant({
     code,
     name,
+    skin,
     systemName,
     headerLogoId: logoIds.header,
     loginLogoId: logoIds.loginLogo,
@@ -82,7 +83,8 @@ function writeDemoTools(dataDir: string) {
 
 async function seedDemo(services: Services, config: Config): Promise<void> {
   await createTenant(services, '1001', { 'en-US': 'Demo Campus', 'zh-CN': '演示园区', 'zh-MO': '演示園區' });
-  await createTenant(services, '1002', { 'en-US': 'Branch Campus', 'zh-CN': '分校园区', 'zh-MO': '分校園區' });
+  // A second skin, so the demo shows that the colour scheme follows the tenant.
+  await createTenant(services, '1002', { 'en-US': 'Branch Campus', 'zh-CN': '分校园区', 'zh-MO': '分校園區' }, 'DASUI003');
   const { account, menu } = services;
 
   const sysadmin = await account.createUser({ tenantCode: '1001', account: 'sysadmin', name: 'System Administrator', password: 'Sysadmin#2026', isSystemAdmin: true, language: 'zh-CN' });

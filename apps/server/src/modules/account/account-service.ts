@@ -1,5 +1,5 @@
-import type { DigestMode, LanguageCode, Localised, PasswordComplexity, TenantEntry, UserInfo, UserSettings } from '@campus/contracts';
-import { toLanguage } from '@campus/contracts';
+import type { DigestMode, LanguageCode, Localised, PasswordComplexity, SkinCode, TenantEntry, UserInfo, UserSettings } from '@campus/contracts';
+import { defaultSkin, toLanguage } from '@campus/contracts';
 import type { SessionInfo } from '../../http/types.ts';
 import { newId } from '../../lib/hash.ts';
 import { pickLocalised, toLocalisedJson } from '../../lib/localised.ts';
@@ -14,6 +14,8 @@ export interface NewTenant {
   loginLogoId?: string | null;
   loginBgId?: string | null;
   systemLogoId?: string | null;
+  /** Main-layout colour scheme (default DASUI001). */
+  skin?: SkinCode;
 }
 
 export interface NewUser {
@@ -97,6 +99,7 @@ export class AccountService {
       login_logo_id: input.loginLogoId ?? null,
       login_bg_id: input.loginBgId ?? null,
       system_logo_id: input.systemLogoId ?? null,
+      skin: input.skin ?? defaultSkin,
       created_at: this.now(),
     });
   }

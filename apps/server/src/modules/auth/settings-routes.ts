@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { apiPaths, isGateSystem, ossObjectUrl, shellVersion } from '@campus/contracts';
+import { apiPaths, defaultSkin, isGateSystem, isSkinCode, ossObjectUrl, shellVersion, skinCodes } from '@campus/contracts';
 import type { RuntimeLoginSettings, TenantSettings } from '@campus/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
@@ -23,6 +23,8 @@ const TenantSettingsSchema = Type.Object({
   isPrivateDeployment: Type.Boolean(),
   systemName: Type.String(),
   systemLogo: Type.String(),
+  skin: Type.Union(skinCodes.map((c) => Type.Literal(c)), { description: 'Main-layout colour scheme of the tenant' }),
+  opsPlatformUrl: Type.String({ description: "Operations management platform address (OPS_PLATFORM_URL); '' when none" }),
 });
 
 const RuntimeSchema = Type.Object({
@@ -62,6 +64,8 @@ export function registerSettingsRoutes(app: App, config: Config, account: Accoun
       isPrivateDeployment: config.privateDeployment,
       systemName: tenant ? pickLocalised(tenant.system_name_i18n, request.lang) : '',
       systemLogo: url(tenant?.system_logo_id),
+      skin: isSkinCode(tenant?.skin) ? tenant.skin : defaultSkin,
+      opsPlatformUrl: config.opsPlatformUrl,
     };
   };
 

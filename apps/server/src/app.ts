@@ -121,7 +121,13 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
 
   registerAuthRoutes(app, { login: services.login, captcha: services.captcha, account: services.account, requireSession, rateLimitPerMinute: config.rateLimitPerMinute });
   registerSettingsRoutes(app, config, services.account);
-  registerAccountRoutes(app, services.account, requireSession);
+  registerAccountRoutes(app, {
+    account: services.account,
+    passwordChange: services.passwordChange,
+    seal: services.seal,
+    requireSession,
+    rateLimitPerMinute: config.rateLimitPerMinute,
+  });
   registerMenuRoutes(app, { menu: services.menu, account: services.account, mjSystem: config.mjSystem, requireSession });
   registerLicenceRoutes(app, services.licence, services.account, requireSession);
   registerOperationLogRoutes(app, services.logs, services.account, requireSession);

@@ -1,9 +1,13 @@
 import { digestModeFor } from '@campus/contracts';
+import type { Kysely } from 'kysely';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
+import type { DB } from './db/schema.ts';
 import type { Clock } from './http/types.ts';
 import { AccountRepository } from './modules/account/account-repository.ts';
 import { AccountService } from './modules/account/account-service.ts';
+import { PasswordChangeService } from './modules/account/password-change-service.ts';
+import type { InTransaction } from './modules/account/password-change-service.ts';
 import { AuthRepository } from './modules/auth/auth-repository.ts';
 import { CaptchaService, randomCaptchaText } from './modules/auth/captcha-service.ts';
 import { defaultLdapClientFactory } from './modules/auth/ldap-directory.ts';
@@ -20,6 +24,8 @@ import { OperationLogRepository } from './modules/operation-log/operation-log-re
 import { OperationLogService } from './modules/operation-log/operation-log-service.ts';
 import { OssRepository } from './modules/oss/oss-repository.ts';
 import { OssService } from './modules/oss/oss-service.ts';
+import { PasswordSealService } from './modules/password-seal/password-seal-service.ts';
+import { SealKeyRepository } from './modules/password-seal/seal-key-repository.ts';
 import { ToolsService } from './modules/tools/tools-service.ts';
 
 export interface ServiceOptions {
@@ -37,10 +43,13 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
   const fixedCaptcha = config.testCaptchaText;
   const captchaText = options.captchaText ?? (fixedCaptcha ? () => fixedCaptcha : randomCaptchaText);
 
-  const account = new AccountService(new AccountRepository(db), digestModeFor(config.mjSystem), now);
+  const digestMode = digestModeFor(config.mjSystem);
+  const sessionIdleMs = config.sessionIdleMinutes * 60_000;
+  const sessionMaxMs = config.sessionMaxHours * 3600_000;
+  const account = new AccountService(new AccountRepository(db), digestMode, now);
   const logs = new OperationLogService(new OperationLogRepository(db), now);
   const authRepo = new AuthRepository(db);
-  const sessions = new SessionService(authRepo, config.sessionIdleMinutes * 60_000, config.sessionMaxHours * 3600_000, now);
+  const sessions = new SessionService(authRepo, sessionIdleMs, sessionMaxMs, now);
   const captcha = new CaptchaService(authRepo, captchaText, now);
   const lockout = new LockoutService(authRepo, config.addressFailureLimit, now);
   const login = new LoginService({
@@ -58,5 +67,16 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
   const licence = new LicenceService(new LicenceRepository(db), now);
   const oss = new OssService(new OssRepository(db), now);
   const tools = new ToolsService(config.dataDir);
-  return { account, logs, sessions, captcha, lockout, login, menu, licence, oss, tools, now };
+  const seal = new PasswordSealService(new SealKeyRepository(db), now);
+  /** The account, session and log services over one transaction (for writes that must land together). */
+  const inTransaction: InTransaction = (work) =>
+    db.transaction().execute((trx: Kysely<DB>) =>
+      work({
+        account: new AccountService(new AccountRepository(trx), digestMode, now),
+        sessions: new SessionService(new AuthRepository(trx), sessionIdleMs, sessionMaxMs, now),
+        logs: new OperationLogService(new OperationLogRepository(trx), now),
+      }),
+    );
+  const passwordChange = new PasswordChangeService({ account, lockout, logs, seal, inTransaction });
+  return { account, logs, sessions, captcha, lockout, login, menu, licence, oss, tools, seal, passwordChange, now };
 }

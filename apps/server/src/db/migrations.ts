@@ -141,6 +141,17 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0003_server_keys': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('server_keys')
+          .addColumn('name', 'text', (c) => c.primaryKey())
+          .addColumn('private_key', 'text', (c) => c.notNull())
+          .addColumn('public_key', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+      },
+    },
   };
 }
 

@@ -134,6 +134,14 @@ export interface OssObjectsTable {
   created_at: number;
 }
 
+export interface ServerKeysTable {
+  // password-seal: key pairs the installation made for itself, one row per purpose (never logged)
+  name: string;
+  private_key: string;
+  public_key: string;
+  created_at: number;
+}
+
 export interface DB {
   tenants: TenantsTable;
   users: UsersTable;
@@ -146,4 +154,5 @@ export interface DB {
   permission_grants: PermissionGrantsTable;
   licences: LicencesTable;
   oss_objects: OssObjectsTable;
+  server_keys: ServerKeysTable;
 }

@@ -54,4 +54,18 @@ export class AccountRepository {
   async insertUser(row: Insertable<UsersTable>): Promise<void> {
     await this.db.insertInto('users').values(row).execute();
   }
+
+  /**
+   * Replaces the password hash and clears every "must change the password" mark, only while the stored
+   * hash is still `expectedHash` (a concurrent change makes this a no-op). True when the row changed.
+   */
+  async replacePassword(userId: string, expectedHash: string, passwordHash: string, digestMode: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('users')
+      .set({ password_hash: passwordHash, digest_mode: digestMode, pwd_edit_reason: null, pwd_locking_time: null, is_first_login: 0 })
+      .where('id', '=', userId)
+      .where('password_hash', '=', expectedHash)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
 }

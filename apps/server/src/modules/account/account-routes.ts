@@ -1,10 +1,13 @@
 import type { onRequestHookHandler } from 'fastify';
 import { Type } from 'typebox';
-import { apiPaths, codes, languageCodes } from '@campus/contracts';
+import { apiPaths, codes, languageCodes, passwordDigestPattern } from '@campus/contracts';
+import type { ChangePasswordRequest } from '@campus/contracts';
 import type { App } from '../../http/types.ts';
 import { AppError, envelope, failureReplies, languageHeaders, ok, tokenHeaders } from '../../http/envelope.ts';
 import { sessionOf } from '../../http/auth-hook.ts';
+import type { PasswordSealService } from '../password-seal/password-seal-service.ts';
 import type { AccountService } from './account-service.ts';
+import type { PasswordChangeService } from './password-change-service.ts';
 
 const UserInfoSchema = Type.Object({
   id: Type.String(),
@@ -25,7 +28,36 @@ const UserSettingsSchema = Type.Object({
   timeZone: Type.Object({ utcDiff: Type.Integer({ description: 'Minutes east of UTC, e.g. 480' }) }),
 });
 
-export function registerAccountRoutes(app: App, account: AccountService, requireSession: onRequestHookHandler) {
+const Digest = (what: string) =>
+  Type.String({ pattern: passwordDigestPattern, description: `Lowercase hex SHA-256 (SM3 in national-crypto mode) of the UTF-8 ${what}` });
+
+const ChangePasswordBody = Type.Object({
+  oprtPwd: Digest('current password'),
+  oprtNewPwd: Digest('new password'),
+  sealedNewPwd: Type.String({
+    minLength: 1,
+    maxLength: 4096,
+    pattern: '^[0-9a-fA-F]*$',
+    description: "The new password as UTF-8, SM2-encrypted to sealKey of GetLoginPassordComplexity: sm-crypto-v2 `sm2.doEncrypt(password, sealKey, 1)`, i.e. hex of C1 (x‖y, no 04 prefix) ‖ C3 (SM3) ‖ C2",
+  }),
+});
+
+const PasswordComplexitySchema = Type.Object({
+  regex: Type.String({ description: 'Base64 of a JavaScript regular expression source' }),
+  tip: Type.String(),
+  sealKey: Type.String({ description: 'SM2 public key (uncompressed hex, 04…) to seal a new password to' }),
+});
+
+export interface AccountRouteDeps {
+  account: AccountService;
+  passwordChange: PasswordChangeService;
+  seal: PasswordSealService;
+  requireSession: onRequestHookHandler;
+  rateLimitPerMinute: number;
+}
+
+export function registerAccountRoutes(app: App, deps: AccountRouteDeps) {
+  const { account, passwordChange, seal, requireSession } = deps;
   app.get(
     apiPaths.userDetail,
     {
@@ -57,11 +89,34 @@ export function registerAccountRoutes(app: App, account: AccountService, require
     {
       schema: {
         tags: ['account'],
-        summary: 'Password policy: base64 of a JavaScript regular expression source and a localised tip',
+        summary: 'Password policy (base64 of a JavaScript regular expression source, a localised tip) and the key that seals a new password',
         headers: languageHeaders,
-        response: { 200: envelope(Type.Object({ regex: Type.String(), tip: Type.String() })), ...failureReplies },
+        response: { 200: envelope(PasswordComplexitySchema), ...failureReplies },
       },
     },
-    async (request) => ok(request, account.passwordComplexity(request.lang)),
+    async (request) => ok(request, account.passwordComplexity(request.lang, await seal.sealKey())),
+  );
+
+  app.post(
+    apiPaths.changePassword,
+    {
+      onRequest: requireSession,
+      config: { rateLimit: { max: deps.rateLimitPerMinute, timeWindow: 60_000 } },
+      schema: {
+        tags: ['account'],
+        summary: "Changes the caller's password; success ends every session of the user (sign in again)",
+        description:
+          'POST so that digests never sit in a query string. Failures: 153 wrong current password (counted like failed sign-ins; 112 once the account locks), 151 policy, 152 same as the current password, HTTP 400 for a seal that does not open or does not hold the password oprtNewPwd is the digest of.',
+        headers: tokenHeaders,
+        body: ChangePasswordBody,
+        response: { 200: envelope(Type.Null()), ...failureReplies },
+      },
+    },
+    async (request) => {
+      const body: ChangePasswordRequest = request.body; // the schema and the shared contract agree
+      const { oprtPwd, oprtNewPwd, sealedNewPwd } = body;
+      await passwordChange.change({ session: sessionOf(request), oprtPwd, oprtNewPwd, sealedNewPwd, clientIp: request.ip, language: request.lang });
+      return ok(request, null);
+    },
   );
 }

@@ -1,5 +1,5 @@
 import type { DigestMode, LanguageCode, Localised, PasswordComplexity, SkinCode, TenantEntry, UserInfo, UserSettings } from '@campus/contracts';
-import { defaultSkin, toLanguage } from '@campus/contracts';
+import { defaultSkin, passwordLength, toLanguage } from '@campus/contracts';
 import type { SessionInfo } from '../../http/types.ts';
 import { newId } from '../../lib/hash.ts';
 import { pickLocalised, toLocalisedJson } from '../../lib/localised.ts';
@@ -32,11 +32,17 @@ export interface NewUser {
   utcDiff?: number;
 }
 
+const { min, max } = passwordLength;
 const passwordTips: Localised = {
-  'en-US': 'The password must be 8 to 20 characters with at least one digit and one letter; special characters are allowed; no space at the start or the end',
-  'zh-CN': '密码长度为 8 到 20 位，至少包含一个数字和一个字母，可包含特殊字符，首尾不能有空格',
-  'zh-MO': '密碼長度為 8 到 20 位，至少包含一個數字和一個字母，可包含特殊字元，首尾不能有空格',
+  'en-US': `The password must be ${min} to ${max} characters with at least one digit and one letter; special characters are allowed; no space at the start or the end`,
+  'zh-CN': `密码长度为 ${min} 到 ${max} 位，至少包含一个数字和一个字母，可包含特殊字符，首尾不能有空格`,
+  'zh-MO': `密碼長度為 ${min} 到 ${max} 位，至少包含一個數字和一個字母，可包含特殊字元，首尾不能有空格`,
 };
+
+/** The password policy in words (spec §5), in the caller's language. */
+export function passwordTip(language: LanguageCode): string {
+  return passwordTips[language];
+}
 
 /** Tenants and user accounts. Other areas use this service, never the tables. */
 export class AccountService {
@@ -155,7 +161,31 @@ export class AccountService {
     return { language: toLanguage(user.language), timeZone: { utcDiff: user.utc_diff } };
   }
 
-  passwordComplexity(language: LanguageCode): PasswordComplexity {
-    return { regex: Buffer.from(passwordPolicySource, 'utf8').toString('base64'), tip: passwordTips[language] };
+  /** The policy as the browser checks it; `sealKey` is the installation's password-seal key. */
+  passwordComplexity(language: LanguageCode, sealKey: string): PasswordComplexity {
+    return { regex: Buffer.from(passwordPolicySource, 'utf8').toString('base64'), tip: passwordTips[language], sealKey };
+  }
+
+  /** The digest mode of this deployment (sha256, or sm3 on gate deployments). */
+  get deploymentDigestMode(): DigestMode {
+    return this.digestMode;
+  }
+
+  /** Hashes a new password digest (argon2id) for replacePassword; slow, so done outside any transaction. */
+  hashNewDigest(digest: string): Promise<string> {
+    return hashDigest(digest);
+  }
+
+  /** Whether a digest matches the user's stored hash (no digest-mode check: used for "same as now"). */
+  matchesStoredHash(user: UserRow, digest: string): Promise<boolean> {
+    return verifyDigest(user.password_hash, digest);
+  }
+
+  /**
+   * Stores a new password hash in the deployment's digest mode and clears the forced-change marks
+   * (pwd_edit_reason, pwd_locking_time, is_first_login); false when the hash changed meanwhile.
+   */
+  replacePassword(user: UserRow, newHash: string): Promise<boolean> {
+    return this.repo.replacePassword(user.id, user.password_hash, newHash, this.digestMode);
   }
 }

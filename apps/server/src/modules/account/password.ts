@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import type { Algorithm } from '@node-rs/argon2';
+import { passwordLength } from '@campus/contracts';
 import type { DigestMode } from '@campus/contracts';
 
 /** argon2id, m=19456 KiB, t=2, p=1 (DESIGN §5). 2 is Algorithm.Argon2id (a const enum). */
@@ -31,8 +32,11 @@ export async function verifyAgainstDummy(digest: string): Promise<false> {
   return false;
 }
 
-/** 8–20 characters, at least one digit and one letter, no space at the start or the end (spec §5). */
-export const passwordPolicySource = '^(?=.*\\d)(?=.*[A-Za-z])(?!\\s)(?!.*\\s$).{8,20}$';
+/**
+ * 8–20 characters (passwordLength of the contracts), at least one digit and one letter, special characters
+ * allowed, no whitespace at the start or the end (spec §5). The browser gets the same source (base64).
+ */
+export const passwordPolicySource = `^(?=.*\\d)(?=.*[A-Za-z])(?!\\s)(?!.*\\s$).{${passwordLength.min},${passwordLength.max}}$`;
 
 export function meetsPasswordPolicy(password: string): boolean {
   return new RegExp(passwordPolicySource).test(password);

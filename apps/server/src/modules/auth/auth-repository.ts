@@ -36,6 +36,17 @@ export class AuthRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /** Revokes every live session of a user; answers how many were revoked. */
+  async revokeSessionsOfUser(userId: string, at: number): Promise<number> {
+    const result = await this.db
+      .updateTable('sessions')
+      .set({ revoked_at: at })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
   async deleteSessionsEndedBefore(time: number): Promise<void> {
     await this.db.deleteFrom('sessions').where('absolute_expires_at', '<', time).execute();
   }

@@ -45,7 +45,8 @@ export function formatLockTime(ms: number): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
-function lockedError(lockingTime: number): AppError {
+/** accountLocked with the lock end (data.lockingTime and the {time} of the message). */
+export function lockedError(lockingTime: number): AppError {
   const data: LoginFailureData = { lockingTime, captchaRequired: true };
   return new AppError(codes.accountLocked, 200, data, { time: formatLockTime(lockingTime) });
 }

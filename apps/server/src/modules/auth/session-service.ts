@@ -60,4 +60,9 @@ export class SessionService {
   revoke(tokenHash: string): Promise<boolean> {
     return this.repo.revokeSession(tokenHash, this.now());
   }
+
+  /** Ends every session of a user (after a password change); answers how many were still live. */
+  revokeAllOfUser(userId: string): Promise<number> {
+    return this.repo.revokeSessionsOfUser(userId, this.now());
+  }
 }

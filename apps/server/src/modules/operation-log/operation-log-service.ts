@@ -1,7 +1,7 @@
 import { newId } from '../../lib/hash.ts';
 import type { OperationLogRepository, OperationLogRow } from './operation-log-repository.ts';
 
-export type OperationAction = 'login' | 'ldap-login' | 'lock' | 'logout';
+export type OperationAction = 'login' | 'ldap-login' | 'lock' | 'logout' | 'change-password';
 export type OperationResult = 'success' | 'failure' | 'locked' | 'disabled' | 'no-local-account';
 
 export interface OperationEntry {
@@ -14,7 +14,7 @@ export interface OperationEntry {
   detail?: string;
 }
 
-/** Who did what and when: sign-ins, locks, logouts (and later licence and card actions). */
+/** Who did what and when: sign-ins, locks, logouts, password changes (and later licence and card actions). */
 export class OperationLogService {
   constructor(
     private readonly repo: OperationLogRepository,

@@ -1,0 +1,115 @@
+import { timingSafeEqual } from 'node:crypto';
+import { codeMessage, codes } from '@campus/contracts';
+import type { LanguageCode } from '@campus/contracts';
+import { AppError } from '../../http/envelope.ts';
+import type { SessionInfo } from '../../http/types.ts';
+import type { LockoutService } from '../auth/lockout-service.ts';
+import { lockedError } from '../auth/login-service.ts';
+import type { SessionService } from '../auth/session-service.ts';
+import type { OperationLogService } from '../operation-log/operation-log-service.ts';
+import { SealError } from '../password-seal/password-seal-service.ts';
+import type { PasswordSealService } from '../password-seal/password-seal-service.ts';
+import type { AccountService } from './account-service.ts';
+import { passwordTip } from './account-service.ts';
+import { meetsPasswordPolicy, passwordDigest } from './password.ts';
+
+/** The services a password change writes through, bound to one database transaction. */
+export interface PasswordChangeWriters {
+  account: AccountService;
+  sessions: SessionService;
+  logs: OperationLogService;
+}
+
+/** Runs `work` in one database transaction: everything it wrote is kept, or nothing is. */
+export type InTransaction = <T>(work: (tx: PasswordChangeWriters) => Promise<T>) => Promise<T>;
+
+export interface PasswordChangeDeps {
+  account: AccountService;
+  lockout: LockoutService;
+  logs: OperationLogService;
+  seal: PasswordSealService;
+  inTransaction: InTransaction;
+}
+
+export interface PasswordChangeRequest {
+  session: SessionInfo;
+  /** Digest of the current password. */
+  oprtPwd: string;
+  /** Digest of the new password. */
+  oprtNewPwd: string;
+  /** The new password, SM2-sealed to the installation's seal key. */
+  sealedNewPwd: string;
+  clientIp: string;
+  language: LanguageCode;
+}
+
+function sameDigest(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'utf8');
+  const y = Buffer.from(b, 'utf8');
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function badRequest(language: LanguageCode, field: string, problem: string): AppError {
+  return new AppError(codes.badRequest, 400, null, {}, `${codeMessage(codes.badRequest, language)}: body/${field} ${problem}`);
+}
+
+/**
+ * ChangePassword (spec §4 forced change, §5 policy, §7). Check order: lock → the seal opens and holds
+ * the password oprtNewPwd is the digest of (400 otherwise) → current password (counted like a failed
+ * sign-in: a wrong one is 153, or accountLocked once the account locks) → policy (151) → not the
+ * current password (152). Then, in one transaction: the new hash, the forced-change marks cleared,
+ * every session of the user ended and the operation-log entry.
+ */
+export class PasswordChangeService {
+  constructor(private readonly deps: PasswordChangeDeps) {}
+
+  async change(request: PasswordChangeRequest): Promise<void> {
+    const { account, lockout, logs, seal } = this.deps;
+    const { session, language } = request;
+    const user = await account.userById(session.userId);
+    if (!user) throw new AppError(codes.tokenInvalid, 401);
+    const entry = { tenantCode: user.tenant_code, account: user.account, action: 'change-password' as const, clientIp: request.clientIp };
+
+    const state = await lockout.state(user.tenant_code, user.account, request.clientIp);
+    if (state.lockedUntil !== null) {
+      await logs.record({ ...entry, result: 'locked' });
+      throw lockedError(state.lockedUntil);
+    }
+
+    let newPassword: string;
+    try {
+      newPassword = await seal.open(request.sealedNewPwd);
+    } catch (error) {
+      if (error instanceof SealError) throw badRequest(language, 'sealedNewPwd', `is not valid: ${error.message}`);
+      throw error;
+    }
+    if (!sameDigest(passwordDigest(newPassword, account.deploymentDigestMode), request.oprtNewPwd)) {
+      throw badRequest(language, 'oprtNewPwd', `is not the ${account.deploymentDigestMode} digest of the sealed new password`);
+    }
+
+    if (!(await account.checkPassword(user, request.oprtPwd))) {
+      const outcome = await lockout.recordFailure(user.tenant_code, user.account, request.clientIp);
+      await logs.record({ ...entry, result: 'failure', detail: 'wrong current password' });
+      if (outcome.lockedUntil !== null) {
+        if (outcome.lockedNow) await logs.record({ ...entry, action: 'lock', result: 'locked', detail: `until ${new Date(outcome.lockedUntil).toISOString()}` });
+        throw lockedError(outcome.lockedUntil);
+      }
+      throw new AppError(codes.oldPasswordWrong, 200, { remainingAttempts: outcome.remainingAttempts });
+    }
+    await lockout.recordSuccess(user.tenant_code, user.account);
+
+    if (!meetsPasswordPolicy(newPassword)) {
+      const separator = language === 'en-US' ? ': ' : '：';
+      throw new AppError(codes.passwordPolicy, 200, null, {}, `${codeMessage(codes.passwordPolicy, language)}${separator}${passwordTip(language)}`);
+    }
+    if (await account.matchesStoredHash(user, request.oprtNewPwd)) throw new AppError(codes.passwordReused);
+
+    const newHash = await account.hashNewDigest(request.oprtNewPwd);
+    await this.deps.inTransaction(async (tx) => {
+      // Only while the hash is the one checked above: a change that raced this one wins, this one fails.
+      if (!(await tx.account.replacePassword(user, newHash))) throw new AppError(codes.oldPasswordWrong);
+      const ended = await tx.sessions.revokeAllOfUser(user.id);
+      await tx.logs.record({ ...entry, result: 'success', detail: `sessions ended: ${ended}` });
+    });
+  }
+}

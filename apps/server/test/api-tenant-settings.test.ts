@@ -1,8 +1,11 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TenantSettings } from '@campus/contracts';
 import { apiPaths, defaultSkin } from '@campus/contracts';
 import { ConfigError, loadConfig } from '../src/config.ts';
-import { call, databases, startServer } from './helpers.ts';
+import { writeDemoTools } from '../src/seed/seed.ts';
+import { call, databases, startServer, tempDir } from './helpers.ts';
 import type { TestServer } from './helpers.ts';
 
 describe.each(databases)('tenant skin and the operations platform address in GetSettings (%s)', (kind) => {
@@ -60,6 +63,45 @@ describe('OPS_PLATFORM_URL', () => {
     for (const value of ['ops.example.com', '/ops', '//ops.example.com', 'ftp://ops.example.com', 'javascript:alert(1)', 'data:text/html,x', 'https://user:secret@ops.example.com/', 'https://ops.example.com/a b']) {
       expect(() => loadConfig({ OPS_PLATFORM_URL: value })).toThrow(ConfigError);
       expect(() => loadConfig({ OPS_PLATFORM_URL: value })).toThrow(/^Invalid configuration: OPS_PLATFORM_URL /);
+    }
+  });
+});
+
+describe.each(databases)('demo tools (%s)', (kind) => {
+  it('a demo start lists the tools and serves the card-issuer guide in three languages', async () => {
+    const server = await startServer(kind);
+    try {
+      const list = (await (await fetch(`${server.url}${apiPaths.toolsList}`)).json()) as { fileName: string; url: string }[];
+      const guide = list.find((t) => t.fileName === 'card-issuer-guide.txt');
+      expect(guide?.url).toBe('/tools/card-issuer-guide.txt');
+      const res = await fetch(`${server.url}${guide?.url ?? ''}`);
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      for (const heading of ['English', '简体中文', '繁體中文', '18085']) expect(text).toContain(heading);
+      for (const t of list) {
+        const file = await fetch(`${server.url}${t.url}`);
+        expect([t.fileName, file.status, (await file.arrayBuffer()).byteLength > 0]).toEqual([t.fileName, 200, true]);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('writeDemoTools', () => {
+  it("adds what is missing and never overwrites a customer's list or files", () => {
+    const dir = tempDir();
+    try {
+      const tools = path.join(dir, 'tools');
+      fs.mkdirSync(tools);
+      fs.writeFileSync(path.join(tools, 'tools.json'), '[{"showName":"Ours","use":"x","fileName":"ours.txt"}]');
+      fs.writeFileSync(path.join(tools, 'card-issuer-guide.txt'), 'our own guide');
+      writeDemoTools(dir);
+      expect(fs.readFileSync(path.join(tools, 'tools.json'), 'utf8')).toBe('[{"showName":"Ours","use":"x","fileName":"ours.txt"}]');
+      expect(fs.readFileSync(path.join(tools, 'card-issuer-guide.txt'), 'utf8')).toBe('our own guide');
+      expect(fs.existsSync(path.join(tools, 'card-reader-setup.txt'))).toBe(true);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -60,11 +60,65 @@ async function grantAll(services: Services, userId: string) {
   for (const s of systems) await services.menu.grant(userId, s.appNo, functionCodes(s.appNo));
 }
 
-function writeDemoTools(dataDir: string) {
+/** The card-issuer guide of the demo tools list, in the three languages of the shell. */
+const cardIssuerGuide = `Card issuer service: operator guide
+===================================
+
+English
+-------
+The card issuer is a small service on the operator's PC. The shell calls it to read and write
+cards through a USB card reader. It answers on http://127.0.0.1:18085 unless another address is
+configured, and only on this PC.
+
+1. Install the card-issuer service on every PC that issues or recycles cards, then connect the
+   reader by USB.
+2. Open a card page of the shell. "Card reader not installed or configured" means the service does
+   not answer: check that it runs and that the reader is connected.
+3. Place the card on the reader when asked. While no card is found the shell tries again every
+   3 seconds; a write that was interrupted is written again. Any other failure is final: take the
+   card away, check it and start again.
+4. Gate deployments are set up in this order: system initialisation (mother card), master card,
+   system key card, administrator login card, then swipe login.
+5. Keep the mother card and the system key card locked away: together with the customer number and
+   customer password they hold the system key.
+
+简体中文
+--------
+发卡服务是运行在操作员电脑上的小型服务，管理平台通过它使用 USB 读卡器读写卡片。
+未另行配置时，它只在本机地址 http://127.0.0.1:18085 上应答。
+
+1. 在每台需要发卡或回收卡片的电脑上安装发卡服务，并用 USB 连接读卡器。
+2. 打开管理平台的卡片页面。若提示"读卡器未安装或未配置"，说明发卡服务没有应答：
+   请检查服务是否运行、读卡器是否已连接。
+3. 按提示把卡片放在读卡器上。未检测到卡片时，平台每 3 秒重试一次；写卡中断时会重新写入。
+   其他错误不会重试：请取下卡片，检查后重新操作。
+4. 门禁部署的设置顺序：系统初始化（母卡）、刷主卡、系统密钥卡、管理员登录卡，最后刷卡登录。
+5. 请妥善锁存母卡和系统密钥卡：它们与客户编号、客户密码一起保存着系统密钥。
+
+繁體中文
+--------
+發卡服務是運行在操作員電腦上的小型服務，管理平台透過它使用 USB 讀卡器讀寫卡片。
+未另行設定時，它只在本機地址 http://127.0.0.1:18085 上回應。
+
+1. 在每台需要發卡或回收卡片的電腦上安裝發卡服務，並用 USB 連接讀卡器。
+2. 開啟管理平台的卡片頁面。若提示「讀卡器未安裝或未設定」，表示發卡服務沒有回應：
+   請檢查服務是否運行、讀卡器是否已連接。
+3. 按提示把卡片放在讀卡器上。未偵測到卡片時，平台每 3 秒重試一次；寫卡中斷時會重新寫入。
+   其他錯誤不會重試：請取下卡片，檢查後重新操作。
+4. 門禁部署的設定順序：系統初始化（母卡）、刷主卡、系統密鑰卡、管理員登入卡，最後刷卡登入。
+5. 請妥善鎖存母卡和系統密鑰卡：它們與客戶編號、客戶密碼一起保存著系統密鑰。
+`;
+
+/**
+ * The demo's downloadable tools (DATA_DIR/tools): each file and tools.json are written only when
+ * absent, so a customer's own files and list are never overwritten.
+ */
+export function writeDemoTools(dataDir: string): void {
   const dir = path.join(dataDir, 'tools');
   fs.mkdirSync(dir, { recursive: true });
   const files: Record<string, string> = {
     'card-reader-setup.txt': 'Card reader set-up\n==================\n\n1. Install the card-issuer service on the operator PC.\n2. Connect the reader by USB.\n3. Open http://127.0.0.1:18085/reader to check that the reader answers.\n',
+    'card-issuer-guide.txt': cardIssuerGuide,
     'employee-import-template.csv': 'code,name,department,cardNo\nE0001,Sample Person,Head Office,00012345\n',
   };
   for (const [name, body] of Object.entries(files)) {
@@ -75,6 +129,7 @@ function writeDemoTools(dataDir: string) {
   if (!fs.existsSync(list)) {
     const tools = [
       { showName: 'Card reader set-up guide', use: 'Install and check the card reader on an operator PC', fileName: 'card-reader-setup.txt' },
+      { showName: 'Card issuer guide (English, 简体中文, 繁體中文)', use: 'What the card-issuer service does, its messages and the gate set-up order', fileName: 'card-issuer-guide.txt' },
       { showName: 'Employee import template', use: 'Template for importing employees and their cards', fileName: 'employee-import-template.csv' },
     ];
     fs.writeFileSync(list, `${JSON.stringify(tools, null, 2)}\n`);

@@ -187,3 +187,32 @@ test.describe('skins', () => {
     expect(await chrome(page)).toEqual({ skin: 'DASUI003', header: 'rgb(8, 56, 63)', selected: 'rgb(19, 168, 168)' });
   });
 });
+
+test.describe('content area and special menu items', () => {
+  test('a report page shows its backend page in a frame', async ({ page }) => {
+    await signIn(page, demo.sysadmin);
+    await page.getByLabel(/Language/).selectOption('en-US');
+    await page.goto('/qy/system/api-docs');
+    const frame = page.locator('iframe.campus-report-frame');
+    await expect(frame).toHaveAttribute('src', '/docs');
+    await expect(frame).toHaveAttribute('title', 'API Documentation');
+    await expect(page.frameLocator('iframe.campus-report-frame').locator('body')).toContainText(/\S/);
+    await expect(activeTab(page)).toHaveText('API Documentation');
+    // the sub-application viewport stays in the layout whatever the page
+    await expect(page.locator('#subapp-viewport')).toHaveCount(1);
+  });
+
+  test('door access with a monitoring page brings the building monitor, which opens in a new window', async ({ page }) => {
+    await page.goto('/login');
+    await fillLogin(page, demo.multi.account, demo.multi.password);
+    await page.getByRole('dialog', { name: 'Choose tenant' }).getByRole('button', { name: 'Confirm' }).click();
+    await expect(page.getByTestId('user-menu')).toBeVisible();
+    await page.getByLabel(/Language/).selectOption('en-US');
+    const monitor = systemsNav(page).getByRole('menuitem', { name: 'Building Monitor' });
+    await expect(monitor).toBeVisible();
+    const [popup] = await Promise.all([page.waitForEvent('popup'), monitor.click()]);
+    await popup.waitForLoadState();
+    expect(new URL(popup.url()).pathname).toBe('/monitor/mj/door-status');
+    await expect(page).toHaveURL(/\/qy\/homePage$/);
+  });
+});

@@ -21,6 +21,13 @@ describe.each(databases)('menu catalogue shared by server processes (%s)', (kind
     return reply.body.data.menuList.map((p) => p.path);
   };
 
+  it('report pages carry the backend page path for the frame; sub-application pages carry none', async () => {
+    const reply = await call<MenuData>(server, 'GET', apiPaths.menus, undefined, { token, language: 'en-US' });
+    const byId = new Map(reply.body.data.menuList.map((p) => [p.id, p]));
+    expect(byId.get('xt-api-docs')?.meta.frameUrl).toBe('/docs');
+    expect(byId.get('qy-home')?.meta).not.toHaveProperty('frameUrl');
+  });
+
   it('a page added by another server process on the same database shows within 30 seconds', async () => {
     expect(await pagePaths()).not.toContain('/qy/new-report');
     // another process: its own services over the same database

@@ -152,6 +152,12 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0004_menu_frame_url': {
+      async up(db: Kysely<unknown>) {
+        // report pages show a backend page in an embedded frame instead of a sub-application
+        await db.schema.alterTable('menu_pages').addColumn('frame_url', 'text').execute();
+      },
+    },
   };
 }
 

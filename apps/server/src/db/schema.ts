@@ -103,6 +103,8 @@ export interface MenuPagesTable {
   func_right_perms: string;
   is_side: number;
   icon: string | null;
+  /** Same-origin backend page path shown in a frame (report pages); null for sub-application pages. */
+  frame_url: string | null;
 }
 
 export interface PermissionGrantsTable {

@@ -27,7 +27,7 @@ export const systems: SystemDef[] = [
 ];
 
 /** [id, path or '' for a group, name, title, children or function-right codes] */
-type Node = { id: string; path?: string; name: string; title: Localised; perms?: string[]; children?: Node[]; isSide?: boolean };
+type Node = { id: string; path?: string; name: string; title: Localised; perms?: string[]; children?: Node[]; isSide?: boolean; frameUrl?: string };
 
 const page = (id: string, path: string, name: string, title: Localised, perms?: string[]): Node => ({ id, path, name, title, perms });
 const group = (id: string, name: string, title: Localised, children: Node[]): Node => ({ id, name, title, children });
@@ -60,11 +60,15 @@ const pagesBySystem: Record<string, Node[]> = {
       ]),
       page('xt-log', '/qy/system/log', 'logManagement', L('Log Management', '日志管理', '日誌管理')),
       page('xt-open-api', '/qy/system/open-api', 'openApiManagement', L('Open API Management', '开放接口管理', '開放介面管理'), ['1002040']),
+      // a report page: the server's own API documentation, shown in a frame
+      { ...page('xt-api-docs', '/qy/system/api-docs', 'apiDocs', L('API Documentation', '接口文档', '介面文件'), ['1002040']), frameUrl: '/docs' },
     ]),
   ],
   mj: [
     group('mj-records', 'records', L('Records', '记录', '記錄'), [
       page('mj-action-event', '/mj/mj-action-event', 'mjActionEvent', L('Access Events', '门禁事件', '門禁事件')),
+      // door-access monitoring: users of door access without the building monitor get it through this page
+      page('mj-door-status', '/monitor/mj/door-status', 'doorStatus', L('Door Status Monitoring', '门状态监控', '門狀態監控')),
     ]),
     group('mj-devices', 'devices', L('Devices', '设备', '設備'), [
       page('mj-door', '/mj/door', 'door', L('Doors', '门管理', '門管理')),
@@ -142,6 +146,7 @@ export function cataloguePages(): NewPage[] {
         sortNum: sort,
         funcRightPerms: node.perms,
         isSide: node.isSide,
+        frameUrl: node.frameUrl,
       });
       if (node.children) walk(appNo, node.children, node.id);
     }

@@ -30,6 +30,7 @@ const MenuPageSchema = Type.Object({
     parentId: Type.Union([Type.String(), Type.Null()]),
     isSide: Type.Boolean(),
     icon: Type.Optional(Type.String()),
+    frameUrl: Type.Optional(Type.String({ description: 'Report pages: the backend page path the shell shows in a frame' })),
   }),
 });
 

@@ -24,6 +24,8 @@ export interface NewPage {
   funcRightPerms?: string[];
   isSide?: boolean;
   icon?: string;
+  /** Report pages: a same-origin backend page path (starting with a single '/') shown in a frame. */
+  frameUrl?: string;
 }
 
 /** How many built menus (per language and set of grants) are kept; users share few distinct sets. */
@@ -92,6 +94,7 @@ export class MenuService {
       func_right_perms: JSON.stringify(perms),
       is_side: p.isSide === false ? 0 : 1,
       icon: p.icon ?? null,
+      frame_url: p.frameUrl ?? null,
     });
     this.catalogue.invalidate();
   }
@@ -155,6 +158,7 @@ function buildMenu(catalogue: Catalogue, permissions: PermissionEntry[], languag
       meta: { appNo: row.app_no, parentId: row.parent_id, isSide: row.is_side === 1 },
     };
     if (row.icon) page.meta.icon = row.icon;
+    if (row.frame_url) page.meta.frameUrl = row.frame_url;
     return page;
   });
   return { menuBaseList, menuList };

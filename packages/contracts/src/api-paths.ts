@@ -32,6 +32,9 @@ export const apiPaths = {
   licencePermission: '/system/api/System/GetLicensePermission',
   /** POST {page:{index,size}} → operation log rows of the caller's tenant (system administrators); path left open by the spec. */
   operationLogSearch: '/qy/api/OperateLog/Search',
+  // licence, version and backup
+  /** POST {pageInfo:{index,size}, startTime?, endTime?} → backup log rows, newest first (private deployments). */
+  backupLogSearch: '/common-service/api/BackUpLog/SearchBackupLog',
   // files and health
   ossObject: '/oss/file/getObject/:id',
   /** GET → the downloadable tools list (static JSON, no envelope). */

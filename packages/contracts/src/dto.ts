@@ -220,3 +220,33 @@ export interface LicencePermission {
 /** Login type codes (spec §9): 1 and 2 normal (password, LDAP), 3 card, 4 third-party. */
 export const loginTypes = { password: 1, ldap: 2, card: 3, thirdParty: 4 } as const;
 export type LoginType = (typeof loginTypes)[keyof typeof loginTypes];
+
+// ---- backup logs (spec §3 "Backup log row", §7 SearchBackupLog) ----
+
+/** `POST /common-service/api/BackUpLog/SearchBackupLog`: one page, optionally within a time range. */
+export interface BackupLogSearchRequest {
+  /** index is 1-based; size 1 to backupLogPaging.maxPageSize. */
+  pageInfo: { index: number; size: number };
+  /** Epoch ms, inclusive: rows backed up at or after this time. */
+  startTime?: number;
+  /** Epoch ms, inclusive: rows backed up at or before this time; not before startTime. */
+  endTime?: number;
+}
+
+/** One backup of this installation (a database dump or a log archive). The envelope's recordCount is the total. */
+export interface BackupLogRow {
+  id: string;
+  /** File name of the backup. */
+  name: string;
+  /** Epoch ms the backup was taken. */
+  backupTime: number;
+  /** Folder (or full path) the file was written to. */
+  filePath: string;
+  /** Host that holds the file. */
+  addr: string;
+  /** Days the file is kept. */
+  retentionDay: number;
+  /** File size in bytes. */
+  size: number;
+  remarks: string;
+}

@@ -23,3 +23,10 @@ export const deviceServicePermission = '1003163';
 export const goHomePermissions: readonly string[] = ['1002000', '1002003', '1002004', '1002040'];
 /** Password length limits (spec §5, §9). */
 export const passwordLength = { min: 8, max: 20 } as const;
+/** Backup log viewer (spec §9): page size 10 with these options, table height 300; the server's largest page. */
+export const backupLogPaging = {
+  pageSize: 10,
+  pageSizeOptions: [10, 20, 50, 100, 500],
+  tableHeight: 300,
+  maxPageSize: 500,
+} as const;

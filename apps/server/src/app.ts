@@ -22,6 +22,7 @@ import type { LdapClientFactory } from './modules/auth/ldap-directory.ts';
 import { registerAccountRoutes } from './modules/account/account-routes.ts';
 import { registerAuthRoutes } from './modules/auth/auth-routes.ts';
 import { registerSettingsRoutes } from './modules/auth/settings-routes.ts';
+import { registerBackupLogRoutes } from './modules/backup-log/backup-log-routes.ts';
 import { registerLicenceRoutes } from './modules/licence/licence-routes.ts';
 import { registerMenuRoutes } from './modules/menu/menu-routes.ts';
 import { registerOperationLogRoutes } from './modules/operation-log/operation-log-routes.ts';
@@ -131,6 +132,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   registerMenuRoutes(app, { menu: services.menu, account: services.account, mjSystem: config.mjSystem, requireSession });
   registerLicenceRoutes(app, services.licence, services.account, requireSession);
   registerOperationLogRoutes(app, services.logs, services.account, requireSession);
+  registerBackupLogRoutes(app, { backupLogs: services.backupLogs, privateDeployment: config.privateDeployment, requireSession });
   registerOssRoutes(app, services.oss);
   registerToolsRoutes(app, services.tools);
 

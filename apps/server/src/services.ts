@@ -15,6 +15,8 @@ import type { LdapClientFactory } from './modules/auth/ldap-directory.ts';
 import { LockoutService } from './modules/auth/lockout-service.ts';
 import { LoginService } from './modules/auth/login-service.ts';
 import { SessionService } from './modules/auth/session-service.ts';
+import { BackupLogRepository } from './modules/backup-log/backup-log-repository.ts';
+import { BackupLogService } from './modules/backup-log/backup-log-service.ts';
 import { LicenceRepository } from './modules/licence/licence-repository.ts';
 import { LicenceService } from './modules/licence/licence-service.ts';
 import { MenuRepository } from './modules/menu/menu-repository.ts';
@@ -68,6 +70,7 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
   const oss = new OssService(new OssRepository(db), now);
   const tools = new ToolsService(config.dataDir);
   const seal = new PasswordSealService(new SealKeyRepository(db), now);
+  const backupLogs = new BackupLogService(new BackupLogRepository(db), now);
   /** The account, session and log services over one transaction (for writes that must land together). */
   const inTransaction: InTransaction = (work) =>
     db.transaction().execute((trx: Kysely<DB>) =>
@@ -78,5 +81,5 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
       }),
     );
   const passwordChange = new PasswordChangeService({ account, lockout, logs, seal, inTransaction });
-  return { account, logs, sessions, captcha, lockout, login, menu, licence, oss, tools, seal, passwordChange, now };
+  return { account, logs, sessions, captcha, lockout, login, menu, licence, oss, tools, seal, passwordChange, backupLogs, now };
 }

@@ -144,6 +144,22 @@ export interface ServerKeysTable {
   created_at: number;
 }
 
+export interface BackupLogsTable {
+  // backup-log: one backup of this installation (migration 0005)
+  id: string;
+  name: string;
+  /** Epoch ms the backup was taken. */
+  backup_time: number;
+  file_path: string;
+  /** Host that holds the file. */
+  addr: string;
+  retention_day: number;
+  /** Bytes. */
+  size: number;
+  remarks: Generated<string>;
+  created_at: number;
+}
+
 export interface DB {
   tenants: TenantsTable;
   users: UsersTable;
@@ -157,4 +173,5 @@ export interface DB {
   licences: LicencesTable;
   oss_objects: OssObjectsTable;
   server_keys: ServerKeysTable;
+  backup_logs: BackupLogsTable;
 }

@@ -4,6 +4,7 @@ import { randomInt } from 'node:crypto';
 import type { Localised, SkinCode } from '@campus/contracts';
 import type { Config } from '../config.ts';
 import type { Services } from '../services.ts';
+import type { NewBackupLog } from '../modules/backup-log/backup-log-service.ts';
 import { meetsPasswordPolicy } from '../modules/account/password.ts';
 import { catalogueSystems, cataloguePages, functionCodes, systems } from './catalogue.ts';
 import { drawLoginBackground, logoSvg } from './images.ts';
@@ -136,6 +137,61 @@ export function writeDemoTools(dataDir: string): void {
   }
 }
 
+const dayMs = 86_400_000;
+/** The demo's backups are named and timed on the campus clock (UTC+8). */
+const campusOffsetMs = 8 * 3_600_000;
+
+function campusDate(time: number): string {
+  return new Date(time + campusOffsetMs).toISOString().slice(0, 10).replace(/-/g, '');
+}
+
+/**
+ * About 25 backups of this server over the last weeks, newest first: a nightly database dump kept
+ * 30 days, a weekly log archive kept 90 days, and one manual dump before the last upgrade. Sizes in bytes.
+ */
+export function demoBackupLogs(now: number): NewBackupLog[] {
+  const today = Math.floor((now + campusOffsetMs) / dayMs) * dayMs - campusOffsetMs; // 00:00 on the campus clock
+  const rows: NewBackupLog[] = [];
+  for (let day = 1; day <= 18; day += 1) {
+    const backupTime = today - day * dayMs + 2 * 3_600_000 + ((day * 37) % 50) * 1000;
+    rows.push({
+      name: `campus-db-${campusDate(backupTime)}-0200.sql.gz`,
+      backupTime,
+      filePath: '/var/backups/campus/db/',
+      addr: '127.0.0.1',
+      retentionDay: 30,
+      size: 51_380_224 - day * 173_015 + ((day * 7919) % 311) * 1024,
+      remarks: 'Scheduled nightly database dump',
+    });
+  }
+  // Sundays before today, 03:30
+  const weekday = new Date(today + campusOffsetMs).getUTCDay();
+  const lastSunday = today - (weekday === 0 ? 7 : weekday) * dayMs;
+  for (let week = 0; week < 6; week += 1) {
+    const backupTime = lastSunday - week * 7 * dayMs + 3.5 * 3_600_000 + ((week * 53) % 60) * 1000;
+    rows.push({
+      name: `campus-logs-${campusDate(backupTime)}.tar.gz`,
+      backupTime,
+      filePath: '/var/backups/campus/logs/',
+      addr: '127.0.0.1',
+      retentionDay: 90,
+      size: 187_654_321 + ((week * 104_729) % 61) * 1_048_576 - week * 2_345_678,
+      remarks: 'Weekly archive of the server and access logs',
+    });
+  }
+  const upgrade = today - 12 * dayMs + 14 * 3_600_000 + 15 * 60_000;
+  rows.push({
+    name: `campus-db-${campusDate(upgrade)}-1415-pre-upgrade.sql.gz`,
+    backupTime: upgrade,
+    filePath: '/var/backups/campus/manual/',
+    addr: '127.0.0.1',
+    retentionDay: 90,
+    size: 49_872_896,
+    remarks: 'Manual backup before upgrading to 3.5.7.24112701; keep until the upgrade is signed off',
+  });
+  return rows.sort((a, b) => b.backupTime - a.backupTime);
+}
+
 async function seedDemo(services: Services, config: Config): Promise<void> {
   await createTenant(services, '1001', { 'en-US': 'Demo Campus', 'zh-CN': '演示园区', 'zh-MO': '演示園區' });
   // A second skin, so the demo shows that the colour scheme follows the tenant.
@@ -176,6 +232,7 @@ async function seedDemo(services: Services, config: Config): Promise<void> {
     isFormal: true,
     empCount: 9_999_999,
   });
+  for (const row of demoBackupLogs(services.now())) await services.backupLogs.add(row);
   writeDemoTools(config.dataDir);
 }
 
@@ -206,7 +263,7 @@ async function seedProduction(services: Services): Promise<SeedResult> {
 }
 
 /**
- * Seeds an empty database: the demo (tenants, accounts, licence, tools) outside production, or one
+ * Seeds an empty database: the demo (tenants, accounts, licence, backup logs, tools) outside production, or one
  * tenant and a system administrator `admin` with a one-time password in production. Idempotent:
  * a database that has tenants is left alone (the catalogue is only added when missing).
  */

@@ -1,0 +1,40 @@
+import type { Insertable, Kysely, Selectable, SelectQueryBuilder } from 'kysely';
+import type { BackupLogsTable, DB } from '../../db/schema.ts';
+
+export type BackupLogRecord = Selectable<BackupLogsTable>;
+
+/** Inclusive bounds on backup_time (epoch ms); either may be missing. */
+export interface BackupTimeRange {
+  startTime?: number;
+  endTime?: number;
+}
+
+export class BackupLogRepository {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  async insert(row: Insertable<BackupLogsTable>): Promise<void> {
+    await this.db.insertInto('backup_logs').values(row).execute();
+  }
+
+  private within<O>(query: SelectQueryBuilder<DB, 'backup_logs', O>, range: BackupTimeRange): SelectQueryBuilder<DB, 'backup_logs', O> {
+    let q = query;
+    if (range.startTime !== undefined) q = q.where('backup_time', '>=', range.startTime);
+    if (range.endTime !== undefined) q = q.where('backup_time', '<=', range.endTime);
+    return q;
+  }
+
+  /** Newest first; rows of the same time in a fixed order so pages never overlap. */
+  page(range: BackupTimeRange, offset: number, limit: number): Promise<BackupLogRecord[]> {
+    return this.within(this.db.selectFrom('backup_logs').selectAll(), range)
+      .orderBy('backup_time', 'desc')
+      .orderBy('id', 'desc')
+      .offset(offset)
+      .limit(limit)
+      .execute();
+  }
+
+  async count(range: BackupTimeRange): Promise<number> {
+    const row = await this.within(this.db.selectFrom('backup_logs').select((eb) => eb.fn.countAll<number | string>().as('n')), range).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}

@@ -1,0 +1,56 @@
+import type { BackupLogRow } from '@campus/contracts';
+import { newId } from '../../lib/hash.ts';
+import type { BackupLogRecord, BackupLogRepository, BackupTimeRange } from './backup-log-repository.ts';
+
+export interface NewBackupLog {
+  name: string;
+  backupTime: number;
+  filePath: string;
+  addr: string;
+  retentionDay: number;
+  size: number;
+  remarks?: string;
+}
+
+function toRow(record: BackupLogRecord): BackupLogRow {
+  return {
+    id: record.id,
+    name: record.name,
+    backupTime: Number(record.backup_time),
+    filePath: record.file_path,
+    addr: record.addr,
+    retentionDay: Number(record.retention_day),
+    size: Number(record.size),
+    remarks: record.remarks,
+  };
+}
+
+/** The backups this installation has taken (spec §3 "Backup log row"), for the Backup Logs viewer. */
+export class BackupLogService {
+  constructor(
+    private readonly repo: BackupLogRepository,
+    private readonly now: () => number,
+  ) {}
+
+  async add(entry: NewBackupLog): Promise<string> {
+    const id = newId();
+    await this.repo.insert({
+      id,
+      name: entry.name,
+      backup_time: entry.backupTime,
+      file_path: entry.filePath,
+      addr: entry.addr,
+      retention_day: entry.retentionDay,
+      size: entry.size,
+      remarks: entry.remarks ?? '',
+      created_at: this.now(),
+    });
+    return id;
+  }
+
+  /** One page (index from 1), newest first, and how many rows match the range in all. */
+  async search(range: BackupTimeRange, index: number, size: number): Promise<{ rows: BackupLogRow[]; count: number }> {
+    const [records, count] = await Promise.all([this.repo.page(range, (index - 1) * size, size), this.repo.count(range)]);
+    return { rows: records.map(toRow), count };
+  }
+}

@@ -27,7 +27,7 @@ async function addRows(server: TestServer): Promise<void> {
     retention_day: i % 2 === 0 ? 30 : 90,
     size: 1_000_000 + i,
     remarks: `row ${i}`,
-    created_at: Date.now(),
+    created_at: timeOf(i) + 90_000,
   }));
   await server.handle.db.insertInto('backup_logs').values(rows).execute();
 }
@@ -53,11 +53,14 @@ describe.each(databases)('SearchBackupLog on a private deployment (%s)', (kind) 
     expect(rows.length).toBeGreaterThanOrEqual(20);
     expect(rows.length).toBeLessThanOrEqual(30);
     for (const row of rows) {
-      expect(Object.keys(row).sort()).toEqual(['addr', 'backupTime', 'filePath', 'id', 'name', 'remarks', 'retentionDay', 'size']);
+      expect(Object.keys(row).sort()).toEqual(['addr', 'backupTime', 'filePath', 'id', 'logTime', 'name', 'remarks', 'retentionDay', 'size']);
       expect(row.addr).toBe('127.0.0.1');
       expect([30, 90]).toContain(row.retentionDay);
       expect(Number.isInteger(row.size) && row.size > 1_000_000).toBe(true);
       expect(row.backupTime).toBeLessThan(now);
+      // logged when the backup finished: seconds to minutes after it began
+      expect(row.logTime - row.backupTime).toBeGreaterThan(0);
+      expect(row.logTime - row.backupTime).toBeLessThan(hour);
       expect(row.backupTime).toBeGreaterThan(now - 60 * day);
       expect(row.name).toMatch(/\.(sql|tar)\.gz$/);
       expect(row.remarks).not.toBe('');
@@ -104,6 +107,7 @@ describe.each(databases)('SearchBackupLog on a private deployment (%s)', (kind) 
           id: 'test-05',
           name: 'campus-db-test-5.sql.gz',
           backupTime: timeOf(5),
+          logTime: timeOf(5) + 90_000,
           filePath: '/var/backups/test/',
           addr: '127.0.0.1',
           retentionDay: 90,

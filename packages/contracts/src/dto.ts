@@ -240,6 +240,8 @@ export interface BackupLogRow {
   name: string;
   /** Epoch ms the backup was taken. */
   backupTime: number;
+  /** Epoch ms the backup job wrote this log entry (when the backup finished): the detail's "log time". */
+  logTime: number;
   /** Folder (or full path) the file was written to. */
   filePath: string;
   /** Host that holds the file. */

@@ -189,6 +189,8 @@ export function demoBackupLogs(now: number): NewBackupLog[] {
     size: 49_872_896,
     remarks: 'Manual backup before upgrading to 3.5.7.24112701; keep until the upgrade is signed off',
   });
+  // each entry is logged when its backup finishes: about 2 MB of compressed output a second, plus a few seconds to start
+  for (const row of rows) row.logTime = row.backupTime + 3000 + Math.round(row.size / 2_000);
   return rows.sort((a, b) => b.backupTime - a.backupTime);
 }
 

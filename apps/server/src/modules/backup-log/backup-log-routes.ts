@@ -12,6 +12,7 @@ const BackupLogRow = Type.Object({
   id: Type.String(),
   name: Type.String(),
   backupTime: Type.Integer({ description: 'Epoch ms the backup was taken' }),
+  logTime: Type.Integer({ description: 'Epoch ms the entry was logged (the backup finished)' }),
   filePath: Type.String(),
   addr: Type.String({ description: 'Host that holds the file' }),
   retentionDay: Type.Integer({ description: 'Days the file is kept' }),

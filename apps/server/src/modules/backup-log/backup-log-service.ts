@@ -10,6 +10,8 @@ export interface NewBackupLog {
   retentionDay: number;
   size: number;
   remarks?: string;
+  /** When the entry was logged (the backup finished); now when not given. */
+  logTime?: number;
 }
 
 function toRow(record: BackupLogRecord): BackupLogRow {
@@ -17,6 +19,7 @@ function toRow(record: BackupLogRecord): BackupLogRow {
     id: record.id,
     name: record.name,
     backupTime: Number(record.backup_time),
+    logTime: Number(record.created_at),
     filePath: record.file_path,
     addr: record.addr,
     retentionDay: Number(record.retention_day),
@@ -43,7 +46,7 @@ export class BackupLogService {
       retention_day: entry.retentionDay,
       size: entry.size,
       remarks: entry.remarks ?? '',
-      created_at: this.now(),
+      created_at: entry.logTime ?? this.now(),
     });
     return id;
   }

@@ -1,6 +1,8 @@
 // Time from clicking Login to the first paint of the main layout with its menus, measured inside the page
 // (performance.now() at the click, then the first animation frame after the header's systems, the side
 // menu and the page tab are in the DOM), and the JavaScript the browser fetched by then.
+// The functions passed to page.evaluate run in the browser:
+/* global window, document, MutationObserver, requestAnimationFrame */
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 

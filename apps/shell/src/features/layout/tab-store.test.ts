@@ -1,5 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { MenuData } from '@campus/contracts';
 import * as storage from '../../lib/storage.ts';
+import { i18n } from '../../lib/i18n.ts';
+import { applyMenus, menuTitleKey } from '../../lib/menus.ts';
 import { closeTab, emptyTabs, openTab, restoreTabs, retainPermitted, tabActions, useTabStore, type TabState } from './tab-store.ts';
 
 const page = (n: number) => ({ path: `/qy/page-${n}`, titleKey: `menu:page-${n}` });
@@ -121,5 +124,24 @@ describe('the store', () => {
     tabActions.open(page(1));
     expect(tabActions.close('/qy/page-1')).toBe('/home');
     expect(useTabStore.getState()).toEqual(emptyTabs);
+  });
+});
+
+describe('relabelling', () => {
+  const menus = (title: string): MenuData => ({
+    menuBaseList: [{ id: 'sys-qy', appNo: 'qy', appId: 'qy', frontRoutingAddr: 'qy', label: 'QY', sortNum: 1 }],
+    menuList: [{ id: 'qy-department', path: '/qy/department', name: 'department', title, sortNum: 1, isFuncRight: false, funcRightPerms: [], meta: { appNo: 'qy', parentId: null, isSide: true } }],
+  });
+
+  it('a tab keeps the key of its title, so it reads in whatever language is current', async () => {
+    applyMenus({ language: 'en-US', data: menus('Departments'), permissions: [{ appCode: 'qy', ids: [] }] });
+    applyMenus({ language: 'zh-MO', data: menus('部門管理'), permissions: [{ appCode: 'qy', ids: [] }] });
+    const state = openTab(emptyTabs, { path: '/qy/department', titleKey: menuTitleKey('qy-department') });
+    const label = () => i18n.t(state.tabs[0]!.titleKey);
+    await i18n.changeLanguage('en-US');
+    expect(label()).toBe('Departments');
+    await i18n.changeLanguage('zh-MO');
+    expect(label()).toBe('部門管理');
+    await i18n.changeLanguage('zh-CN');
   });
 });

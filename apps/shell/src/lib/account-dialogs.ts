@@ -8,9 +8,11 @@ export interface AccountDialogsState {
   /** Change Password: null when closed; `forced` hides every way to cancel (spec §4 reading A). */
   changePassword: { forced: boolean; notice: string | null } | null;
   about: boolean;
+  /** Backup Logs viewer (private deployments). */
+  backupLogs: boolean;
 }
 
-export const useAccountDialogs = create<AccountDialogsState>(() => ({ changePassword: null, about: false }));
+export const useAccountDialogs = create<AccountDialogsState>(() => ({ changePassword: null, about: false, backupLogs: false }));
 
 export function openChangePassword(options: { forced?: boolean; notice?: string | null } = {}): void {
   useAccountDialogs.setState({ changePassword: { forced: options.forced ?? false, notice: options.notice ?? null } });
@@ -26,4 +28,12 @@ export function openAbout(): void {
 
 export function closeAbout(): void {
   useAccountDialogs.setState({ about: false });
+}
+
+export function openBackupLogs(): void {
+  useAccountDialogs.setState({ backupLogs: true });
+}
+
+export function closeBackupLogs(): void {
+  useAccountDialogs.setState({ backupLogs: false });
 }

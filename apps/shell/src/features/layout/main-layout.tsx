@@ -11,7 +11,7 @@ import * as storage from '../../lib/storage.ts';
 import { findMenuPage, firstPageOf, isAlwaysAcceptedPath, menuTitleKey, systemForPath, useMenuStore } from '../../lib/menus.ts';
 import { logout } from '../../lib/session.ts';
 import { LanguagePicker } from '../../lib/language-picker.tsx';
-import { openAbout, openChangePassword } from '../../lib/account-dialogs.ts';
+import { openAbout, openBackupLogs, openChangePassword } from '../../lib/account-dialogs.ts';
 import { homeWithTarget } from '../../lib/paths.ts';
 import { skinOf } from '../../lib/skins.ts';
 import { headerEntries } from './header-entries.ts';
@@ -136,6 +136,7 @@ export default function MainLayout({ dialogs }: { dialogs?: ReactNode }) {
               onOpsPlatform: () => {
                 if (settings?.opsPlatformUrl) openWindow(settings.opsPlatformUrl);
               },
+              onBackupLogs: openBackupLogs,
               onQuit: () => void quit(),
             }}
           />

@@ -9,6 +9,7 @@ export interface UserMenuActions {
   onAbout: () => void;
   onDeviceService: () => void;
   onOpsPlatform: () => void;
+  onBackupLogs: () => void;
   onQuit: () => void;
 }
 
@@ -26,7 +27,7 @@ export function UserMenu({
 }: {
   name: string;
   loginTime: number | undefined;
-  entries: Pick<HeaderEntries, 'deviceService' | 'opsPlatform'>;
+  entries: Pick<HeaderEntries, 'deviceService' | 'opsPlatform' | 'backupLogs'>;
   actions: UserMenuActions;
 }) {
   const { t, i18n } = useTranslation();
@@ -48,6 +49,7 @@ export function UserMenu({
     { key: 'about', label: t('layout.about') },
     ...(entries.deviceService ? [{ key: 'deviceService', label: t('layout.deviceService') }] : []),
     ...(entries.opsPlatform ? [{ key: 'opsPlatform', label: t('layout.opsPlatform') }] : []),
+    ...(entries.backupLogs ? [{ key: 'backupLogs', label: t('layout.backupLogs') }] : []),
     { type: 'divider' },
     { key: 'quit', label: t('layout.quit'), danger: true },
   ];
@@ -56,6 +58,7 @@ export function UserMenu({
     about: actions.onAbout,
     deviceService: actions.onDeviceService,
     opsPlatform: actions.onOpsPlatform,
+    backupLogs: actions.onBackupLogs,
     quit: actions.onQuit,
   };
 

@@ -21,6 +21,10 @@ const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/
     TEST_CAPTCHA_TEXT: process.env.TEST_CAPTCHA_TEXT ?? 'K7PX',
     // every test signs in from 127.0.0.1; the per-address limit itself is covered by the API suite
     RATE_LIMIT_PER_MINUTE: '2000',
+    // a private deployment, so the user menu shows Backup Logs and (for system administrators) the
+    // operations platform, whose address here is only checked, never served
+    PRIVATE_DEPLOYMENT: 'on',
+    OPS_PLATFORM_URL: 'http://127.0.0.1:6391/ops-platform/',
   },
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

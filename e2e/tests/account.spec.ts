@@ -93,3 +93,55 @@ test.describe('tools', () => {
     expect((await readFile(file)).length).toBeGreaterThan(100);
   });
 });
+
+test.describe('user menu', () => {
+  const entries = async (page: Page) => {
+    await userMenu(page).click();
+    const menu = page.locator('.ant-dropdown:not(.ant-dropdown-hidden) [role="menuitem"]');
+    await expect(menu.first()).toBeVisible();
+    return menu.allInnerTexts();
+  };
+
+  test('shows who is signed in and since when, and the entries each user may have', async ({ page }) => {
+    await signIn(page, demo.staff);
+    const staff = await entries(page);
+    expect(staff[0]).toMatch(/Staff/);
+    expect(staff[0]).toMatch(/Signed in/);
+    // staff: no device-service code, not a system administrator; the demo runs as a private deployment
+    expect(staff.slice(1)).toEqual(['Change Password', 'About System', 'Backup Logs', 'Quit']);
+    await page.keyboard.press('Escape');
+
+    await page.goto('/login');
+    await page.getByLabel(/Language/).selectOption('en-US');
+    await signIn(page, demo.sysadmin);
+    await page.getByLabel(/Language/).selectOption('en-US');
+    const admin = await entries(page);
+    expect(admin.slice(1)).toEqual(['Change Password', 'About System', 'Device Service', 'Operations Management Platform', 'Backup Logs', 'Quit']);
+    const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByRole('menuitem', { name: 'Operations Management Platform' }).click()]);
+    expect(popup.url()).toBe('http://127.0.0.1:6391/ops-platform/');
+  });
+
+  test('About System shows the shell version', async ({ page }) => {
+    await signIn(page, demo.staff);
+    await chooseUserMenuEntry(page, /^About System$/);
+    const about = page.getByRole('dialog', { name: 'About System' });
+    await expect(about).toContainText('3.5.7.24112701');
+    await page.keyboard.press('Escape');
+    await expect(about).toBeHidden();
+  });
+
+  test('Backup Logs lists the backups page by page and shows one in detail', async ({ page }) => {
+    await signIn(page, demo.staff);
+    await chooseUserMenuEntry(page, /^Backup Logs$/);
+    const dialog = page.getByRole('dialog', { name: 'Backup Logs' });
+    await expect(dialog.locator('.ant-table-tbody tr.ant-table-row')).toHaveCount(10);
+    await expect(dialog.getByText('25 records in total')).toBeVisible();
+    await dialog.getByRole('listitem', { name: '3' }).click();
+    await expect(dialog.locator('.ant-table-tbody tr.ant-table-row')).toHaveCount(5);
+    await dialog.getByRole('button', { name: /^Detail/ }).first().click();
+    const detail = page.getByRole('dialog', { name: 'Backup Log Detail' });
+    for (const field of ['Log time', 'File name', 'Backup time', 'Path', 'Host', 'Retention days', 'File size']) {
+      await expect(detail.getByText(field, { exact: true })).toBeVisible();
+    }
+  });
+});

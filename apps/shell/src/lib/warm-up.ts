@@ -1,6 +1,8 @@
 /**
  * Code the user will need after signing in, fetched and run while they are still typing, so the layout
- * paints soon after Login is clicked. The app layer registers the loaders (features do not know routes).
+ * paints soon after Login is clicked. It starts on the first input or pointer press in the login form, not
+ * on load, so the login page itself stays light. The app layer registers the loaders (features do not
+ * know routes).
  */
 const loaders: (() => Promise<unknown>)[] = [];
 let started = false;

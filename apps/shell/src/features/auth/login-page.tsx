@@ -193,7 +193,7 @@ export default function LoginPage() {
         <h1 id={`${ids}-title`} className="campus-login__title">
           {t('login.title')}
         </h1>
-        <form noValidate onSubmit={(event) => void onSubmit(event)} onFocus={warmUpSignedInCode} aria-busy={submitting}>
+        <form noValidate onSubmit={(event) => void onSubmit(event)} onInput={warmUpSignedInCode} onPointerDown={warmUpSignedInCode} aria-busy={submitting}>
           <div className="campus-login__field">
             <label htmlFor={`${ids}-username`}>{t('login.username')}</label>
             <input

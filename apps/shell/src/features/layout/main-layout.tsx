@@ -20,7 +20,7 @@ import { TopMenu } from './top-menu.tsx';
 import { UserMenu } from './user-menu.tsx';
 import { SideMenu } from './side-menu.tsx';
 import { PageTabs } from './page-tabs.tsx';
-import { restoreTabs, tabActions, useTabStore } from './tab-store.ts';
+import { openTab, restoreTabs, tabActions, useTabStore } from './tab-store.ts';
 import './main-layout.css';
 
 function pickLogo(logos: SystemLogoEntry[] | undefined): SystemLogoEntry | undefined {
@@ -74,15 +74,23 @@ export default function MainLayout({ dialogs }: { dialogs?: ReactNode }) {
   }, [pages]);
 
   const fullPath = `${location.pathname}${location.search}`;
+  const pageTab = page
+    ? { path: fullPath, titleKey: menuTitleKey(page.id) }
+    : isAlwaysAcceptedPath(location.pathname)
+      ? { path: fullPath, titleKey: 'layout.monitorPage' }
+      : null;
+  // the tab of this page shows in the same render that shows the page; the store catches up after it
+  const storedTabs = useTabStore((state) => state);
+  const tabs = pageTab ? openTab(storedTabs, pageTab) : storedTabs;
+  const pageTabPath = pageTab?.path;
+  const pageTabTitle = pageTab?.titleKey;
   useEffect(() => {
+    if (pageTabPath && pageTabTitle) tabActions.open({ path: pageTabPath, titleKey: pageTabTitle });
     if (page) {
-      tabActions.open({ path: fullPath, titleKey: menuTitleKey(page.id) });
       storage.currentPage.set(page.path);
       storage.currentMenu.set(page.meta.appNo);
-    } else if (isAlwaysAcceptedPath(location.pathname)) {
-      tabActions.open({ path: fullPath, titleKey: 'layout.monitorPage' });
     }
-  }, [page, fullPath, location.pathname]);
+  }, [page, pageTabPath, pageTabTitle]);
 
   const mjSystem = settings?.mjSystem ?? 1;
   const openPath = (path: string) => {
@@ -147,7 +155,7 @@ export default function MainLayout({ dialogs }: { dialogs?: ReactNode }) {
           <SideMenu pages={pages} appNo={currentSystem?.appNo ?? null} currentPageId={page?.id ?? null} onOpenPath={openPath} />
         </Layout.Sider>
         <Layout.Content className="campus-layout__content">
-          <PageTabs />
+          <PageTabs tabs={tabs} />
           <main className="campus-layout__main">
             <Outlet />
             {/* sub-apps mount here (the sub-app issue); it stays in the layout so it survives route changes */}

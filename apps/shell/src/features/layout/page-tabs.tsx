@@ -1,14 +1,12 @@
 import { Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { tabActions, useTabStore } from './tab-store.ts';
+import { tabActions, type TabState } from './tab-store.ts';
 
 /** The page tabs (spec §2): at most 10; only the active one has a close icon. */
-export function PageTabs() {
+export function PageTabs({ tabs: { tabs, activeKey } }: { tabs: TabState }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const tabs = useTabStore((state) => state.tabs);
-  const activeKey = useTabStore((state) => state.activeKey);
   if (tabs.length === 0) return null;
 
   const close = (key: string) => {

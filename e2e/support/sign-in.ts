@@ -42,7 +42,7 @@ export const sideNav = (page: Page) => page.getByRole('navigation', { name: /^(P
 /** The systems shown in the header itself (not those under More). */
 export const headerModules = (page: Page) => systemsNav(page).locator('[data-module]');
 export const pageTabs = (page: Page) => page.locator('.campus-page-tabs [data-tab-path]');
-export const activeTab = (page: Page) => page.locator('.campus-page-tabs .ant-tabs-tab-active [data-tab-path]');
+export const activeTab = (page: Page) => page.locator('.campus-page-tabs [aria-selected="true"] [data-tab-path]');
 
 /** Opens the user menu and picks an entry by its name (a regular expression covers the three languages). */
 export async function chooseUserMenuEntry(page: Page, name: RegExp): Promise<void> {

@@ -1,4 +1,4 @@
-import type { LicencePermission, LoginInfo, LoginType, TenantSettings, UserSettings } from '@campus/contracts';
+import type { LanguageCode, LicencePermission, LoginInfo, LoginType, TenantSettings, UserSettings } from '@campus/contracts';
 import { randomId } from '../../lib/crypto.ts';
 import { apiPaths, defaultHomePath, isLanguageCode, loginTypes } from '@campus/contracts';
 import { apiGet } from '../../lib/request.ts';
@@ -38,10 +38,16 @@ export async function completeLogin(info: LoginInfo, options: PostLoginOptions):
   storage.licenceAbnormal.set(false);
 
   const userSettings = apiGet<UserSettings>(apiPaths.userSettings);
-  // menus are fetched in the user's own language beside the licence check, and used only if it passes
-  const menus = userSettings
-    .then((value) => fetchMenus(isLanguageCode(value?.language) ? value.language : currentLanguage()))
-    .then((fetched) => ({ ok: true as const, fetched }), (error: unknown) => ({ ok: false as const, error }));
+  // menus are fetched beside the licence check and used only if it passes; in the current language at
+  // once, and again in the user's own language if the settings name another one
+  const settle = (language: LanguageCode) =>
+    fetchMenus(language).then((fetched) => ({ ok: true as const, fetched }), (error: unknown) => ({ ok: false as const, error }));
+  const shownLanguage = currentLanguage();
+  const early = settle(shownLanguage);
+  const menus = userSettings.then(
+    (value) => (isLanguageCode(value?.language) && value.language !== shownLanguage ? settle(value.language) : early),
+    () => early,
+  );
   const [settings, licence, tenant] = await Promise.allSettled([
     userSettings,
     apiGet<LicencePermission>(apiPaths.licencePermission),

@@ -1,0 +1,66 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fireEvent, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { I18nextProvider } from 'react-i18next';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+import { i18n } from '../../lib/i18n.ts';
+import { PageTabs } from './page-tabs.tsx';
+import { emptyTabs, openTab, tabActions, useTabStore, type TabState } from './tab-store.ts';
+
+function Where() {
+  return <output data-testid="where">{useLocation().pathname}</output>;
+}
+
+function tabsOf(paths: string[], active: string): TabState {
+  let state = emptyTabs;
+  for (const path of paths) state = openTab(state, { path, titleKey: 'layout.monitorPage' });
+  return openTab(state, { path: active, titleKey: 'layout.monitorPage' });
+}
+
+function show(state: TabState, at: string) {
+  useTabStore.setState(state, true);
+  render(
+    <I18nextProvider i18n={i18n}>
+      <MemoryRouter initialEntries={[at]}>
+        <PageTabs tabs={state} />
+        <Routes>
+          <Route path="*" element={<Where />} />
+        </Routes>
+      </MemoryRouter>
+    </I18nextProvider>,
+  );
+}
+
+beforeEach(async () => {
+  tabActions.reset();
+  await i18n.changeLanguage('en-US');
+});
+
+describe('PageTabs', () => {
+  const paths = ['/qy/a', '/qy/b', '/qy/c'];
+
+  it('is a tab list with the active tab selected and the only one with a close button', () => {
+    show(tabsOf(paths, '/qy/b'), '/qy/b');
+    const tabs = screen.getAllByRole('tab');
+    expect(tabs).toHaveLength(3);
+    expect(tabs.map((tab) => tab.getAttribute('aria-selected'))).toEqual(['false', 'true', 'false']);
+    expect(screen.getAllByRole('button', { name: 'Close tab' })).toHaveLength(1);
+  });
+
+  it('a click opens the tab’s page; arrows, Home and End move between tabs', async () => {
+    show(tabsOf(paths, '/qy/b'), '/qy/b');
+    await userEvent.click(screen.getAllByRole('tab')[2]!);
+    expect(screen.getByTestId('where')).toHaveTextContent('/qy/c');
+    fireEvent.keyDown(screen.getAllByRole('tab')[1]!, { key: 'ArrowLeft' });
+    expect(screen.getByTestId('where')).toHaveTextContent('/qy/a');
+    fireEvent.keyDown(screen.getAllByRole('tab')[1]!, { key: 'End' });
+    expect(screen.getByTestId('where')).toHaveTextContent('/qy/c');
+  });
+
+  it('Delete closes the active tab and goes to its neighbour', () => {
+    show(tabsOf(paths, '/qy/b'), '/qy/b');
+    fireEvent.keyDown(screen.getAllByRole('tab')[1]!, { key: 'Delete' });
+    expect(screen.getByTestId('where')).toHaveTextContent('/qy/c');
+    expect(useTabStore.getState().tabs.map((tab) => tab.key)).toEqual(['/qy/a', '/qy/c']);
+  });
+});

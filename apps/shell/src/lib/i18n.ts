@@ -22,7 +22,7 @@ void i18n.use(initReactI18next).init({
   supportedLngs: [...languageCodes],
   interpolation: { escapeValue: false },
   // menu titles arrive as resource bundles after sign-in: re-render when they do
-  react: { bindI18nStore: 'added removed' },
+  react: { bindI18nStore: 'added' },
   returnNull: false,
   initAsync: false,
 });
@@ -43,5 +43,6 @@ export function currentLanguage(): LanguageCode {
 export async function applyLanguage(language: LanguageCode): Promise<void> {
   storage.language.set(language);
   document.documentElement.lang = language;
-  await i18n.changeLanguage(language);
+  // switching to the language already shown would re-render every text for nothing
+  if (i18n.language !== language) await i18n.changeLanguage(language);
 }

@@ -103,16 +103,16 @@ export function filterMenus(data: MenuData, permissions: PermissionEntry[], moni
   return { systems, pages, permissions };
 }
 
-/** Registers the menu titles of one language as i18n keys (namespace `menu`), replacing the previous ones. */
+/**
+ * Registers the menu titles of one language as i18n keys (namespaces `menu` and `menu-system`), overwriting
+ * earlier ones. Titles of pages the user lost stay registered but unused: their tabs are dropped.
+ */
 function registerMenuTitles(language: LanguageCode, pages: MenuPage[], systems: MenuSystem[]): void {
   const bundles = {
     menu: Object.fromEntries(pages.map((page) => [page.id, page.title])),
     'menu-system': Object.fromEntries(systems.map((system) => [system.appNo, system.label])),
   };
-  for (const [namespace, titles] of Object.entries(bundles)) {
-    i18n.removeResourceBundle(language, namespace);
-    i18n.addResourceBundle(language, namespace, titles, true, true);
-  }
+  for (const [namespace, titles] of Object.entries(bundles)) i18n.addResourceBundle(language, namespace, titles, true, true);
 }
 
 export interface FetchedMenus {

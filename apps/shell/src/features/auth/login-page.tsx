@@ -17,6 +17,7 @@ import { base64Utf8, passwordDigest, randomId } from '../../lib/crypto.ts';
 import { LanguagePicker } from '../../lib/language-picker.tsx';
 import { warmUpSignedInCode } from '../../lib/warm-up.ts';
 import { completeLogin } from './post-login.ts';
+import { createTenantLookup } from './tenant-lookup.ts';
 import { validateLogin, type LoginErrors, type LoginValues } from './login-validation.ts';
 import './login-page.css';
 
@@ -48,6 +49,7 @@ export default function LoginPage() {
   const [tenantChoice, setTenantChoice] = useState<TenantChoice | null>(null);
   const captchaTicket = useRef(0);
   const usernameRef = useRef<HTMLInputElement>(null);
+  const [tenantLookup] = useState(() => createTenantLookup());
   const passwordRef = useRef<HTMLInputElement>(null);
   const captchaRef = useRef<HTMLInputElement>(null);
 
@@ -108,7 +110,7 @@ export default function LoginPage() {
     const ldap = showLdap && values.ldap;
     // the digest is computed while the tenants are looked up
     const digest = ldap ? null : passwordDigest(values.password, digestModeFor(settings?.mjSystem ?? 0));
-    const tenants = await apiGet<TenantEntry[]>(apiPaths.tenantSearch, { account });
+    const tenants = await tenantLookup.lookUp(account);
     let tenantCode = '';
     if (Array.isArray(tenants) && tenants.length > 1) {
       const chosen = await chooseTenant(tenants);
@@ -206,6 +208,7 @@ export default function LoginPage() {
               maxLength={64}
               value={values.username}
               onChange={(event) => update('username', event.target.value)}
+              onBlur={(event) => tenantLookup.prefetch(event.target.value)}
               disabled={submitting}
             />
             {errorText('username')}

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import type { UserInfo } from '@campus/contracts';
@@ -54,6 +54,10 @@ export default function AccountDialogs() {
     if (open.notice !== notice) openChangePassword({ forced: decision.forced, notice });
   }, [t, language]);
 
+  // the dialog (antd's Form and Modal) renders from the first time it opens, not with every layout
+  const [opened, setOpened] = useState(false);
+  if (changePassword !== null && !opened) setOpened(true);
+  if (!opened && changePassword === null) return null;
   return (
     <ChangePasswordModal
       open={changePassword !== null}

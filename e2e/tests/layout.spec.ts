@@ -20,7 +20,14 @@ test.describe('header', () => {
     test(`at ${width} px the header shows ${shown} systems and the rest under More`, async ({ page }) => {
       await page.setViewportSize({ width, height: 800 });
       await signIn(page, demo.sysadmin);
+      await page.getByLabel(/Language/).selectOption('en-US');
       await expect(headerModules(page)).toHaveCount(shown);
+      // everything fits on one line, More included, without running under the tools on the right
+      const more = await systemsNav(page).locator('[data-module-more]').boundingBox();
+      const tools = await page.locator('.campus-layout__tools').boundingBox();
+      const first = await headerModules(page).first().boundingBox();
+      expect(more!.y).toBe(first!.y);
+      expect(more!.x + more!.width).toBeLessThanOrEqual(tools!.x);
       await expect(await moreEntries(page)).toHaveCount(sysadminSystems - shown);
     });
   }
@@ -32,6 +39,8 @@ test.describe('header', () => {
     await page.setViewportSize({ width: 900, height: 800 });
     await page.setViewportSize({ width: 800, height: 800 });
     await expect(headerModules(page)).toHaveCount(6);
+    // the layout keeps its 1280 px and the page scrolls sideways, so nothing overlaps
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeGreaterThanOrEqual(1280);
     await page.setViewportSize({ width: 1920, height: 800 });
     await expect(headerModules(page)).toHaveCount(13);
   });

@@ -16,7 +16,7 @@ import { homeWithTarget } from '../../lib/paths.ts';
 import { skinOf } from '../../lib/skins.ts';
 import { headerEntries } from './header-entries.ts';
 import { menuItemTarget } from './side-menu-tree.ts';
-import { TopMenu } from './top-menu.tsx';
+import { TopMenu, useTrackedWidth } from './top-menu.tsx';
 import { UserMenu } from './user-menu.tsx';
 import { SideMenu } from './side-menu.tsx';
 import { PageTabs } from './page-tabs.tsx';
@@ -49,6 +49,7 @@ export default function MainLayout({ dialogs }: { dialogs?: ReactNode }) {
   const language = i18n.language;
   const settings = storage.tenantSettings.get();
   const skin = skinOf(settings?.skin);
+  const width = useTrackedWidth();
 
   const user = useQuery({ queryKey: ['user-detail', language], queryFn: () => apiGet<UserInfo>(apiPaths.userDetail), retry: false });
   const logos = useQuery({ queryKey: ['system-logos', language], queryFn: () => apiGet<SystemLogoEntry[]>(apiPaths.systemLogos), retry: false });
@@ -113,13 +114,14 @@ export default function MainLayout({ dialogs }: { dialogs?: ReactNode }) {
   const name = user.data?.name ?? '';
   const chrome = skin.chrome;
   return (
-    <Layout className="campus-layout" data-skin={skin.code}>
+    // below 1000 px the header keeps the layout it had (spec §2): the page scrolls sideways instead of overlapping
+    <Layout className="campus-layout" data-skin={skin.code} style={{ minWidth: width }}>
       <Layout.Header className="campus-layout__header" style={{ background: chrome.headerBg, color: chrome.headerText }}>
         <Link to="/home" className="campus-layout__brand" style={{ color: chrome.headerText }} aria-label={t('layout.goHomeLogo', { name: systemName })}>
           {logoUrl ? <img src={logoUrl} alt="" className="campus-layout__logo" /> : null}
           <span className="campus-layout__system-name">{systemName}</span>
         </Link>
-        <TopMenu systems={systems} currentAppNo={currentSystem?.appNo ?? null} theme={chrome.menuTheme} onOpen={openSystem} />
+        <TopMenu systems={systems} currentAppNo={currentSystem?.appNo ?? null} theme={chrome.menuTheme} width={width} onOpen={openSystem} />
         <div className="campus-layout__tools">
           {entries.goHome ? (
             <Tooltip title={t('layout.goHome')}>

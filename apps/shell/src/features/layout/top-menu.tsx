@@ -9,7 +9,7 @@ import { headerModuleCount, initialWidth, splitModules, trackWidth } from './hea
 const moreKey = '__more__';
 
 /** The tracked window width of spec §2: it follows resizes only above 1000. */
-function useTrackedWidth(): number {
+export function useTrackedWidth(): number {
   const [width, setWidth] = useState(() => initialWidth(window.innerWidth));
   useEffect(() => {
     const onResize = () => setWidth((previous) => trackWidth(previous, window.innerWidth));
@@ -24,19 +24,26 @@ export function TopMenu({
   systems,
   currentAppNo,
   theme,
+  width,
   onOpen,
 }: {
   systems: MenuSystem[];
   currentAppNo: string | null;
   theme: 'dark' | 'light';
+  /** The tracked window width (useTrackedWidth). */
+  width: number;
   onOpen: (system: MenuSystem) => void;
 }) {
   const { t } = useTranslation();
-  const width = useTrackedWidth();
   const { shown, more } = splitModules(systems, headerModuleCount(width));
-  const label = (system: MenuSystem) => (
-    <span data-module={system.appNo}>{t(systemLabelKey(system.appNo), { defaultValue: system.label })}</span>
-  );
+  const label = (system: MenuSystem) => {
+    const text = t(systemLabelKey(system.appNo), { defaultValue: system.label });
+    return (
+      <span data-module={system.appNo} title={text}>
+        {text}
+      </span>
+    );
+  };
 
   const items: MenuProps['items'] = shown.map((system) => ({ key: system.appNo, label: label(system) }));
   if (more.length > 0) {

@@ -26,6 +26,11 @@ export interface OpenDatabaseOptions {
 export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // A connection the database ends (a restart, an administrator, a failover) emits 'error'; unheard, that
+    // would end the process. The pool replaces idle connections by itself; queries in flight fail on their own.
+    const connectionLost = (error: Error) => process.emitWarning(`PostgreSQL connection lost: ${error.message}`);
+    pool.on('error', connectionLost);
+    pool.on('connect', (client) => client.on('error', connectionLost));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }

@@ -55,3 +55,9 @@ export async function quit(page: Page): Promise<void> {
   await chooseUserMenuEntry(page, /^(Quit|退出)$/);
   await expect(page).toHaveURL(/\/login$/);
 }
+
+/** Picks a language in the picker and waits until it applies (menus reloaded, the choice stored). */
+export async function switchLanguage(page: Page, language: 'en-US' | 'zh-CN' | 'zh-MO'): Promise<void> {
+  await page.getByLabel(/Language/).selectOption(language);
+  await expect(page.locator('html')).toHaveAttribute('lang', language);
+}

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { activeTab, demo, fillLogin, headerModules, pageTabs, sideNav, signIn, systemsNav } from '../support/sign-in.ts';
+import { activeTab, demo, fillLogin, headerModules, pageTabs, sideNav, signIn, switchLanguage, systemsNav } from '../support/sign-in.ts';
 
 /** sysadmin holds all fourteen systems of the demo. */
 const sysadminSystems = 14;
@@ -200,7 +200,7 @@ test.describe('skins', () => {
 test.describe('content area and special menu items', () => {
   test('a report page shows its backend page in a frame', async ({ page }) => {
     await signIn(page, demo.sysadmin);
-    await page.getByLabel(/Language/).selectOption('en-US');
+    await switchLanguage(page, 'en-US');
     await page.goto('/qy/system/api-docs');
     const frame = page.locator('iframe.campus-report-frame');
     await expect(frame).toHaveAttribute('src', '/docs');

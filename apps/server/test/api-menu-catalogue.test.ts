@@ -28,6 +28,15 @@ describe.each(databases)('menu catalogue shared by server processes (%s)', (kind
     expect(byId.get('qy-home')?.meta).not.toHaveProperty('frameUrl');
   });
 
+  it('a report page must frame a path on this server', async () => {
+    const services = createServices(server.handle, server.config, { now: server.clock.now });
+    const report = (frameUrl: string) =>
+      services.menu.addPage({ id: `qy-frame-${frameUrl.length}`, appNo: 'qy', parentId: null, path: '/qy/frame', name: 'frame', title: { 'en-US': 'F', 'zh-CN': 'F', 'zh-MO': 'F' }, sortNum: 1, frameUrl });
+    for (const bad of ['https://evil.example/', '//evil.example/', '/\\evil.example/', 'javascript:alert(1)', 'docs']) {
+      await expect(report(bad)).rejects.toThrow(/frameUrl must be a path on this server/);
+    }
+  });
+
   it('a page added by another server process on the same database shows within 30 seconds', async () => {
     expect(await pagePaths()).not.toContain('/qy/new-report');
     // another process: its own services over the same database

@@ -1,18 +1,12 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense } from 'react';
 import MainLayout from '../features/layout/main-layout.tsx';
 import AccountDialogs from '../features/account/account-dialogs.tsx';
 import { useAccountDialogs } from '../lib/account-dialogs.ts';
+import { useOpenedOnce } from '../lib/use-opened-once.ts';
 
 // opened from the user menu now and then: their code (the backup table above all) loads on first use
 const AboutDialog = lazy(() => import('../features/about/about-dialog.tsx'));
 const BackupLogDialog = lazy(() => import('../features/backup-log/backup-log-dialog.tsx'));
-
-/** True from the first time `open` is true: a dialog stays mounted after that, so it can animate closed. */
-function useOpenedOnce(open: boolean): boolean {
-  const [opened, setOpened] = useState(open);
-  if (open && !opened) setOpened(true);
-  return opened || open;
-}
 
 /** The main layout with the dialogs its user menu opens (features meet here, not in each other). */
 export default function SignedInLayout() {

@@ -81,6 +81,9 @@ export class MenuService {
   }
 
   async addPage(p: NewPage): Promise<void> {
+    if (p.frameUrl !== undefined && !isSameOriginPath(p.frameUrl)) {
+      throw new Error(`Menu page ${p.id}: frameUrl must be a path on this server ('/…'), got ${JSON.stringify(p.frameUrl)}`);
+    }
     const perms = p.funcRightPerms ?? [];
     await this.repo.insertPage({
       id: p.id,
@@ -110,6 +113,12 @@ export class MenuService {
   async allSystemCodes(): Promise<string[]> {
     return (await this.catalogue.get()).systems.map((s) => s.row.app_no);
   }
+}
+
+/** A path on this server: one leading '/', not '//' or '/\' (another host), no control characters. */
+function isSameOriginPath(value: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return /^\/(?![/\\])/.test(value) && !/[\u0000-\u001f\u007f\\]/.test(value);
 }
 
 function permissionsFrom(grants: GrantRow[], catalogue: Catalogue): PermissionEntry[] {

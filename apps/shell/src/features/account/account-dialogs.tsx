@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import type { UserInfo } from '@campus/contracts';
@@ -6,6 +6,7 @@ import { apiPaths } from '@campus/contracts';
 import { apiGet } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
 import { closeChangePassword, openChangePassword, useAccountDialogs } from '../../lib/account-dialogs.ts';
+import { useOpenedOnce } from '../../lib/use-opened-once.ts';
 import { decideForcedChange, noticeText, type ForcedChangeDecision } from './forced-change.ts';
 import { ChangePasswordModal } from './change-password-modal.tsx';
 
@@ -55,9 +56,8 @@ export default function AccountDialogs() {
   }, [t, language]);
 
   // the dialog (antd's Form and Modal) renders from the first time it opens, not with every layout
-  const [opened, setOpened] = useState(false);
-  if (changePassword !== null && !opened) setOpened(true);
-  if (!opened && changePassword === null) return null;
+  const opened = useOpenedOnce(changePassword !== null);
+  if (!opened) return null;
   return (
     <ChangePasswordModal
       open={changePassword !== null}

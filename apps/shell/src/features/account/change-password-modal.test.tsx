@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, configure, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { message } from 'antd';
 import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -100,8 +101,13 @@ beforeEach(async () => {
   await i18n.changeLanguage('en-US');
 });
 
-afterEach(() => {
+afterEach(async () => {
   localStorage.clear();
+  // the success message is antd's static one, in a React root of its own that cleanup() does not
+  // unmount: close it and wait until it has left, or its animation runs after jsdom is gone
+  message.destroy();
+  await waitFor(() => expect(document.querySelector('.ant-message-notice')).toBeNull());
+  await new Promise((resolve) => setTimeout(resolve, 0));
 });
 
 describe('ChangePasswordModal: fields and rules', () => {

@@ -15,7 +15,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['apps/shell/**/*.{ts,tsx}'],
+    files: ['apps/shell/**/*.{ts,tsx}', 'apps/subapp-qy/**/*.{ts,tsx}', 'packages/subapp-sdk/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: {

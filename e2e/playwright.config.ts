@@ -16,6 +16,9 @@ export default defineConfig({
   use: {
     baseURL,
     locale: 'en-US',
+    // as users who ask their system for less motion: menus and dialogs open at once, so a click never lands
+    // on a list still sliding open (the shell honours the setting, see apps/shell/src/lib/reduced-motion.ts)
+    contextOptions: { reducedMotion: 'reduce' },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {

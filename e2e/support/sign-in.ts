@@ -57,7 +57,11 @@ export async function quit(page: Page): Promise<void> {
 }
 
 /** Picks a language in the picker and waits until it applies (menus reloaded, the choice stored). */
-export async function switchLanguage(page: Page, language: 'en-US' | 'zh-CN' | 'zh-MO'): Promise<void> {
+const pickerLabels = { 'en-US': 'Language', 'zh-CN': '语言 (Language)', 'zh-MO': '語言 (Language)' } as const;
+
+/** Switches the language and returns once the page shows it (the picker's own label is relabelled too). */
+export async function switchLanguage(page: Page, language: keyof typeof pickerLabels): Promise<void> {
   await page.getByLabel(/Language/).selectOption(language);
   await expect(page.locator('html')).toHaveAttribute('lang', language);
+  await expect(page.getByLabel(pickerLabels[language], { exact: true })).toBeVisible();
 }

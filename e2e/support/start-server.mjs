@@ -6,8 +6,10 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const dataDir = path.join(root, '.tmp', 'e2e-data');
-rmSync(dataDir, { recursive: true, force: true });
+// E2E_DATA_DIR: a second server (another port) keeps its own data
+const dataDir = path.resolve(root, process.env.E2E_DATA_DIR ?? path.join('.tmp', 'e2e-data'));
+// E2E_KEEP_DATA=1: a restart of a second server on the data it had (licence dates under a moved clock)
+if (process.env.E2E_KEEP_DATA !== '1') rmSync(dataDir, { recursive: true, force: true });
 
 const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
   cwd: root,
@@ -25,6 +27,8 @@ const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/
     // operations platform, whose address here is only checked, never served
     PRIVATE_DEPLOYMENT: 'on',
     OPS_PLATFORM_URL: 'http://127.0.0.1:6391/ops-platform/',
+    // a second sub-app (attendance, kq) beside the bundled enterprise-data one; door access (mj) stays absent
+    SUBAPPS_DIR: path.join(root, 'e2e', 'fixtures', 'subapps'),
   },
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

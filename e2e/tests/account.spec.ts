@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { chooseUserMenuEntry, demo, fillLogin, signIn, userMenu } from '../support/sign-in.ts';
+import { chooseUserMenuEntry, demo, fillLogin, signIn, switchLanguage, userMenu } from '../support/sign-in.ts';
 
 /** Fills the Change Password dialog (labels in English or Simplified Chinese) and presses OK. */
 async function changePassword(page: Page, original: string, next: string) {
@@ -13,7 +13,7 @@ async function changePassword(page: Page, original: string, next: string) {
 }
 
 async function signInAfterChange(page: Page, account: string, password: string) {
-  await page.getByLabel(/Language/).selectOption('en-US');
+  await switchLanguage(page, 'en-US');
   await fillLogin(page, account, password);
 }
 
@@ -112,9 +112,9 @@ test.describe('user menu', () => {
     await page.keyboard.press('Escape');
 
     await page.goto('/login');
-    await page.getByLabel(/Language/).selectOption('en-US');
+    await switchLanguage(page, 'en-US');
     await signIn(page, demo.sysadmin);
-    await page.getByLabel(/Language/).selectOption('en-US');
+    await switchLanguage(page, 'en-US');
     const admin = await entries(page);
     expect(admin.slice(1)).toEqual(['Change Password', 'About System', 'Device Service', 'Operations Management Platform', 'Backup Logs', 'Quit']);
     const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByRole('menuitem', { name: 'Operations Management Platform' }).click()]);

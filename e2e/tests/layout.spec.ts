@@ -20,7 +20,7 @@ test.describe('header', () => {
     test(`at ${width} px the header shows ${shown} systems and the rest under More`, async ({ page }) => {
       await page.setViewportSize({ width, height: 800 });
       await signIn(page, demo.sysadmin);
-      await page.getByLabel(/Language/).selectOption('en-US');
+      await switchLanguage(page, 'en-US');
       await expect(headerModules(page)).toHaveCount(shown);
       // everything fits on one line, More included, without running under the tools on the right
       const more = await systemsNav(page).locator('[data-module-more]').boundingBox();
@@ -48,7 +48,7 @@ test.describe('header', () => {
   test('a system under More opens its first page and the logo goes home', async ({ page }) => {
     await page.setViewportSize({ width: 1000, height: 800 });
     await signIn(page, demo.sysadmin);
-    await page.getByLabel(/Language|语言|語言/).selectOption('en-US');
+    await switchLanguage(page, 'en-US');
     const entries = await moreEntries(page);
     await entries.filter({ hasText: 'Attendance' }).click();
     await expect(page).toHaveURL(/\/kq\/shift$/);
@@ -61,7 +61,7 @@ test.describe('header', () => {
 test.describe('side menu', () => {
   test('shows three levels of the current system and opens the page in a tab', async ({ page }) => {
     await signIn(page, demo.sysadmin);
-    await page.getByLabel(/Language|语言|語言/).selectOption('en-US');
+    await switchLanguage(page, 'en-US');
     const side = sideNav(page);
     await side.getByRole('menuitem', { name: 'Organisation' }).click();
     await side.getByRole('menuitem', { name: 'Employees' }).click();
@@ -112,7 +112,7 @@ test.describe('page tabs', () => {
 
   test('only the active tab can be closed; closing it activates a neighbour, closing the last goes to /home', async ({ page }) => {
     await signIn(page, demo.sysadmin);
-    await page.getByLabel(/Language/).selectOption('en-US');
+    await switchLanguage(page, 'en-US');
     await expect(activeTab(page)).toHaveText('Home');
     await sideNav(page).getByRole('menuitem', { name: 'Organisation' }).click();
     await sideNav(page).getByRole('menuitem', { name: 'Departments' }).click();
@@ -144,7 +144,7 @@ test.describe('page tabs', () => {
     await page.getByRole('menuitem', { name: /^(Quit|退出)$/ }).click();
     await expect(page).toHaveURL(/\/login$/);
     expect(await page.evaluate(() => sessionStorage.getItem('campus.pageTabs'))).toBeNull();
-    await page.getByLabel(/Language/).selectOption('en-US');
+    await switchLanguage(page, 'en-US');
     await signIn(page, demo.sysadmin);
     await expect(pageTabs(page)).toHaveCount(1);
   });
@@ -187,7 +187,7 @@ test.describe('skins', () => {
 
     await page.getByTestId('user-menu').click();
     await page.getByRole('menuitem', { name: /^(Quit|退出)$/ }).click();
-    await page.getByLabel(/Language/).selectOption('en-US');
+    await switchLanguage(page, 'en-US');
     await fillLogin(page, demo.multi.account, demo.multi.password);
     const chooser = page.getByRole('dialog', { name: 'Choose tenant' });
     await chooser.getByRole('radio', { name: /Branch Campus/ }).check();
@@ -216,7 +216,7 @@ test.describe('content area and special menu items', () => {
     await fillLogin(page, demo.multi.account, demo.multi.password);
     await page.getByRole('dialog', { name: 'Choose tenant' }).getByRole('button', { name: 'Confirm' }).click();
     await expect(page.getByTestId('user-menu')).toBeVisible();
-    await page.getByLabel(/Language/).selectOption('en-US');
+    await switchLanguage(page, 'en-US');
     const monitor = systemsNav(page).getByRole('menuitem', { name: 'Building Monitor' });
     await expect(monitor).toBeVisible();
     const [popup] = await Promise.all([page.waitForEvent('popup'), monitor.click()]);

@@ -9,6 +9,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Type } from 'typebox';
 import { apiPaths, codes, shellVersion, toLanguage } from '@campus/contracts';
+import type { LanguageCode } from '@campus/contracts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import { pingDatabase } from './db/database.ts';
@@ -16,19 +17,24 @@ import { isApiPath } from './http/api-prefixes.ts';
 import { makeRequireSession } from './http/auth-hook.ts';
 import { AppError, sendFailure } from './http/envelope.ts';
 import { errorHandler } from './http/errors.ts';
-import { registerSecurityHeaders } from './http/security-headers.ts';
+import { buildSecurityHeaders, registerSecurityHeaders } from './http/security-headers.ts';
 import type { App, Clock } from './http/types.ts';
 import type { LdapClientFactory } from './modules/auth/ldap-directory.ts';
 import { registerAccountRoutes } from './modules/account/account-routes.ts';
 import { registerAuthRoutes } from './modules/auth/auth-routes.ts';
 import { registerSettingsRoutes } from './modules/auth/settings-routes.ts';
 import { registerBackupLogRoutes } from './modules/backup-log/backup-log-routes.ts';
+import { registerEnterpriseRoutes } from './modules/enterprise/enterprise-routes.ts';
 import { registerLicenceRoutes } from './modules/licence/licence-routes.ts';
 import { registerMenuRoutes } from './modules/menu/menu-routes.ts';
 import { registerOperationLogRoutes } from './modules/operation-log/operation-log-routes.ts';
 import { registerOssRoutes } from './modules/oss/oss-routes.ts';
+import { entryOrigins } from './modules/sub-app/sub-app-registry.ts';
+import { registerSubAppRoutes } from './modules/sub-app/sub-app-routes.ts';
 import { registerToolsRoutes } from './modules/tools/tools-routes.ts';
+import { registerVersionRoutes } from './modules/version/version-routes.ts';
 import { createServices } from './services.ts';
+import { logoIds } from './seed/seed.ts';
 
 export interface BuildAppOptions {
   db: DatabaseHandle;
@@ -61,6 +67,12 @@ export const safeLoggerOptions = {
 const notBuiltPage =
   'The shell is not built yet.\n\nRun `npm run build` in the repository root, then reload this page.\nThe API is running: see /docs for the OpenAPI description and /healthz for health.\n';
 
+/** The language of the `language` header (zh-CN when absent or unknown). */
+function languageOf(request: FastifyRequest): LanguageCode {
+  const header = request.headers.language;
+  return toLanguage(Array.isArray(header) ? header[0] : header);
+}
+
 /** Builds the server (every route registered, not listening yet). */
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { config } = options;
@@ -75,17 +87,21 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { coerceTypes: false, allErrors: false } },
+    // a URL that cannot be decoded (`/subapps/%zz`) is answered before any route: still an envelope
+    frameworkErrors: (_error, request, reply) => {
+      request.lang = languageOf(request);
+      sendFailure(request, reply, new AppError(codes.badRequest, 400));
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorateRequest('lang', 'zh-CN');
   app.decorateRequest('session', null);
   app.addHook('onRequest', async (request) => {
-    const header = request.headers.language;
-    request.lang = toLanguage(Array.isArray(header) ? header[0] : header);
+    request.lang = languageOf(request);
   });
   app.setErrorHandler(errorHandler);
 
-  registerSecurityHeaders(app);
+  registerSecurityHeaders(app, buildSecurityHeaders(entryOrigins(config.subAppEntries)));
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_request, context) => ({ statusCode: 429, error: 'Too Many Requests', message: `Rate limit exceeded, retry in ${context.after}` }),
@@ -130,8 +146,18 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     rateLimitPerMinute: config.rateLimitPerMinute,
   });
   registerMenuRoutes(app, { menu: services.menu, account: services.account, mjSystem: config.mjSystem, requireSession });
-  registerLicenceRoutes(app, services.licence, services.account, requireSession);
-  registerOperationLogRoutes(app, services.logs, services.account, requireSession);
+  registerLicenceRoutes(app, {
+    licence: services.licence,
+    account: services.account,
+    menu: services.menu,
+    operatorPassword: { account: services.account, lockout: services.lockout, logs: services.logs },
+    requireSession,
+    productImageIds: { logo: logoIds.system, loginBg: logoIds.loginBg },
+  });
+  registerOperationLogRoutes(app, { logs: services.logs, account: services.account, menu: services.menu, requireSession });
+  registerEnterpriseRoutes(app, { enterprise: services.enterprise, menu: services.menu, requireSession });
+  registerVersionRoutes(app, { versions: services.versions, requireSession });
+  registerSubAppRoutes(app, { files: services.subAppFiles, registry: services.subApps, requireSession });
   registerBackupLogRoutes(app, { backupLogs: services.backupLogs, privateDeployment: config.privateDeployment, requireSession });
   registerOssRoutes(app, services.oss);
   registerToolsRoutes(app, services.tools);

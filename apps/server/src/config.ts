@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isGateSystem } from '@campus/contracts';
+import { customerNoPattern, isGateSystem, subAppFolderPattern } from '@campus/contracts';
+import { isSameOriginPath } from './lib/same-origin-path.ts';
 
 export interface LdapConfig {
   url: string;
@@ -29,6 +30,8 @@ export interface Config {
   isProduction: boolean;
   /** Fixed captcha answer; only ever set when NODE_ENV=test. */
   testCaptchaText: string | null;
+  /** Milliseconds added to the server's clock; only ever non-zero when NODE_ENV=test (browser tests of licence dates). */
+  testClockOffsetMs: number;
   /** Requests per minute and client address on each sign-in, captcha and tenant-search route. */
   rateLimitPerMinute: number;
   /** Failed sign-ins from one client address (across accounts) before that address is locked. */
@@ -36,6 +39,21 @@ export interface Config {
   trustProxy: boolean;
   /** Absolute http(s) address of the operations management platform (private deployments); '' when none. */
   opsPlatformUrl: string;
+  /** Sub-app builds of this deployment, served at /subapps/<folder>/ (SUBAPPS_DIR). */
+  subAppsDir: string;
+  /**
+   * Sub-app builds that ship with the server, by folder; a folder is served from here unless subAppsDir
+   * holds `<folder>/index.html`. Not an environment variable: tests point it elsewhere.
+   */
+  bundledSubApps: Readonly<Record<string, string>>;
+  /** SUBAPP_ENTRIES: entry URL (ending in '/') by folder, replacing `/subapps/<folder>/` in the registry. */
+  subAppEntries: Readonly<Record<string, string>>;
+  /** CUSTOMER_NO: this installation's customer number (1–8 digits, no leading zero); null keeps the stored one. */
+  customerNo: string | null;
+  /** LICENCE_TRUST_FILE: vendor public keys by kid; null trusts the repository's test keys outside production, none in it. */
+  licenceTrustFile: string | null;
+  /** DEMO_LICENCE: whether the demo seed adds and activates the demo licence (default on). */
+  demoLicence: boolean;
 }
 
 export class ConfigError extends Error {
@@ -74,22 +92,64 @@ function textVar(env: Env, name: string): string | null {
   return raw === undefined || raw.trim() === '' ? null : raw.trim();
 }
 
-/** '' or an absolute http(s) URL without credentials (it is handed to every browser). */
-function httpUrlVar(env: Env, name: string): string {
-  const value = textVar(env, name);
-  if (value === null) return '';
+/**
+ * What is wrong with `value` as an absolute http(s) URL without credentials, or null when nothing is.
+ * `credentials` marks a value that must not be repeated in a message: it may hold a password.
+ */
+function httpUrlProblem(value: string): { problem: string; credentials: boolean } | null {
   let parsed: URL;
   try {
     parsed = new URL(value);
   } catch {
-    throw new ConfigError(name, `must be an absolute http:// or https:// URL (or empty), got "${value}"`);
+    return { problem: 'must be an absolute http:// or https:// URL', credentials: false };
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new ConfigError(name, `must start with http:// or https://, got "${value}"`);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return { problem: 'must start with http:// or https://', credentials: false };
+  if (parsed.username || parsed.password) return { problem: 'must not contain a user name or password', credentials: true };
+  if (/\s/.test(value)) return { problem: 'must not contain spaces', credentials: false };
+  return null;
+}
+
+/** '' or an absolute http(s) URL without credentials (it is handed to every browser). */
+function httpUrlVar(env: Env, name: string): string {
+  const value = textVar(env, name);
+  if (value === null) return '';
+  const found = httpUrlProblem(value);
+  if (found === null) return value;
+  throw new ConfigError(name, found.credentials ? found.problem : `${found.problem} (or empty), got "${value}"`);
+}
+
+/**
+ * SUBAPP_ENTRIES: comma-separated `folder=url`. The url is a path on this server or an absolute http(s)
+ * URL without credentials, ending in '/' (the folder of the entry's index.html), without query or fragment.
+ */
+function subAppEntriesVar(env: Env, name: string): Record<string, string> {
+  const raw = textVar(env, name);
+  const entries: Record<string, string> = {};
+  if (raw === null) return entries;
+  const folderPattern = new RegExp(subAppFolderPattern);
+  for (const rawItem of raw.split(',')) {
+    const item = rawItem.trim();
+    const split = item.indexOf('=');
+    const folder = split < 0 ? item : item.slice(0, split).trim();
+    const url = split < 0 ? '' : item.slice(split + 1).trim();
+    const bad = (problem: string, shown = item) => new ConfigError(name, `item "${shown}" ${problem}`);
+    if (split < 0) throw bad('must be folder=url');
+    if (!folderPattern.test(folder)) throw bad(`has a folder that does not match ${subAppFolderPattern}`);
+    if (Object.hasOwn(entries, folder)) throw bad('names a folder that an earlier item named');
+    if (url.startsWith('/')) {
+      if (!isSameOriginPath(url) || /[\s?#]/.test(url)) throw bad('has a path that does not start with a single "/" or holds spaces, "?" or "#"');
+    } else {
+      const found = httpUrlProblem(url);
+      // an item with credentials is not repeated in the message
+      if (found?.credentials) throw bad(`has a url that ${found.problem}`, `${folder}=…`);
+      if (found) throw bad(`has a url that is neither a path on this server ("/…") nor an absolute http(s) URL: it ${found.problem}`);
+      const parsed = new URL(url);
+      if (parsed.search || parsed.hash) throw bad('has a url with a query or fragment');
+    }
+    if (!url.endsWith('/')) throw bad('has a url that does not end with "/"');
+    entries[folder] = url;
   }
-  if (/\s/.test(value)) throw new ConfigError(name, `must not contain spaces, got "${value}"`);
-  if (parsed.username || parsed.password) throw new ConfigError(name, 'must not contain a user name or password');
-  return value;
+  return entries;
 }
 
 /** Reads the configuration from environment variables (documented in apps/server/CONFIG.md). */
@@ -141,6 +201,20 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     if (!/^[A-Za-z0-9]{4}$/.test(testCaptchaText)) throw new ConfigError('TEST_CAPTCHA_TEXT', 'must be 4 letters or digits');
   }
 
+  const clockOffset = textVar(env, 'TEST_CLOCK_OFFSET_MS');
+  if (clockOffset !== null) {
+    if (nodeEnv !== 'test') {
+      throw new ConfigError('TEST_CLOCK_OFFSET_MS', `is only allowed when NODE_ENV=test (NODE_ENV is "${nodeEnv}"); unset it`);
+    }
+    if (!/^-?\d{1,13}$/.test(clockOffset)) throw new ConfigError('TEST_CLOCK_OFFSET_MS', `must be a whole number of milliseconds, got "${clockOffset}"`);
+  }
+
+  const customerNo = textVar(env, 'CUSTOMER_NO');
+  if (customerNo !== null && !customerNoPattern.test(customerNo)) {
+    throw new ConfigError('CUSTOMER_NO', `must be 1 to 8 digits without a leading zero, got "${customerNo}"`);
+  }
+  const licenceTrustFile = textVar(env, 'LICENCE_TRUST_FILE');
+
   return {
     port,
     host,
@@ -158,10 +232,17 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     nodeEnv,
     isProduction: nodeEnv === 'production',
     testCaptchaText,
+    testClockOffsetMs: clockOffset === null ? 0 : Number(clockOffset),
     rateLimitPerMinute: intVar(env, 'RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
     addressFailureLimit: intVar(env, 'LOGIN_ADDRESS_FAILURE_LIMIT', 20, 1, 1_000_000),
     trustProxy: switchVar(env, 'TRUST_PROXY', false),
     opsPlatformUrl: httpUrlVar(env, 'OPS_PLATFORM_URL'),
+    subAppsDir: path.resolve(cwd, textVar(env, 'SUBAPPS_DIR') ?? path.join(dataDir, 'subapps')),
+    bundledSubApps: { qy: path.join(repoRoot, 'apps', 'subapp-qy', 'dist') },
+    subAppEntries: subAppEntriesVar(env, 'SUBAPP_ENTRIES'),
+    customerNo,
+    licenceTrustFile: licenceTrustFile === null ? null : path.resolve(cwd, licenceTrustFile),
+    demoLicence: switchVar(env, 'DEMO_LICENCE', true),
   };
 }
 

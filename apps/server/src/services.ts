@@ -1,4 +1,5 @@
-import { digestModeFor } from '@campus/contracts';
+import os from 'node:os';
+import { digestModeFor, shellVersion } from '@campus/contracts';
 import type { Kysely } from 'kysely';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/database.ts';
@@ -17,8 +18,11 @@ import { LoginService } from './modules/auth/login-service.ts';
 import { SessionService } from './modules/auth/session-service.ts';
 import { BackupLogRepository } from './modules/backup-log/backup-log-repository.ts';
 import { BackupLogService } from './modules/backup-log/backup-log-service.ts';
+import { EnterpriseRepository } from './modules/enterprise/enterprise-repository.ts';
+import { EnterpriseService } from './modules/enterprise/enterprise-service.ts';
 import { LicenceRepository } from './modules/licence/licence-repository.ts';
 import { LicenceService } from './modules/licence/licence-service.ts';
+import { trustListFor } from './modules/licence/licence-trust.ts';
 import { MenuRepository } from './modules/menu/menu-repository.ts';
 import { MenuCatalogue } from './modules/menu/menu-catalogue.ts';
 import { MenuService } from './modules/menu/menu-service.ts';
@@ -28,7 +32,11 @@ import { OssRepository } from './modules/oss/oss-repository.ts';
 import { OssService } from './modules/oss/oss-service.ts';
 import { PasswordSealService } from './modules/password-seal/password-seal-service.ts';
 import { SealKeyRepository } from './modules/password-seal/seal-key-repository.ts';
+import { SubAppFiles } from './modules/sub-app/sub-app-files.ts';
+import { SubAppRegistry } from './modules/sub-app/sub-app-registry.ts';
 import { ToolsService } from './modules/tools/tools-service.ts';
+import { VersionRepository } from './modules/version/version-repository.ts';
+import { VersionService, serverServiceName } from './modules/version/version-service.ts';
 
 export interface ServiceOptions {
   now?: Clock;
@@ -40,7 +48,8 @@ export type Services = ReturnType<typeof createServices>;
 
 /** Wires every area's repository and service over one database handle. */
 export function createServices(handle: DatabaseHandle, config: Config, options: ServiceOptions = {}) {
-  const now = options.now ?? Date.now;
+  const offset = config.testClockOffsetMs;
+  const now = options.now ?? (offset === 0 ? Date.now : () => Date.now() + offset);
   const db = handle.db;
   const fixedCaptcha = config.testCaptchaText;
   const captchaText = options.captchaText ?? (fixedCaptcha ? () => fixedCaptcha : randomCaptchaText);
@@ -66,11 +75,15 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
   });
   const menuRepository = new MenuRepository(db);
   const menu = new MenuService(menuRepository, new MenuCatalogue(menuRepository, now));
-  const licence = new LicenceService(new LicenceRepository(db), now);
+  const licence = new LicenceService(new LicenceRepository(db), trustListFor(config.licenceTrustFile, config.isProduction), logs, now);
   const oss = new OssService(new OssRepository(db), now);
   const tools = new ToolsService(config.dataDir);
   const seal = new PasswordSealService(new SealKeyRepository(db), now);
   const backupLogs = new BackupLogService(new BackupLogRepository(db), now);
+  const enterprise = new EnterpriseService(new EnterpriseRepository(db), { sessions, licence }, now);
+  const versions = new VersionService(new VersionRepository(db), { address: os.hostname(), serviceName: serverServiceName, version: shellVersion }, now);
+  const subAppFiles = new SubAppFiles(config.subAppsDir, config.bundledSubApps);
+  const subApps = new SubAppRegistry(menu, config.subAppEntries);
   /** The account, session and log services over one transaction (for writes that must land together). */
   const inTransaction: InTransaction = (work) =>
     db.transaction().execute((trx: Kysely<DB>) =>
@@ -81,5 +94,5 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
       }),
     );
   const passwordChange = new PasswordChangeService({ account, lockout, logs, seal, inTransaction });
-  return { account, logs, sessions, captcha, lockout, login, menu, licence, oss, tools, seal, passwordChange, backupLogs, now };
+  return { account, logs, sessions, captcha, lockout, login, menu, licence, oss, tools, seal, passwordChange, backupLogs, enterprise, versions, subAppFiles, subApps, now };
 }

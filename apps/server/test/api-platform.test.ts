@@ -216,6 +216,16 @@ describe('configuration', () => {
     }
   });
 
+  it('TEST_CLOCK_OFFSET_MS moves the clock only when NODE_ENV=test', async () => {
+    const config = loadConfig({ NODE_ENV: 'test', TEST_CLOCK_OFFSET_MS: '-86400000' });
+    expect(config.testClockOffsetMs).toBe(-86_400_000);
+    expect(loadConfig({ NODE_ENV: 'test' }).testClockOffsetMs).toBe(0);
+    for (const mode of ['development', 'production', undefined]) {
+      expect(() => loadConfig({ NODE_ENV: mode, TEST_CLOCK_OFFSET_MS: '1000' })).toThrow(/TEST_CLOCK_OFFSET_MS/);
+    }
+    expect(() => loadConfig({ NODE_ENV: 'test', TEST_CLOCK_OFFSET_MS: '1 year' })).toThrow(/TEST_CLOCK_OFFSET_MS/);
+  });
+
   it('invalid values fail with a message naming the variable', () => {
     const bad: [Record<string, string>, RegExp][] = [
       [{ PORT: 'abc' }, /PORT/],

@@ -77,6 +77,8 @@ export interface TestServer {
 
 export interface StartOptions {
   env?: Record<string, string>;
+  /** Replaces parts of the configuration read from env (settings with no variable, e.g. bundledSubApps). */
+  config?: Partial<Config>;
   ldapClientFactory?: BuildAppOptions['ldapClientFactory'];
   logger?: BuildAppOptions['logger'];
 }
@@ -105,7 +107,7 @@ export async function startServer(kind: DatabaseKind, options: StartOptions = {}
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...options.env,
   };
-  const config = loadConfig(env, dataDir);
+  const config: Config = { ...loadConfig(env, dataDir), ...options.config };
   const handle = openDatabase(config);
   await migrateToLatest(handle.db, handle.dialect);
   const clock = fakeClock();

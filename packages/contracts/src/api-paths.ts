@@ -30,9 +30,44 @@ export const apiPaths = {
   permissions: '/system/api/System/GetPermission',
   sysKeyParam: '/system/api/System/GetSysKeyParamData',
   licencePermission: '/system/api/System/GetLicensePermission',
-  /** POST {page:{index,size}} → operation log rows of the caller's tenant (system administrators); path left open by the spec. */
+  /**
+   * POST OperationLogSearchRequest → operation log rows of the caller's tenant, newest first (system administrators
+   * and holders of function code 1001030); path left open by the spec.
+   */
   operationLogSearch: '/qy/api/OperateLog/Search',
-  // licence, version and backup
+  /** GET → HomeFigures: live figures for the enterprise-data home page (path left open by the spec). */
+  qyHomeFigures: '/qy/api/Home/GetFigures',
+  /** GET → SubAppEntry[]: where each system's sub-application is loaded from on this deployment (DESIGN §8). */
+  subAppRegistry: '/system/api/SubApp/GetRegistry',
+  // licence, version and backup (types in licence.ts)
+  /** POST multipart field 'files' (.lic only, several) → LicenceUploadResult[], one per file. */
+  licenceUpload: '/common-service/api/License/UploadLicenseFile',
+  /** POST LicenceDetailRequest → LicenceDetail. */
+  licenceDetail: '/common-service/api/License/GetDetail',
+  /** POST → LicenceDetail | null: the licence in effect now, which activating another one replaces. */
+  licenceOldDetail: '/common-service/api/License/GetOldDetail',
+  /** POST ActivateLicenceRequest → null (system administrators). */
+  licenceActivate: '/common-service/api/License/ActivateLicense',
+  /** POST → LicenceApp[]. */
+  licenceAppList: '/common-service/api/License/AppList',
+  /** POST LicenceSearchRequest → LicenceSearchReply. */
+  licenceSearch: '/common-service/api/License/Search',
+  /** POST → LicenceDetail | null: the licence the installation runs on. */
+  licenceCurrentDetail: '/common-service/api/License/GetLicenseDetail',
+  /** GET → ProductInfo (productName sets the page title); no sign-in needed. */
+  licenceSysInfos: '/common-service/api/License/GetSysInfos',
+  /** GET → ProductImages; no sign-in needed. */
+  licenceProductImages: '/common-service/api/License/GetProductImages',
+  /** POST AddTrialLicenceRequest → null (system administrators; one trial per installation). */
+  addTrialLicence: '/system/api/System/AddTempLicense',
+  /** GET → ProductInfo (path left open by the spec). */
+  productInfo: '/common-service/api/Product/GetProductInfo',
+  /** GET → CustomerInfo (path left open by the spec). */
+  customerInfo: '/common-service/api/Customer/GetCustomerNo',
+  /** POST ReportVersionRequest: the shell registers its own version and each sub-app's report-version file. */
+  reportVersion: '/common-service/api/Version/ReportVersion',
+  /** GET → VersionEntry[]: every program version reported to this installation (About System, Version Info). */
+  versionList: '/common-service/api/Version/VersionList',
   /** POST {pageInfo:{index,size}, startTime?, endTime?} → backup log rows, newest first (private deployments). */
   backupLogSearch: '/common-service/api/BackUpLog/SearchBackupLog',
   // files and health

@@ -26,6 +26,16 @@ export const codes = {
   passwordReused: 152,
   oldPasswordWrong: 153,
   tooManyRequests: 161,
+  licenceTampered: 171,
+  licenceOtherInstallation: 172,
+  licenceNotActivatable: 173,
+  licenceNoTrustedKey: 174,
+  licenceNotLicFile: 175,
+  licenceFileTooLarge: 176,
+  licenceCodeConflict: 177,
+  trialAlreadyRegistered: 178,
+  adminPasswordWrong: 179,
+  trialNotNeeded: 181,
   internalError: 999,
 } as const;
 
@@ -64,6 +74,16 @@ export const codeMessages: Record<BusinessCode, Localised> = {
   [codes.passwordReused]: { 'en-US': 'The new password must differ from the current one', 'zh-CN': '新密码不能与当前密码相同', 'zh-MO': '新密碼不能與目前密碼相同' },
   [codes.oldPasswordWrong]: { 'en-US': 'The original password is wrong', 'zh-CN': '原密码错误', 'zh-MO': '原密碼錯誤' },
   [codes.tooManyRequests]: { 'en-US': 'Too many requests, please try again later', 'zh-CN': '请求过于频繁，请稍后再试', 'zh-MO': '請求過於頻繁，請稍後再試' },
+  [codes.licenceTampered]: { 'en-US': 'Authorization tampered: the licence file is damaged, was changed, or is not signed by a trusted vendor key', 'zh-CN': '授权被篡改：授权文件已损坏、被修改或不是由受信任的厂商密钥签发', 'zh-MO': '授權被篡改：授權檔案已損壞、被修改或不是由受信任的廠商密鑰簽發' },
+  [codes.licenceOtherInstallation]: { 'en-US': 'This licence is for another installation (customer number {customerNo})', 'zh-CN': '该授权属于其他安装（客户编号 {customerNo}）', 'zh-MO': '該授權屬於其他安裝（客戶編號 {customerNo}）' },
+  [codes.licenceNotActivatable]: { 'en-US': 'This licence cannot be activated: it has expired or has not started yet', 'zh-CN': '该授权无法激活：已过期或尚未生效', 'zh-MO': '該授權無法啟用：已過期或尚未生效' },
+  [codes.licenceNoTrustedKey]: { 'en-US': 'No vendor key is trusted on this server: set LICENCE_TRUST_FILE (see docs/licences.md)', 'zh-CN': '服务器未配置受信任的厂商密钥：请设置 LICENCE_TRUST_FILE（见 docs/licences.md）', 'zh-MO': '伺服器未設定受信任的廠商密鑰：請設定 LICENCE_TRUST_FILE（見 docs/licences.md）' },
+  [codes.licenceNotLicFile]: { 'en-US': 'Only .lic licence files are accepted', 'zh-CN': '只能上传 .lic 授权文件', 'zh-MO': '只能上傳 .lic 授權檔案' },
+  [codes.licenceFileTooLarge]: { 'en-US': 'The file is larger than {max} KiB: it is not a licence file', 'zh-CN': '文件超过 {max} KiB，不是授权文件', 'zh-MO': '檔案超過 {max} KiB，不是授權檔案' },
+  [codes.licenceCodeConflict]: { 'en-US': 'A different licence with the code {code} is already stored', 'zh-CN': '已存在编号为 {code} 的另一份授权', 'zh-MO': '已存在編號為 {code} 的另一份授權' },
+  [codes.trialAlreadyRegistered]: { 'en-US': 'A trial licence was already registered for this installation', 'zh-CN': '本系统已注册过试用授权', 'zh-MO': '本系統已註冊過試用授權' },
+  [codes.adminPasswordWrong]: { 'en-US': 'The administrator password is wrong', 'zh-CN': '管理员密码错误', 'zh-MO': '管理員密碼錯誤' },
+  [codes.trialNotNeeded]: { 'en-US': 'A licence is in effect: a trial licence is not needed', 'zh-CN': '已有生效的授权，无需试用授权', 'zh-MO': '已有生效的授權，無需試用授權' },
   [codes.internalError]: { 'en-US': 'Internal server error!', 'zh-CN': '服务器内部错误！', 'zh-MO': '伺服器內部錯誤！' },
 };
 

@@ -252,3 +252,105 @@ export interface BackupLogRow {
   size: number;
   remarks: string;
 }
+
+// ---- operation log (DESIGN §5; the reference sub-app's /qy/operate-log) ----
+
+/** What the operation log records. */
+export const operationActions = ['login', 'ldap-login', 'lock', 'logout', 'change-password', 'licence-upload', 'licence-activate', 'licence-trial'] as const;
+export type OperationAction = (typeof operationActions)[number];
+export const operationResults = ['success', 'failure', 'locked', 'disabled', 'no-local-account'] as const;
+export type OperationResult = (typeof operationResults)[number];
+
+/** `POST /qy/api/OperateLog/Search`: one page, optionally filtered. */
+export interface OperationLogSearchRequest {
+  /** index is 1-based; size 1 to operationLogPaging.maxPageSize. */
+  page: { index: number; size: number };
+  /** Epoch ms, inclusive. */
+  startTime?: number;
+  /** Epoch ms, inclusive; not before startTime. */
+  endTime?: number;
+  /** Part of the operator's account name (case-insensitive), 1 to 64 characters. */
+  operator?: string;
+  action?: OperationAction;
+}
+
+/** One operation log row; the envelope's recordCount is the total matching the filters. */
+export interface OperationLogRow {
+  id: string;
+  tenantCode: string;
+  account: string;
+  action: OperationAction;
+  result: OperationResult;
+  clientIp: string;
+  detail: string | null;
+  /** Epoch ms. */
+  createdAt: number;
+}
+
+// ---- enterprise-data home page ----
+
+/** `GET /qy/api/Home/GetFigures`: figures of the caller's tenant, read when asked (never cached). */
+export interface HomeFigures {
+  employeeCount: number;
+  departmentCount: number;
+  /** Sessions of the tenant that are signed in now (not expired, not logged out). */
+  activeSessionCount: number;
+  /** The installation's licence, as GetLicensePermission computes it. */
+  licence: { isNormal: boolean; licenseType: number; licenseState: number };
+}
+
+// ---- sub-applications (DESIGN §8) ----
+
+/** Where sub-app entries are served on this server: `/subapps/{folder}/` (never the route itself). */
+export const subAppsPathPrefix = '/subapps/';
+
+/** `GET /system/api/SubApp/GetRegistry`: one row per system of the catalogue. */
+export interface SubAppEntry {
+  appNo: string;
+  /** The base path without slashes (frontRoutingAddr), '' for tc. */
+  frontRoutingAddr: string;
+  /** The entry folder: frontRoutingAddr, or the appNo when the base path is empty. Systems sharing it share one app. */
+  folder: string;
+  /** URL of the entry's index.html folder, ending in '/': `/subapps/{folder}/` unless the deployment points it elsewhere. */
+  entry: string;
+}
+
+/** Every sub-app entry folder holds this file; the shell reports its contents with ReportVersion. */
+export const reportVersionFileName = 'report-version.json';
+
+/** The contents of a report-version file. */
+export interface ReportVersionFile {
+  /** 1 to 64 characters: letters, digits, '.', '_', '-'. */
+  serviceName: string;
+  /** 1 to 64 characters: letters, digits, '.', '_', '-', '+'. */
+  version: string;
+}
+
+/** A program version (spec §3 "Version entry"). address: host, or host:port when the host is an address. */
+export interface VersionEntry {
+  address: string;
+  serviceName: string;
+  version: string;
+}
+
+/** `POST /common-service/api/Version/ReportVersion`: 1 to 50 entries; each replaces the one of the same address and serviceName. */
+export interface ReportVersionRequest {
+  versions: VersionEntry[];
+}
+
+// ---- rules of the calls above, shared so the browser checks what the server checks ----
+
+/** An entry folder (SubAppEntry.folder): lowercase words joined by single slashes, e.g. `qy`, `monitor/mj`. */
+export const subAppFolderPattern = '^[a-z0-9-]+(/[a-z0-9-]+)*$';
+
+/** What ReportVersion accepts (VersionEntry fields and how many per call). */
+export const reportVersionRules = {
+  maxEntries: 50,
+  /** 1 to 255 characters, no whitespace or control characters. */
+  addressPattern: '^[^\\s\\u0000-\\u001f\\u007f-\\u009f]{1,255}$',
+  serviceNamePattern: '^[A-Za-z0-9._-]{1,64}$',
+  versionPattern: '^[A-Za-z0-9._+-]{1,64}$',
+} as const;
+
+/** OperationLogSearchRequest.operator: 1 to this many characters. */
+export const operationLogOperatorMaxLength = 64;

@@ -5,3 +5,5 @@ export * from './envelope.ts';
 export * from './languages.ts';
 export * from './national-crypto.ts';
 export * from './shell-constants.ts';
+export * from './licence-condition.ts';
+export * from './licence.ts';

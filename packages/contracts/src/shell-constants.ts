@@ -1,5 +1,7 @@
 /** Numbers fixed by the specification (§9) that both server and shell use. */
 export const shellVersion = '3.5.7.24112701';
+/** The shell's service name in ReportVersion / VersionList (spec §7). */
+export const shellServiceName = 'main-front';
 export const defaultServicePort = 6300;
 export const requestTimeoutMs = 30_000;
 export const defaultHomePath = '/qy/homePage';
@@ -30,3 +32,11 @@ export const backupLogPaging = {
   tableHeight: 300,
   maxPageSize: 500,
 } as const;
+/** Operation log viewer of the reference sub-app: default page size, its options, the server's largest page. */
+export const operationLogPaging = {
+  pageSize: 20,
+  pageSizeOptions: [10, 20, 50, 100],
+  maxPageSize: 500,
+} as const;
+/** Function code of the operation log page (qy): its holders may read the operation log. */
+export const operationLogPermission = '1001030';

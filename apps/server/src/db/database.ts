@@ -42,6 +42,9 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
   // loss can drop the last commits. FULL would fsync on every write (each sign-in writes several rows).
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
+  // SQLite's own lower() folds ASCII letters only; PostgreSQL's folds every letter. This one folds like
+  // PostgreSQL, so case-insensitive searches (lower(x) like lower(?)) answer the same on both.
+  sqlite.function('lower', { deterministic: true }, (value: unknown) => (value === null ? null : String(value).toLowerCase()));
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }

@@ -176,6 +176,94 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('backup_logs_time').on('backup_logs').columns(['backup_time', 'id']).execute();
       },
     },
+    '0006_enterprise_data': {
+      async up(db: Kysely<unknown>) {
+        // the enterprise-data (qy) organisation: departments (a tree) and their employees, per tenant
+        await db.schema
+          .createTable('departments')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('tenant_code', 'text', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('parent_id', 'text', (c) => c.references('departments.id'))
+          .addColumn('sort_num', 'integer', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('departments_tenant').on('departments').column('tenant_code').execute();
+        await db.schema
+          .createTable('employees')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('tenant_code', 'text', (c) => c.notNull())
+          .addColumn('code', 'text', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('department_id', 'text', (c) => c.notNull().references('departments.id'))
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+        // an employee code is unique within its tenant; led by tenant_code, the index also serves per-tenant reads
+        await db.schema.createIndex('employees_tenant_code').on('employees').columns(['tenant_code', 'code']).unique().execute();
+      },
+    },
+    '0007_program_versions': {
+      async up(db: Kysely<unknown>) {
+        // the latest version each program (service) reported from each address (ReportVersion)
+        await db.schema
+          .createTable('program_versions')
+          .addColumn('address', 'text', (c) => c.notNull())
+          .addColumn('service_name', 'text', (c) => c.notNull())
+          .addColumn('version', 'text', (c) => c.notNull())
+          .addColumn('reported_at', 'bigint', (c) => c.notNull())
+          .addPrimaryKeyConstraint('program_versions_pk', ['address', 'service_name'])
+          .execute();
+      },
+    },
+    '0008_tenant_search_indexes': {
+      async up(db: Kysely<unknown>) {
+        // The operation log is read per tenant, newest first (id breaks ties): this index serves both the
+        // filter and the order; the time-only index of 0001 served no query and is dropped.
+        await db.schema.createIndex('operation_logs_tenant_time').on('operation_logs').columns(['tenant_code', 'created_at', 'id']).execute();
+        await db.schema.dropIndex('operation_logs_created').execute();
+        // live sessions are counted per tenant (enterprise-data home figures)
+        await db.schema.createIndex('sessions_tenant_idle').on('sessions').columns(['tenant_code', 'idle_expires_at']).execute();
+      },
+    },
+    '0009_signed_licences': {
+      async up(db: Kysely<unknown>) {
+        // Licences become signed files that are re-verified when evaluated. Rows of 0001 had no file, so
+        // they cannot be verified and are dropped (a demo data folder gets its licence again by a fresh seed).
+        await db.schema.dropTable('licences').execute();
+        await db.schema
+          .createTable('licences')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('code', 'text', (c) => c.notNull().unique())
+          .addColumn('file_text', 'text')
+          .addColumn('file_hash', 'text')
+          .addColumn('is_trial', 'integer', (c) => c.notNull())
+          .addColumn('customer_no', 'text', (c) => c.notNull())
+          .addColumn('customer_name', 'text', (c) => c.notNull())
+          .addColumn('prd_pkg_category', 'text', (c) => c.notNull())
+          .addColumn('is_formal', 'integer', (c) => c.notNull())
+          .addColumn('begin_time', 'bigint')
+          .addColumn('end_time', 'bigint')
+          .addColumn('emp_count', 'integer', (c) => c.notNull())
+          .addColumn('is_has_mobile', 'integer', (c) => c.notNull())
+          .addColumn('is_permit_openapi', 'integer', (c) => c.notNull())
+          .addColumn('is_limit_device', 'integer', (c) => c.notNull())
+          .addColumn('infos', 'text', (c) => c.notNull())
+          .addColumn('devices', 'text', (c) => c.notNull())
+          .addColumn('activate_time', 'bigint')
+          .addColumn('state', 'integer', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('licences_created').on('licences').columns(['created_at', 'id']).execute();
+        await db.schema
+          .createTable('installation')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('customer_no', 'text', (c) => c.notNull())
+          .addColumn('system_code', 'text', (c) => c.notNull())
+          .addColumn('latest_seen', 'bigint', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+      },
+    },
   };
 }
 

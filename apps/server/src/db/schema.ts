@@ -115,16 +115,42 @@ export interface PermissionGrantsTable {
 }
 
 export interface LicencesTable {
-  // licence
+  // licence: one uploaded licence file or the installation's trial (migration 0009 replaced 0001's table)
   id: string;
+  /** The licence code; unique, so one trial per installation is kept by its fixed code. */
   code: string;
-  begin_time: number;
-  end_time: number;
-  activate_time: number | null;
-  state: number;
-  license_type: number;
+  /** The `.lic` file as uploaded (re-verified whenever licences are evaluated); null for a trial. */
+  file_text: string | null;
+  /** SHA-256 hex of file_text; null for a trial. */
+  file_hash: string | null;
+  is_trial: number;
+  customer_no: string;
+  customer_name: string;
+  prd_pkg_category: string;
   is_formal: number;
+  begin_time: number | null;
+  end_time: number | null;
   emp_count: number;
+  is_has_mobile: number;
+  is_permit_openapi: number;
+  is_limit_device: number;
+  /** JSON LicenceAppEdition[]. */
+  infos: string;
+  /** JSON LicenceDeviceLimit[]. */
+  devices: string;
+  activate_time: number | null;
+  /** 0 not activated, 5 normal (the one in effect), 6 replaced. */
+  state: number;
+  created_at: number;
+}
+
+export interface InstallationTable {
+  // licence: this installation's identity and the latest time seen (one row, id 'this'; migration 0009)
+  id: string;
+  customer_no: string;
+  system_code: string;
+  /** Monotonic maximum of the clock seen when licences were evaluated (epoch ms). */
+  latest_seen: number;
   created_at: number;
 }
 
@@ -160,6 +186,37 @@ export interface BackupLogsTable {
   created_at: number;
 }
 
+export interface DepartmentsTable {
+  // enterprise: a department of a tenant's organisation tree (migration 0006)
+  id: string;
+  tenant_code: string;
+  name: string;
+  /** The parent department; null for a root. */
+  parent_id: string | null;
+  sort_num: number;
+  created_at: number;
+}
+
+export interface EmployeesTable {
+  // enterprise: an employee of a tenant, in one department (migration 0006)
+  id: string;
+  tenant_code: string;
+  /** Employee number, unique within the tenant. */
+  code: string;
+  name: string;
+  department_id: string;
+  created_at: number;
+}
+
+export interface ProgramVersionsTable {
+  // version: the latest version a program reported from an address (migration 0007)
+  address: string;
+  service_name: string;
+  version: string;
+  /** Epoch ms of the latest report. */
+  reported_at: number;
+}
+
 export interface DB {
   tenants: TenantsTable;
   users: UsersTable;
@@ -171,7 +228,11 @@ export interface DB {
   menu_pages: MenuPagesTable;
   permission_grants: PermissionGrantsTable;
   licences: LicencesTable;
+  installation: InstallationTable;
   oss_objects: OssObjectsTable;
   server_keys: ServerKeysTable;
   backup_logs: BackupLogsTable;
+  departments: DepartmentsTable;
+  employees: EmployeesTable;
+  program_versions: ProgramVersionsTable;
 }

@@ -1,6 +1,7 @@
 /**
  * Path prefixes that belong to the API (never answered with the shell's index.html).
- * `/tools` itself is a shell route; only `/tools/…` is the API.
+ * `/tools` itself is a shell route; only `/tools/…` is the API. Sub-app files (`/subapps`, `/subapps/…`)
+ * are never the shell either: a missing one is a 404, not the shell's page handed to qiankun as a sub-app.
  */
 export const apiPrefixes = [
   '/user/',
@@ -13,6 +14,7 @@ export const apiPrefixes = [
   '/oss/',
   '/common-service/',
   '/tools/',
+  '/subapps',
   '/docs',
   '/healthz',
 ] as const;

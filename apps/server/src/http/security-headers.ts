@@ -1,42 +1,50 @@
 import type { FastifyInstance } from 'fastify';
 
-export const contentSecurityPolicy: Record<string, string[]> = {
-  'default-src': ["'self'"],
-  'img-src': ["'self'", 'data:', 'blob:'],
-  'style-src': ["'self'", "'unsafe-inline'"],
-  'script-src': ["'self'"],
-  'connect-src': ["'self'", 'http://127.0.0.1:18085', 'http://localhost:18085'],
-  'font-src': ["'self'", 'data:'],
-  'frame-ancestors': ["'self'"],
-  'object-src': ["'none'"],
-  'base-uri': ["'self'"],
-  'form-action': ["'self'"],
-};
+/** The content security policy of this server; `otherOrigins` are where sub-apps on other servers live. */
+export function contentSecurityPolicy(otherOrigins: readonly string[] = []): Record<string, string[]> {
+  return {
+    'default-src': ["'self'"],
+    'img-src': ["'self'", 'data:', 'blob:', ...otherOrigins],
+    'style-src': ["'self'", "'unsafe-inline'", ...otherOrigins],
+    // qiankun fetches a sub-app's scripts and runs them through eval inside its JavaScript sandbox (that is
+    // how it isolates their globals), so sub-apps cannot load without 'unsafe-eval'; origins stay 'self'
+    // because those scripts arrive by fetch (connect-src), not by <script src>.
+    'script-src': ["'self'", "'unsafe-eval'"],
+    'connect-src': ["'self'", 'http://127.0.0.1:18085', 'http://localhost:18085', ...otherOrigins],
+    'font-src': ["'self'", 'data:', ...otherOrigins],
+    'frame-ancestors': ["'self'"],
+    'object-src': ["'none'"],
+    'base-uri': ["'self'"],
+    'form-action': ["'self'"],
+  };
+}
 
 /**
- * The security headers of every response, computed once: they never vary by request, and
- * building them per request (as a generic middleware does) cost a tenth of a small call's time.
- * A route may override one (the oss route sets a stricter CSP for served files).
+ * The security headers of every response. They depend on the configuration only, so they are computed
+ * once when the app is built: building them per request (as a generic middleware does) cost a tenth of a
+ * small call's time. A route may override one (the oss route sets a stricter CSP for served files).
  */
-export const securityHeaders: Readonly<Record<string, string>> = Object.freeze({
-  'content-security-policy': Object.entries(contentSecurityPolicy)
-    .map(([name, values]) => `${name} ${values.join(' ')}`)
-    .join('; '),
-  'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-resource-policy': 'same-origin',
-  'origin-agent-cluster': '?1',
-  'referrer-policy': 'no-referrer',
-  'strict-transport-security': 'max-age=31536000; includeSubDomains',
-  'x-content-type-options': 'nosniff',
-  'x-dns-prefetch-control': 'off',
-  'x-download-options': 'noopen',
-  'x-frame-options': 'SAMEORIGIN',
-  'x-permitted-cross-domain-policies': 'none',
-  'x-xss-protection': '0',
-});
+export function buildSecurityHeaders(otherOrigins: readonly string[] = []): Readonly<Record<string, string>> {
+  return Object.freeze({
+    'content-security-policy': Object.entries(contentSecurityPolicy(otherOrigins))
+      .map(([name, values]) => `${name} ${values.join(' ')}`)
+      .join('; '),
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-resource-policy': 'same-origin',
+    'origin-agent-cluster': '?1',
+    'referrer-policy': 'no-referrer',
+    'strict-transport-security': 'max-age=31536000; includeSubDomains',
+    'x-content-type-options': 'nosniff',
+    'x-dns-prefetch-control': 'off',
+    'x-download-options': 'noopen',
+    'x-frame-options': 'SAMEORIGIN',
+    'x-permitted-cross-domain-policies': 'none',
+    'x-xss-protection': '0',
+  });
+}
 
-export function registerSecurityHeaders(app: FastifyInstance): void {
+export function registerSecurityHeaders(app: FastifyInstance, headers: Readonly<Record<string, string>>): void {
   app.addHook('onRequest', async (_request, reply) => {
-    reply.headers(securityHeaders);
+    reply.headers(headers);
   });
 }

@@ -1,12 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomInt } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import type { Localised, SkinCode } from '@campus/contracts';
 import type { Config } from '../config.ts';
 import type { Services } from '../services.ts';
 import type { NewBackupLog } from '../modules/backup-log/backup-log-service.ts';
 import { meetsPasswordPolicy } from '../modules/account/password.ts';
 import { catalogueSystems, cataloguePages, functionCodes, systems } from './catalogue.ts';
+import { demoOrganisations } from './enterprise.ts';
 import { drawLoginBackground, logoSvg } from './images.ts';
 
 export const logoIds = { header: 'logo-header', loginLogo: 'logo-login', loginBg: 'login-bg', system: 'logo-system' } as const;
@@ -226,16 +228,27 @@ async function seedDemo(services: Services, config: Config): Promise<void> {
   });
   await menu.grant(expired, 'qy', functionCodes('qy'));
 
-  await services.licence.add({
-    code: 'DEMO-2026-0001',
-    beginTime: Date.parse('2026-01-01T00:00:00+08:00'),
-    endTime: Date.parse('2099-12-31T23:59:59+08:00'),
-    licenseType: 2,
-    isFormal: true,
-    empCount: 9_999_999,
-  });
+  if (config.demoLicence) await addDemoLicence(services);
   for (const row of demoBackupLogs(services.now())) await services.backupLogs.add(row);
+  for (const org of demoOrganisations()) {
+    await services.enterprise.addDepartments(org.tenantCode, org.departments);
+    await services.enterprise.addEmployees(org.tenantCode, org.employees);
+  }
   writeDemoTools(config.dataDir);
+}
+
+/** The demo's customer number (an installation without CUSTOMER_NO outside production). */
+export const demoCustomerNo = '10001';
+/** Issued with the repository's test key (docs/licences.md): customer 10001, formal, 2026-01-01 to 2099-12-31, every system. */
+export const demoLicenceFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'demo-licence.lic');
+
+/** Uploads and activates the demo licence through the same service calls an administrator's upload takes. */
+async function addDemoLicence(services: Services): Promise<void> {
+  // an installation given another CUSTOMER_NO starts without it, as a customer's own would
+  if ((await services.licence.customerInfo()).customerNo !== demoCustomerNo) return;
+  const [result] = await services.licence.upload([{ fileName: path.basename(demoLicenceFile), bytes: fs.readFileSync(demoLicenceFile) }], null, 'en-US');
+  if (!result?.ok || !result.id) throw new Error(`the demo licence was refused: ${result?.msg ?? 'no result'}`);
+  await services.licence.activate(result.id, null);
 }
 
 /** A one-time password that meets the policy: 16 characters of letters, digits and a few symbols. */
@@ -265,12 +278,14 @@ async function seedProduction(services: Services): Promise<SeedResult> {
 }
 
 /**
- * Seeds an empty database: the demo (tenants, accounts, licence, backup logs, tools) outside production, or one
+ * Seeds an empty database: the demo (tenants, accounts, licence, backup logs, departments and employees, tools) outside production, or one
  * tenant and a system administrator `admin` with a one-time password in production. Idempotent:
  * a database that has tenants is left alone (the catalogue is only added when missing).
  */
 export async function seedDatabase(services: Services, config: Config): Promise<SeedResult> {
   await seedCatalogue(services);
+  // production without CUSTOMER_NO gets an empty customer number: every licence is then for another installation
+  await services.licence.ensureInstallation(config.customerNo, config.isProduction ? '' : demoCustomerNo);
   if (await services.account.hasTenants()) return { mode: 'existing' };
   if (config.isProduction) return seedProduction(services);
   await seedDemo(services, config);

@@ -13,6 +13,7 @@ import { registerNotifier } from '../lib/request.ts';
 import { staticNotifier } from '../lib/notifier.ts';
 import * as storage from '../lib/storage.ts';
 import { skinOf } from '../lib/skins.ts';
+import { usePrefersReducedMotion } from '../lib/reduced-motion.ts';
 // every antd style as one static file instead of styles computed while rendering (zero-runtime mode):
 // the first render after sign-in is several times faster on slow machines
 import 'antd/dist/antd.css';
@@ -38,7 +39,9 @@ function NotifierBridge() {
 export function AntdRoot() {
   const { i18n } = useTranslation();
   // the tenant's skin (spec §2); tenant settings are stored when the login page loads them
-  const theme = { ...skinOf(storage.tenantSettings.get()?.skin).theme, zeroRuntime: true };
+  const skinTheme = skinOf(storage.tenantSettings.get()?.skin).theme;
+  const reducedMotion = usePrefersReducedMotion();
+  const theme = { ...skinTheme, token: { ...skinTheme.token, motion: !reducedMotion }, zeroRuntime: true };
   return (
     <QueryClientProvider client={queryClient}>
       <ConfigProvider locale={antdLocales[toLanguage(i18n.language)]} theme={theme} button={{ autoInsertSpace: false }}>

@@ -5,12 +5,14 @@ import { Providers } from './providers.tsx';
 import { createAppRouter } from './router.tsx';
 import { registerCurrentPath, registerNavigate, registerNotifier } from '../lib/request.ts';
 import { staticNotifier } from '../lib/notifier.ts';
+import { installChunkRecovery } from '../lib/chunk-recovery.ts';
 import './global.css';
 
 const router = createAppRouter();
 registerNavigate((to) => router.navigate(to, { replace: true }));
 registerCurrentPath(() => router.state.location.pathname);
 registerNotifier(staticNotifier);
+installChunkRecovery();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

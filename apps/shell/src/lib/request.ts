@@ -18,6 +18,14 @@ export interface RequestOptions {
   plain?: boolean;
   /** The language header for this call when it is not the current one (menus fetched ahead of a switch). */
   language?: LanguageCode;
+  /** Resolve with `{data, recordCount}` instead of `data` (paged calls); failures reject as usual. */
+  counted?: boolean;
+}
+
+/** A successful call of a paged list: its data and the total the server counted. */
+export interface CountedResult<T> {
+  data: T;
+  recordCount?: number;
 }
 
 declare module 'axios' {
@@ -125,7 +133,10 @@ function onEnvelope(body: unknown, options: RequestOptions): unknown {
     notifierImpl.error(text);
     throw new RequestError(text, { data: body });
   }
-  if (isSuccessCode(body.code)) return options.raw ? body : body.data;
+  if (isSuccessCode(body.code)) {
+    if (options.raw) return body;
+    return options.counted ? { data: body.data, recordCount: body.recordCount } : body.data;
+  }
   if (signOutCodes.includes(body.code)) {
     signOut(silentSignOutCodes.includes(body.code) ? null : body.msg || i18n.t('request.internalError'));
     throw new RequestError(body.msg, { code: body.code, data: body.data });
@@ -178,9 +189,27 @@ export function apiPost<T>(url: string, data?: unknown, options: RequestOptions 
   return send<T>({ method: 'POST', url, data: data ?? {} }, options);
 }
 
+/**
+ * POST of a multipart form (file uploads). The JSON content type of the instance is replaced, or axios
+ * would turn the FormData into JSON; the browser adds the boundary itself.
+ */
+export function apiPostForm<T>(url: string, form: FormData, options: RequestOptions = {}): Promise<T> {
+  return send<T>({ method: 'POST', url, data: form, headers: { 'Content-Type': 'multipart/form-data' } }, options);
+}
+
 /** POST that resolves with the whole envelope (card-management and device-list calls). */
 export function apiPostRaw<T>(url: string, data?: unknown, options: RequestOptions = {}): Promise<Envelope<T>> {
   return send<Envelope<T>>({ method: 'POST', url, data: data ?? {} }, { ...options, raw: true });
+}
+
+/** GET that resolves with the data and the recordCount of a paged list. */
+export function apiGetCounted<T>(url: string, params?: Record<string, unknown>): Promise<CountedResult<T>> {
+  return send<CountedResult<T>>({ method: 'GET', url, params }, { counted: true });
+}
+
+/** POST that resolves with the data and the recordCount of a paged list. */
+export function apiPostCounted<T>(url: string, data?: unknown): Promise<CountedResult<T>> {
+  return send<CountedResult<T>>({ method: 'POST', url, data: data ?? {} }, { counted: true });
 }
 
 /** GET of static JSON without an envelope. */

@@ -4,13 +4,13 @@ import type { LanguageCode } from '@campus/contracts';
 import { AppError } from '../../http/envelope.ts';
 import type { SessionInfo } from '../../http/types.ts';
 import type { LockoutService } from '../auth/lockout-service.ts';
-import { lockedError } from '../auth/login-service.ts';
 import type { SessionService } from '../auth/session-service.ts';
 import type { OperationLogService } from '../operation-log/operation-log-service.ts';
 import { SealError } from '../password-seal/password-seal-service.ts';
 import type { PasswordSealService } from '../password-seal/password-seal-service.ts';
 import type { AccountService } from './account-service.ts';
 import { passwordTip } from './account-service.ts';
+import { confirmOperatorPassword, refuseIfLocked } from './operator-password.ts';
 import { meetsPasswordPolicy, passwordDigest } from './password.ts';
 
 /** The services a password change writes through, bound to one database transaction. */
@@ -64,17 +64,13 @@ export class PasswordChangeService {
   constructor(private readonly deps: PasswordChangeDeps) {}
 
   async change(request: PasswordChangeRequest): Promise<void> {
-    const { account, lockout, logs, seal } = this.deps;
+    const { account, seal } = this.deps;
     const { session, language } = request;
     const user = await account.userById(session.userId);
     if (!user) throw new AppError(codes.tokenInvalid, 401);
     const entry = { tenantCode: user.tenant_code, account: user.account, action: 'change-password' as const, clientIp: request.clientIp };
 
-    const state = await lockout.state(user.tenant_code, user.account, request.clientIp);
-    if (state.lockedUntil !== null) {
-      await logs.record({ ...entry, result: 'locked' });
-      throw lockedError(state.lockedUntil);
-    }
+    await refuseIfLocked(this.deps, { user, clientIp: request.clientIp, action: entry.action });
 
     let newPassword: string;
     try {
@@ -87,16 +83,7 @@ export class PasswordChangeService {
       throw badRequest(language, 'oprtNewPwd', `is not the ${account.deploymentDigestMode} digest of the sealed new password`);
     }
 
-    if (!(await account.checkPassword(user, request.oprtPwd))) {
-      const outcome = await lockout.recordFailure(user.tenant_code, user.account, request.clientIp);
-      await logs.record({ ...entry, result: 'failure', detail: 'wrong current password' });
-      if (outcome.lockedUntil !== null) {
-        if (outcome.lockedNow) await logs.record({ ...entry, action: 'lock', result: 'locked', detail: `until ${new Date(outcome.lockedUntil).toISOString()}` });
-        throw lockedError(outcome.lockedUntil);
-      }
-      throw new AppError(codes.oldPasswordWrong, 200, { remainingAttempts: outcome.remainingAttempts });
-    }
-    await lockout.recordSuccess(user.tenant_code, user.account);
+    await confirmOperatorPassword(this.deps, { user, digest: request.oprtPwd, clientIp: request.clientIp, action: entry.action, wrongCode: codes.oldPasswordWrong });
 
     if (!meetsPasswordPolicy(newPassword)) {
       const separator = language === 'en-US' ? ': ' : '：';

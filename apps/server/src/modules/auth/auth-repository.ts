@@ -47,6 +47,19 @@ export class AuthRepository {
     return Number(result.numUpdatedRows);
   }
 
+  /** Sessions of a tenant live at `now`: not revoked, neither idle nor absolute expiry reached. */
+  async countLiveSessions(tenantCode: string, now: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('sessions')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('tenant_code', '=', tenantCode)
+      .where('idle_expires_at', '>', now)
+      .where('absolute_expires_at', '>', now)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   async deleteSessionsEndedBefore(time: number): Promise<void> {
     await this.db.deleteFrom('sessions').where('absolute_expires_at', '<', time).execute();
   }

@@ -1,10 +1,10 @@
 import { codes, loginTypes } from '@campus/contracts';
-import type { LoginFailureData, LoginInfo, LoginType } from '@campus/contracts';
+import type { LoginFailureData, LoginInfo, LoginType, OperationAction, OperationResult } from '@campus/contracts';
 import type { LdapConfig } from '../../config.ts';
 import { AppError } from '../../http/envelope.ts';
 import type { AccountService } from '../account/account-service.ts';
 import type { UserRow } from '../account/account-repository.ts';
-import type { OperationAction, OperationLogService } from '../operation-log/operation-log-service.ts';
+import type { OperationLogService } from '../operation-log/operation-log-service.ts';
 import type { CaptchaService } from './captcha-service.ts';
 import { checkDirectoryPassword, LdapUnavailableError } from './ldap-directory.ts';
 import type { LdapClientFactory } from './ldap-directory.ts';
@@ -149,7 +149,7 @@ export class LoginService {
     return { token, tenantCode: user.tenant_code };
   }
 
-  private log(tenantCode: string, attempt: Attempt, action: OperationAction, result: 'success' | 'failure' | 'locked' | 'disabled' | 'no-local-account', detail?: string) {
+  private log(tenantCode: string, attempt: Attempt, action: OperationAction, result: OperationResult, detail?: string) {
     return this.deps.logs.record({ tenantCode, account: attempt.account, action, result, clientIp: attempt.clientIp, detail });
   }
 

@@ -57,6 +57,11 @@ export class SessionService {
     };
   }
 
+  /** How many sessions of the tenant are signed in now (the same test as resolve: not revoked, not expired). */
+  liveCount(tenantCode: string): Promise<number> {
+    return this.repo.countLiveSessions(tenantCode, this.now());
+  }
+
   revoke(tokenHash: string): Promise<boolean> {
     return this.repo.revokeSession(tokenHash, this.now());
   }

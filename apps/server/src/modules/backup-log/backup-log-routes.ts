@@ -1,12 +1,10 @@
 import { Type } from 'typebox';
 import type { onRequestHookHandler } from 'fastify';
-import { apiPaths, backupLogPaging, codeMessage, codes } from '@campus/contracts';
+import { apiPaths, backupLogPaging, codes } from '@campus/contracts';
 import type { App } from '../../http/types.ts';
 import { AppError, envelope, failureReplies, ok, tokenHeaders } from '../../http/envelope.ts';
+import { assertTimeRange, timeRangeFields } from '../../http/time-range.ts';
 import type { BackupLogService } from './backup-log-service.ts';
-
-/** Latest instant a JavaScript Date can hold (epoch ms). */
-const maxTime = 8_640_000_000_000_000;
 
 const BackupLogRow = Type.Object({
   id: Type.String(),
@@ -25,8 +23,7 @@ const SearchBody = Type.Object({
     index: Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Page number, from 1' }),
     size: Type.Integer({ minimum: 1, maximum: backupLogPaging.maxPageSize }),
   }),
-  startTime: Type.Optional(Type.Integer({ minimum: 0, maximum: maxTime, description: 'Epoch ms, inclusive' })),
-  endTime: Type.Optional(Type.Integer({ minimum: 0, maximum: maxTime, description: 'Epoch ms, inclusive; not before startTime' })),
+  ...timeRangeFields,
 });
 
 export interface BackupLogRouteDeps {
@@ -56,10 +53,7 @@ export function registerBackupLogRoutes(app: App, deps: BackupLogRouteDeps) {
     },
     async (request) => {
       const { pageInfo, startTime, endTime } = request.body;
-      if (startTime !== undefined && endTime !== undefined && endTime < startTime) {
-        const detail = `${codeMessage(codes.badRequest, request.lang)}: body/endTime must be >= startTime`;
-        throw new AppError(codes.badRequest, 400, null, {}, detail);
-      }
+      assertTimeRange(request, { startTime, endTime });
       const { rows, count } = await deps.backupLogs.search({ startTime, endTime }, pageInfo.index, pageInfo.size);
       return ok(request, rows, count);
     },

@@ -1,16 +1,78 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { DB, LicencesTable } from '../../db/schema.ts';
+import type { DB, InstallationTable, LicencesTable } from '../../db/schema.ts';
 
-export type LicenceRow = Selectable<LicencesTable>;
+export type LicenceRecord = Selectable<LicencesTable>;
+export type InstallationRecord = Selectable<InstallationTable>;
+
+const installationId = 'this';
+
+/** PostgreSQL answers bigint columns as strings; every number leaves this repository as a number. */
+function numeric(row: LicenceRecord): LicenceRecord {
+  const n = (v: number | null) => (v === null ? null : Number(v));
+  return { ...row, begin_time: n(row.begin_time), end_time: n(row.end_time), activate_time: n(row.activate_time), created_at: Number(row.created_at), emp_count: Number(row.emp_count) };
+}
 
 export class LicenceRepository {
   constructor(private readonly db: Kysely<DB>) {}
 
-  all(): Promise<LicenceRow[]> {
-    return this.db.selectFrom('licences').selectAll().orderBy('begin_time').execute();
+  /** Every licence, newest first. */
+  async all(): Promise<LicenceRecord[]> {
+    return (await this.db.selectFrom('licences').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute()).map(numeric);
   }
 
-  async insert(row: Insertable<LicencesTable>): Promise<void> {
-    await this.db.insertInto('licences').values(row).execute();
+  async page(offset: number, size: number): Promise<LicenceRecord[]> {
+    const rows = await this.db.selectFrom('licences').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(size).execute();
+    return rows.map(numeric);
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db.selectFrom('licences').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async byId(id: string): Promise<LicenceRecord | undefined> {
+    const row = await this.db.selectFrom('licences').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && numeric(row);
+  }
+
+  async byCode(code: string): Promise<LicenceRecord | undefined> {
+    const row = await this.db.selectFrom('licences').selectAll().where('code', '=', code).executeTakeFirst();
+    return row && numeric(row);
+  }
+
+  async hasTrial(): Promise<boolean> {
+    return (await this.db.selectFrom('licences').select('id').where('is_trial', '=', 1).executeTakeFirst()) !== undefined;
+  }
+
+  /** Inserts unless the code is taken; true when inserted. */
+  async insertIfCodeFree(row: Insertable<LicencesTable>): Promise<boolean> {
+    const result = await this.db.insertInto('licences').values(row).onConflict((oc) => oc.column('code').doNothing()).executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  /** Makes `id` the licence in effect and marks the one before it replaced, in one transaction. */
+  async activate(id: string, at: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('licences').set({ state: 6 }).where('state', '=', 5).where('id', '!=', id).execute();
+      await trx.updateTable('licences').set({ state: 5, activate_time: at }).where('id', '=', id).execute();
+    });
+  }
+
+  async installation(): Promise<InstallationRecord | undefined> {
+    const row = await this.db.selectFrom('installation').selectAll().where('id', '=', installationId).executeTakeFirst();
+    return row && { ...row, latest_seen: Number(row.latest_seen), created_at: Number(row.created_at) };
+  }
+
+  async insertInstallationIfAbsent(row: Omit<InstallationRecord, 'id'>): Promise<void> {
+    await this.db.insertInto('installation').values({ id: installationId, ...row }).onConflict((oc) => oc.column('id').doNothing()).execute();
+  }
+
+  async setCustomerNo(customerNo: string): Promise<void> {
+    await this.db.updateTable('installation').set({ customer_no: customerNo }).where('id', '=', installationId).execute();
+  }
+
+  /** Raises the latest time seen to `now` (never lowers it: concurrent servers race harmlessly). */
+  async raiseLatestSeen(now: number): Promise<void> {
+    await this.db.updateTable('installation').set({ latest_seen: now }).where('id', '=', installationId).where('latest_seen', '<', now).execute();
   }
 }

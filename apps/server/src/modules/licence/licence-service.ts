@@ -1,66 +1,336 @@
-import type { LicencePermission } from '@campus/contracts';
+import { createHash, randomBytes } from 'node:crypto';
+import { codeMessage, codes, licenceLimits, licenceStates, licenceTypes } from '@campus/contracts';
+import type { BusinessCode, CustomerInfo, LanguageCode, LicenceApp, LicenceDetail, LicencePayload, LicencePermission, LicenceRow, LicenceUploadResult } from '@campus/contracts';
+import { AppError } from '../../http/envelope.ts';
 import { newId } from '../../lib/hash.ts';
-import type { LicenceRepository } from './licence-repository.ts';
+import type { OperationLogService } from '../operation-log/operation-log-service.ts';
+import { LicenceFormatError, checkSignature, parseLicenceFile, readPayload } from './licence-file.ts';
+import type { TrustList } from './licence-file.ts';
+import type { InstallationRecord, LicenceRecord, LicenceRepository } from './licence-repository.ts';
+import { clockToleranceMs, dayMs, effectiveness, isWithinValidity, licenceStatus, termDays } from './licence-state.ts';
+import type { EvaluatedLicence, LicenceCheck, LicenceStatus } from './licence-state.ts';
 
-/** Licence state codes (spec §4). */
-export const licenceStates = { notActivated: 0, notStarted: 1, expired: 2, aboutToExpire: 3, inEffect: 4, normal: 5, replaced: 6 } as const;
-/** Licence types: 2 formal, 3 trial, 4 none yet (spec §4 licence prompt). */
-export const licenceTypes = { tampered: 1, formal: 2, trial: 3, none: 4 } as const;
+export type { LicenceStatus } from './licence-state.ts';
 
-export interface NewLicence {
-  code: string;
-  beginTime: number;
-  endTime: number;
-  licenseType: number;
-  isFormal: boolean;
-  empCount: number;
+/** Who acted (for the operation log); null for the seed. */
+export interface LicenceActor {
+  tenantCode: string;
+  account: string;
+  clientIp: string;
+}
+
+export interface UploadedFile {
+  fileName: string;
+  bytes: Buffer;
+}
+
+/** The fixed code of the installation's trial: the unique code column keeps it to one per installation. */
+export const trialCode = 'TRIAL';
+/** The latest time seen is written at most this often (every evaluation reads it). */
+const latestSeenStepMs = 60_000;
+
+type FileCheck = { ok: true; payload: LicencePayload; hash: string } | { ok: false; code: BusinessCode; values?: Record<string, string> };
+
+function fileHash(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** A new installation's system code: 16 upper-case hex digits. */
+function newSystemCode(): string {
+  return randomBytes(8).toString('hex').toUpperCase();
 }
 
 /**
- * Licences. For now only what GetLicensePermission needs, from stored rows and the clock; signed
- * licence files, activation and trials come later in this module.
+ * Licences (spec §3, §4, §7; DESIGN §5): signed files uploaded and activated by system administrators,
+ * one server-made trial per installation, and the status every other area reads. Stored files are
+ * verified again whenever they are evaluated (the verified payload of each file hash is cached in memory:
+ * only a cache, the database holds everything). The latest time seen lives in the database, so a clock
+ * set back on any server of the installation is noticed by all.
  */
 export class LicenceService {
+  private readonly verified = new Map<string, LicencePayload>();
+
   constructor(
     private readonly repo: LicenceRepository,
+    private readonly trust: TrustList,
+    private readonly logs: OperationLogService,
     private readonly now: () => number,
   ) {}
 
-  async add(licence: NewLicence): Promise<void> {
-    await this.repo.insert({
-      id: newId(),
-      code: licence.code,
-      begin_time: licence.beginTime,
-      end_time: licence.endTime,
-      activate_time: licence.beginTime,
-      state: licenceStates.normal,
-      license_type: licence.licenseType,
-      is_formal: licence.isFormal ? 1 : 0,
-      emp_count: licence.empCount,
-      created_at: this.now(),
+  // ---- installation identity and clock ----
+
+  /**
+   * Makes sure the installation row exists: a new one gets `explicit ?? fallback` and a fresh system
+   * code; an existing one takes `explicit` (CUSTOMER_NO) when set.
+   */
+  async ensureInstallation(explicit: string | null, fallback: string): Promise<InstallationRecord> {
+    await this.repo.insertInstallationIfAbsent({ customer_no: explicit ?? fallback, system_code: newSystemCode(), latest_seen: this.now(), created_at: this.now() });
+    const row = await this.installation();
+    if (explicit !== null && row.customer_no !== explicit) {
+      await this.repo.setCustomerNo(explicit);
+      return { ...row, customer_no: explicit };
+    }
+    return row;
+  }
+
+  private async installation(): Promise<InstallationRecord> {
+    const row = await this.repo.installation();
+    if (row) return row;
+    // a database that was never seeded by this version: no customer number yet, so every licence is for another installation
+    await this.repo.insertInstallationIfAbsent({ customer_no: '', system_code: newSystemCode(), latest_seen: this.now(), created_at: this.now() });
+    const made = await this.repo.installation();
+    if (!made) throw new Error('the installation row could not be created');
+    return made;
+  }
+
+  async customerInfo(): Promise<CustomerInfo> {
+    const row = await this.installation();
+    return { customerNo: row.customer_no, systemCode: row.system_code };
+  }
+
+  /** Whether the clock is behind the latest time seen (by more than the tolerance); otherwise moves that time on. */
+  private async clockSetBack(installation: InstallationRecord, now: number): Promise<boolean> {
+    if (now < installation.latest_seen - clockToleranceMs) return true;
+    if (now - installation.latest_seen >= latestSeenStepMs) await this.repo.raiseLatestSeen(now);
+    return false;
+  }
+
+  // ---- checking files ----
+
+  /** A file's verified payload, or why it is refused. Does not look at the installation or the clock. */
+  private checkFile(bytes: Uint8Array): FileCheck {
+    if (bytes.length > licenceLimits.maxFileBytes) return { ok: false, code: codes.licenceFileTooLarge, values: { max: String(licenceLimits.maxFileBytes / 1024) } };
+    if (this.trust.size === 0) return { ok: false, code: codes.licenceNoTrustedKey };
+    const hash = fileHash(bytes);
+    const cached = this.verified.get(hash);
+    if (cached) return { ok: true, payload: cached, hash };
+    try {
+      const parsed = parseLicenceFile(bytes);
+      if (checkSignature(parsed, this.trust) !== 'ok') return { ok: false, code: codes.licenceTampered };
+      const payload = readPayload(parsed.payloadBytes);
+      this.verified.set(hash, payload);
+      return { ok: true, payload, hash };
+    } catch (error) {
+      if (error instanceof LicenceFormatError) return { ok: false, code: codes.licenceTampered };
+      throw error;
+    }
+  }
+
+  /** The check of a stored licence: its file again (trials have none) and its customer number. */
+  private checkStored(record: LicenceRecord, customerNo: string): { check: LicenceCheck; payload: LicencePayload | null } {
+    if (record.is_trial === 1) return { check: record.customer_no === customerNo ? 'ok' : 'otherInstallation', payload: null };
+    const result = this.checkFile(Buffer.from(record.file_text ?? '', 'utf8'));
+    if (!result.ok) return { check: result.code === codes.licenceNoTrustedKey ? 'untrusted' : 'tampered', payload: null };
+    return { check: result.payload.customerNo === customerNo ? 'ok' : 'otherInstallation', payload: result.payload };
+  }
+
+  // ---- reading ----
+
+  /** A stored licence as lists show it; a file's fields come from its verified payload, not the columns. */
+  private toDetail(record: LicenceRecord, payload: LicencePayload | null, now: number): LicenceDetail {
+    const p = payload ?? {
+      customerName: record.customer_name,
+      prdPkgCategory: record.prd_pkg_category,
+      isFormal: record.is_formal === 1,
+      beginTime: record.begin_time,
+      endTime: record.end_time,
+      empCount: record.emp_count,
+      isHasMobile: record.is_has_mobile === 1,
+      isPermitOpenapi: record.is_permit_openapi === 1,
+      isLimitDevice: record.is_limit_device === 1,
+      infos: JSON.parse(record.infos) as LicenceDetail['infos'],
+      devices: JSON.parse(record.devices) as LicenceDetail['devices'],
+    };
+    const row: LicenceRow = {
+      id: record.id,
+      code: record.code,
+      beginTime: p.beginTime,
+      endTime: p.endTime,
+      activateTime: record.activate_time,
+      loseActivateTime: p.endTime,
+      state: record.state,
+      effectiveness: effectiveness(p.beginTime, p.endTime, now),
+      isFormal: p.isFormal,
+      prdPkgCategory: p.prdPkgCategory,
+      empCount: p.empCount,
+      isLimitDevice: p.isLimitDevice,
+      customerName: p.customerName,
+      createTime: record.created_at,
+    };
+    return { ...row, isHasMobile: p.isHasMobile, isPermitOpenapi: p.isPermitOpenapi, term: termDays(p.beginTime, p.endTime), infos: p.infos, devices: p.devices };
+  }
+
+  private async describe(record: LicenceRecord | undefined): Promise<LicenceDetail | null> {
+    if (!record) return null;
+    const { customer_no: customerNo } = await this.installation();
+    return this.toDetail(record, this.checkStored(record, customerNo).payload, this.now());
+  }
+
+  async search(index: number, size: number): Promise<{ licenses: LicenceRow[]; count: number }> {
+    const [records, count, installation] = await Promise.all([this.repo.page((index - 1) * size, size), this.repo.count(), this.installation()]);
+    const now = this.now();
+    const licenses = records.map((r) => {
+      const { infos: _infos, devices: _devices, isHasMobile: _m, isPermitOpenapi: _o, term: _t, ...row } = this.toDetail(r, this.checkStored(r, installation.customer_no).payload, now);
+      return row;
     });
+    return { licenses, count };
+  }
+
+  async detail(query: { id?: string; code?: string }): Promise<LicenceDetail> {
+    const record = query.id !== undefined ? await this.repo.byId(query.id) : await this.repo.byCode(query.code ?? '');
+    const found = await this.describe(record);
+    if (!found) throw new AppError(codes.notFound, 404);
+    return found;
+  }
+
+  /** The licence in effect (state normal), whatever its dates; null when none. */
+  async current(): Promise<LicenceDetail | null> {
+    return this.describe((await this.repo.all()).find((r) => r.state === licenceStates.normal));
+  }
+
+  /** isNormal, licenseType and licenseState (spec §4) from every stored licence and the clock. */
+  async status(): Promise<LicenceStatus> {
+    const [records, installation] = await Promise.all([this.repo.all(), this.installation()]);
+    const now = this.now();
+    const setBack = await this.clockSetBack(installation, now);
+    const evaluated: EvaluatedLicence[] = records.map((r) => {
+      const { check, payload } = this.checkStored(r, installation.customer_no);
+      const detail = this.toDetail(r, payload, now);
+      return { state: r.state, licenseType: detail.isFormal ? licenceTypes.formal : licenceTypes.trial, check, effectiveness: detail.effectiveness };
+    });
+    return licenceStatus(evaluated, setBack);
   }
 
   async permission(isSystemAdmin: boolean): Promise<LicencePermission> {
-    const now = this.now();
-    const rows = (await this.repo.all()).filter((r) => r.state !== licenceStates.replaced);
-    const inEffect = rows.find((r) => r.begin_time <= now && now <= r.end_time);
-    const base = { isSystemAdmin, isViewPermission: isSystemAdmin, isAddOfficialPermission: isSystemAdmin };
-    if (inEffect) {
-      return { ...base, isNormal: true, isAddTrialPermission: false, licenseType: inEffect.license_type, licenseState: licenceStates.normal };
-    }
-    if (rows.length === 0) {
-      return { ...base, isNormal: false, isAddTrialPermission: isSystemAdmin, licenseType: licenceTypes.none, licenseState: licenceStates.notActivated };
-    }
-    // The prompt of spec §4 reads state 2 as "not yet started" and state 3 as "expired".
-    const upcoming = rows.some((r) => r.begin_time > now);
-    const latest = rows[rows.length - 1];
+    const [status, hadTrial] = await Promise.all([this.status(), this.repo.hasTrial()]);
     return {
-      ...base,
-      isNormal: false,
-      isAddTrialPermission: false,
-      licenseType: latest?.license_type ?? licenceTypes.none,
-      licenseState: upcoming ? 2 : 3,
+      ...status,
+      isSystemAdmin,
+      isViewPermission: isSystemAdmin,
+      isAddOfficialPermission: isSystemAdmin,
+      isAddTrialPermission: isSystemAdmin && !hadTrial && !status.isNormal,
     };
+  }
+
+  // ---- changing ----
+
+  /** Checks and stores each file on its own; answers one result per file, in order. */
+  async upload(files: UploadedFile[], actor: LicenceActor | null, language: LanguageCode): Promise<LicenceUploadResult[]> {
+    const { customer_no: customerNo } = await this.installation();
+    const results: LicenceUploadResult[] = [];
+    for (const file of files) {
+      const fileName = file.fileName.slice(0, 255);
+      const refuse = (code: BusinessCode, values: Record<string, string> = {}): LicenceUploadResult => ({ fileName, ok: false, id: null, code: null, msg: codeMessage(code, language, values) });
+      if (!/\.lic$/i.test(fileName)) {
+        results.push(refuse(codes.licenceNotLicFile));
+        continue;
+      }
+      const checked = this.checkFile(file.bytes);
+      if (!checked.ok) {
+        results.push(refuse(checked.code, checked.values));
+        continue;
+      }
+      const { payload, hash } = checked;
+      if (payload.customerNo !== customerNo) {
+        results.push(refuse(codes.licenceOtherInstallation, { customerNo: payload.customerNo }));
+        continue;
+      }
+      const id = newId();
+      const inserted = await this.repo.insertIfCodeFree({
+        id,
+        code: payload.code,
+        file_text: file.bytes.toString('utf8'),
+        file_hash: hash,
+        is_trial: 0,
+        customer_no: payload.customerNo,
+        customer_name: payload.customerName,
+        prd_pkg_category: payload.prdPkgCategory,
+        is_formal: payload.isFormal ? 1 : 0,
+        begin_time: payload.beginTime,
+        end_time: payload.endTime,
+        emp_count: payload.empCount,
+        is_has_mobile: payload.isHasMobile ? 1 : 0,
+        is_permit_openapi: payload.isPermitOpenapi ? 1 : 0,
+        is_limit_device: payload.isLimitDevice ? 1 : 0,
+        infos: JSON.stringify(payload.infos),
+        devices: JSON.stringify(payload.devices),
+        activate_time: null,
+        state: licenceStates.notActivated,
+        created_at: this.now(),
+      });
+      const stored = inserted ? { id, file_hash: hash } : await this.repo.byCode(payload.code);
+      if (!stored || stored.file_hash !== hash) {
+        results.push(refuse(codes.licenceCodeConflict, { code: payload.code }));
+        continue;
+      }
+      results.push({ fileName, ok: true, id: stored.id, code: payload.code, msg: codeMessage(codes.ok, language) });
+    }
+    if (actor) {
+      const accepted = results.filter((r) => r.ok).map((r) => r.code);
+      const refused = results.length - accepted.length;
+      await this.logs.record({ ...actor, action: 'licence-upload', result: accepted.length > 0 ? 'success' : 'failure', detail: `accepted: ${accepted.join(', ') || 'none'}; refused: ${refused}`.slice(0, 1000) });
+    }
+    return results;
+  }
+
+  /** Makes a stored licence the one in effect; the one before it becomes replaced (6). */
+  async activate(id: string, actor: LicenceActor | null): Promise<void> {
+    const record = await this.repo.byId(id);
+    if (!record) throw new AppError(codes.notFound, 404);
+    const fail = async (code: BusinessCode, values: Record<string, string> = {}) => {
+      if (actor) await this.logs.record({ ...actor, action: 'licence-activate', result: 'failure', detail: `${record.code}: code ${code}` });
+      throw new AppError(code, 200, null, values);
+    };
+    const installation = await this.installation();
+    const now = this.now();
+    if (await this.clockSetBack(installation, now)) return fail(codes.licenceTampered);
+    const { check, payload } = this.checkStored(record, installation.customer_no);
+    if (check === 'tampered') return fail(codes.licenceTampered);
+    if (check === 'untrusted') return fail(codes.licenceNoTrustedKey);
+    if (check === 'otherInstallation') return fail(codes.licenceOtherInstallation, { customerNo: payload?.customerNo ?? record.customer_no });
+    if (!isWithinValidity(this.toDetail(record, payload, now).effectiveness)) return fail(codes.licenceNotActivatable);
+    if (record.state !== licenceStates.normal) await this.repo.activate(record.id, now);
+    if (actor) await this.logs.record({ ...actor, action: 'licence-activate', result: 'success', detail: record.code });
+  }
+
+  /**
+   * Registers the installation's one trial: the given applications, from now for 30 days, in effect at
+   * once. The caller has confirmed the administrator's password and that the applications exist.
+   */
+  async addTrial(apps: LicenceApp[], actor: LicenceActor): Promise<void> {
+    const fail = async (code: BusinessCode) => {
+      await this.logs.record({ ...actor, action: 'licence-trial', result: 'failure', detail: `code ${code}` });
+      throw new AppError(code);
+    };
+    if (await this.repo.hasTrial()) return fail(codes.trialAlreadyRegistered);
+    if ((await this.status()).isNormal) return fail(codes.trialNotNeeded);
+    const installation = await this.installation();
+    const now = this.now();
+    const id = newId();
+    const inserted = await this.repo.insertIfCodeFree({
+      id,
+      code: trialCode,
+      file_text: null,
+      file_hash: null,
+      is_trial: 1,
+      customer_no: installation.customer_no,
+      customer_name: installation.customer_no,
+      prd_pkg_category: 'Trial',
+      is_formal: 0,
+      begin_time: now,
+      end_time: now + licenceLimits.trialDays * dayMs,
+      emp_count: licenceLimits.unlimitedEmployees,
+      is_has_mobile: 1,
+      is_permit_openapi: 0,
+      is_limit_device: 0,
+      infos: JSON.stringify(apps.map((a) => ({ appId: a.appId, appName: a.appName, editionName: 'Trial', beginTime: null, endTime: null, isHasWeb: true, isHasMobile: true }))),
+      devices: '[]',
+      activate_time: null,
+      state: licenceStates.notActivated,
+      created_at: now,
+    });
+    if (!inserted) return fail(codes.trialAlreadyRegistered);
+    await this.repo.activate(id, now);
+    await this.logs.record({ ...actor, action: 'licence-trial', result: 'success', detail: `applications: ${apps.map((a) => a.appId).join(', ')}` });
   }
 }

@@ -1,5 +1,6 @@
 import type { LanguageCode, Localised, MenuData, MenuPage, MenuSystem, PermissionEntry } from '@campus/contracts';
 import { toLocalisedJson } from '../../lib/localised.ts';
+import { isSameOriginPath } from '../../lib/same-origin-path.ts';
 import type { Catalogue, MenuCatalogue } from './menu-catalogue.ts';
 import { parseIds } from './menu-catalogue.ts';
 import type { GrantRow, MenuRepository } from './menu-repository.ts';
@@ -27,6 +28,9 @@ export interface NewPage {
   /** Report pages: a same-origin backend page path (starting with a single '/') shown in a frame. */
   frameUrl?: string;
 }
+
+/** The enterprise-data system (appCode): its holders see the home figures; it holds the operation log page. */
+export const enterpriseDataSystem = 'qy';
 
 /** How many built menus (per language and set of grants) are kept; users share few distinct sets. */
 const builtMenuLimit = 256;
@@ -106,6 +110,22 @@ export class MenuService {
     await this.repo.putGrant({ user_id: userId, app_code: appCode, func_ids: JSON.stringify(ids) });
   }
 
+  /** Whether the user's permission list holds system `appCode` and, when given, function code `funcId` in it. */
+  async holds(userId: string, appCode: string, funcId?: string): Promise<boolean> {
+    const entry = (await this.permissions(userId)).find((p) => p.appCode === appCode);
+    return entry !== undefined && (funcId === undefined || entry.ids.includes(funcId));
+  }
+
+  /** Every system of the catalogue (whoever holds it), ascending by sortNum. */
+  async catalogueSystems(): Promise<{ appNo: string; frontRoutingAddr: string }[]> {
+    return (await this.catalogue.get()).systems.map((s) => ({ appNo: s.row.app_no, frontRoutingAddr: s.row.front_routing_addr }));
+  }
+
+  /** Every system of the catalogue as an application a licence may cover (AppList), in catalogue order. */
+  async catalogueApps(language: LanguageCode): Promise<{ appId: string; appName: string }[]> {
+    return (await this.catalogue.get()).systems.map((s) => ({ appId: s.row.app_id, appName: s.label[language] }));
+  }
+
   async hasSystems(): Promise<boolean> {
     return (await this.catalogue.get()).systems.length > 0;
   }
@@ -113,12 +133,6 @@ export class MenuService {
   async allSystemCodes(): Promise<string[]> {
     return (await this.catalogue.get()).systems.map((s) => s.row.app_no);
   }
-}
-
-/** A path on this server: one leading '/', not '//' or '/\' (another host), no control characters. */
-function isSameOriginPath(value: string): boolean {
-  // eslint-disable-next-line no-control-regex
-  return /^\/(?![/\\])/.test(value) && !/[\u0000-\u001f\u007f\\]/.test(value);
 }
 
 function permissionsFrom(grants: GrantRow[], catalogue: Catalogue): PermissionEntry[] {

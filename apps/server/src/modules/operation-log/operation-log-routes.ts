@@ -1,10 +1,13 @@
 import { Type } from 'typebox';
 import type { onRequestHookHandler } from 'fastify';
-import { apiPaths, codes } from '@campus/contracts';
+import { apiPaths, codes, operationActions, operationLogOperatorMaxLength, operationLogPaging, operationLogPermission } from '@campus/contracts';
 import type { App } from '../../http/types.ts';
 import { AppError, envelope, failureReplies, ok, tokenHeaders } from '../../http/envelope.ts';
 import { sessionOf } from '../../http/auth-hook.ts';
+import { assertTimeRange, timeRangeFields } from '../../http/time-range.ts';
 import type { AccountService } from '../account/account-service.ts';
+import { enterpriseDataSystem } from '../menu/menu-service.ts';
+import type { MenuService } from '../menu/menu-service.ts';
 import type { OperationLogService } from './operation-log-service.ts';
 
 const LogRow = Type.Object({
@@ -15,39 +18,54 @@ const LogRow = Type.Object({
   result: Type.String(),
   clientIp: Type.String(),
   detail: Type.Union([Type.String(), Type.Null()]),
-  createdAt: Type.Integer(),
+  createdAt: Type.Integer({ description: 'Epoch ms' }),
 });
 
-export function registerOperationLogRoutes(app: App, logs: OperationLogService, account: AccountService, requireSession: onRequestHookHandler) {
+const SearchBody = Type.Object({
+  page: Type.Object({
+    index: Type.Integer({ minimum: 1, maximum: 100_000, description: 'Page number, from 1' }),
+    size: Type.Integer({ minimum: 1, maximum: operationLogPaging.maxPageSize }),
+  }),
+  ...timeRangeFields,
+  operator: Type.Optional(
+    Type.String({ minLength: 1, maxLength: operationLogOperatorMaxLength, description: "Part of the operator's account, case-insensitive; % and _ match themselves" }),
+  ),
+  action: Type.Optional(Type.Enum(operationActions)),
+});
+
+export interface OperationLogRouteDeps {
+  logs: OperationLogService;
+  account: AccountService;
+  menu: MenuService;
+  requireSession: onRequestHookHandler;
+}
+
+export function registerOperationLogRoutes(app: App, deps: OperationLogRouteDeps) {
+  // runs after requireSession and before the body is validated: 401, then 403, then 400
+  const mayReadLog: onRequestHookHandler = async (request) => {
+    const { userId } = sessionOf(request);
+    if (await deps.account.isSystemAdmin(userId)) return;
+    if (await deps.menu.holds(userId, enterpriseDataSystem, operationLogPermission)) return;
+    throw new AppError(codes.noPermission, 403);
+  };
+
   app.post(
     apiPaths.operationLogSearch,
     {
-      onRequest: requireSession,
+      onRequest: [deps.requireSession, mayReadLog],
       schema: {
         tags: ['operation-log'],
-        summary: "Operation log of the caller's tenant, newest first (system administrators only)",
+        summary: `Operation log of the caller's tenant, newest first, optionally filtered (system administrators and holders of ${operationLogPermission} in qy)`,
         headers: tokenHeaders,
-        body: Type.Object({
-          page: Type.Object({ index: Type.Integer({ minimum: 1, maximum: 100000 }), size: Type.Integer({ minimum: 1, maximum: 500 }) }),
-        }),
+        body: SearchBody,
         response: { 200: envelope(Type.Array(LogRow)), ...failureReplies },
       },
     },
     async (request) => {
-      const session = sessionOf(request);
-      if (!(await account.isSystemAdmin(session.userId))) throw new AppError(codes.noPermission, 403);
-      const { rows, count } = await logs.search(session.tenantCode, request.body.page.index, request.body.page.size);
-      const data = rows.map((r) => ({
-        id: r.id,
-        tenantCode: r.tenant_code,
-        account: r.account,
-        action: r.action,
-        result: r.result,
-        clientIp: r.client_ip,
-        detail: r.detail,
-        createdAt: r.created_at,
-      }));
-      return ok(request, data, count);
+      const { page, startTime, endTime, operator, action } = request.body;
+      assertTimeRange(request, { startTime, endTime });
+      const { rows, count } = await deps.logs.search(sessionOf(request).tenantCode, { startTime, endTime, operator, action }, page.index, page.size);
+      return ok(request, rows, count);
     },
   );
 }

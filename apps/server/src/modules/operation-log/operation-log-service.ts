@@ -1,8 +1,6 @@
+import type { OperationAction, OperationLogRow, OperationResult } from '@campus/contracts';
 import { newId } from '../../lib/hash.ts';
-import type { OperationLogRepository, OperationLogRow } from './operation-log-repository.ts';
-
-export type OperationAction = 'login' | 'ldap-login' | 'lock' | 'logout' | 'change-password';
-export type OperationResult = 'success' | 'failure' | 'locked' | 'disabled' | 'no-local-account';
+import type { OperationLogFilter, OperationLogRecord, OperationLogRepository } from './operation-log-repository.ts';
 
 export interface OperationEntry {
   tenantCode: string;
@@ -12,6 +10,19 @@ export interface OperationEntry {
   clientIp: string;
   /** Free text without secrets (never a password or token). */
   detail?: string;
+}
+
+function toRow(record: OperationLogRecord): OperationLogRow {
+  return {
+    id: record.id,
+    tenantCode: record.tenant_code,
+    account: record.account,
+    action: record.action as OperationAction,
+    result: record.result as OperationResult,
+    clientIp: record.client_ip,
+    detail: record.detail,
+    createdAt: Number(record.created_at),
+  };
 }
 
 /** Who did what and when: sign-ins, locks, logouts, password changes (and later licence and card actions). */
@@ -34,8 +45,9 @@ export class OperationLogService {
     });
   }
 
-  async search(tenantCode: string, index: number, size: number): Promise<{ rows: OperationLogRow[]; count: number }> {
-    const [rows, count] = await Promise.all([this.repo.page(tenantCode, (index - 1) * size, size), this.repo.count(tenantCode)]);
-    return { rows, count };
+  /** One page (index from 1) of the tenant's log, newest first, and how many rows match the filter in all. */
+  async search(tenantCode: string, filter: OperationLogFilter, index: number, size: number): Promise<{ rows: OperationLogRow[]; count: number }> {
+    const [records, count] = await Promise.all([this.repo.page(tenantCode, filter, (index - 1) * size, size), this.repo.count(tenantCode, filter)]);
+    return { rows: records.map(toRow), count };
   }
 }

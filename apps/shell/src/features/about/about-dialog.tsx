@@ -1,25 +1,46 @@
-import { Descriptions, Modal } from 'antd';
+import { Suspense, type ReactNode } from 'react';
+import { Descriptions, Modal, Spin, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { shellVersion } from '@campus/contracts';
 import * as storage from '../../lib/storage.ts';
-import { closeAbout, useAccountDialogs } from '../../lib/account-dialogs.ts';
+import { useAccountDialogs } from '../../lib/account-dialogs.ts';
+import { closeAboutSystem, setAboutTab, useLicenceDialogs, type AboutTab } from '../../lib/licence-dialogs.ts';
+import { VersionInfoTab } from './version-info-tab.tsx';
 
-/** About System (spec §2 "Modals", width 1200): the product and the shell's version. */
-export default function AboutDialog() {
+export interface AboutDialogProps {
+  /** The Licenses tab's content, supplied by the app layer (it belongs to the licence feature). */
+  licencesTab: ReactNode;
+}
+
+/**
+ * About System (spec §2 "Modals", width 1200): the product and the shell's version, then two tabs,
+ * Version Info and Licenses. It opens on Version Info, or on Licenses from a licence prompt.
+ */
+export default function AboutDialog({ licencesTab }: AboutDialogProps) {
   const { t } = useTranslation();
   const open = useAccountDialogs((state) => state.about);
+  const tab = useLicenceDialogs((state) => state.aboutTab);
   const settings = storage.tenantSettings.get();
   return (
-    <Modal title={t('about.title')} open={open} width={1200} footer={null} onCancel={closeAbout} destroyOnHidden>
+    <Modal title={t('about.title')} open={open} width={1200} footer={null} onCancel={closeAboutSystem} destroyOnHidden>
       <Descriptions
-        column={1}
-        bordered
+        column={2}
         size="small"
         items={[
           { key: 'product', label: t('about.product'), children: settings?.systemName || t('app.productName') },
-          { key: 'node', label: t('about.programNode'), children: window.location.host },
-          { key: 'program', label: t('about.programName'), children: 'main-front' },
           { key: 'version', label: t('about.version'), children: shellVersion },
+        ]}
+      />
+      <Tabs
+        activeKey={tab}
+        onChange={(key) => setAboutTab(key as AboutTab)}
+        items={[
+          { key: 'versions', label: t('about.versionTab'), children: <VersionInfoTab /> },
+          {
+            key: 'licences',
+            label: t('about.licencesTab'),
+            children: <Suspense fallback={<Spin />}>{licencesTab}</Suspense>,
+          },
         ]}
       />
     </Modal>

@@ -1,9 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, configure, render, screen, waitFor } from '@testing-library/react';
+import { act, configure, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { I18nextProvider, useTranslation } from 'react-i18next';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { QueryClient, useQuery } from '@tanstack/react-query';
 import type { AxiosAdapter } from 'axios';
 import type { UserInfo } from '@campus/contracts';
 import { apiPaths } from '@campus/contracts';
@@ -12,6 +11,7 @@ import { apiGet, http, registerNotifier } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
 import { openChangePassword, useAccountDialogs } from '../../lib/account-dialogs.ts';
 import AccountDialogs, { resetForcedChangeCheck } from './account-dialogs.tsx';
+import { renderShell } from '../../../test/render-shell.tsx';
 
 configure({ asyncUtilTimeout: 10_000 });
 vi.setConfig({ testTimeout: 60_000 });
@@ -45,29 +45,13 @@ function LayoutUser() {
 }
 
 function renderDialogs(queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 30_000 } } })) {
-  const router = createMemoryRouter(
-    [
-      {
-        path: '/home',
-        element: (
-          <>
-            <LayoutUser />
-            <AccountDialogs />
-          </>
-        ),
-      },
-      { path: '/login', element: <p>login page</p> },
-    ],
-    { initialEntries: ['/home'] },
+  return renderShell(
+    <>
+      <LayoutUser />
+      <AccountDialogs />
+    </>,
+    queryClient,
   );
-  const view = render(
-    <I18nextProvider i18n={i18n}>
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </I18nextProvider>,
-  );
-  return { router, view, queryClient };
 }
 
 const dialogTitle = () => screen.queryByText('Change Password', { selector: '.ant-modal-title' });

@@ -1,9 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useQuery } from '@tanstack/react-query';
-import type { UserInfo } from '@campus/contracts';
-import { apiPaths } from '@campus/contracts';
-import { apiGet } from '../../lib/request.ts';
+import { useUserDetail } from '../../lib/user-detail.ts';
 import * as storage from '../../lib/storage.ts';
 import { closeChangePassword, openChangePassword, useAccountDialogs } from '../../lib/account-dialogs.ts';
 import { useOpenedOnce } from '../../lib/use-opened-once.ts';
@@ -21,13 +18,13 @@ export function resetForcedChangeCheck(): void {
 /**
  * The account dialogs of the signed-in layout: Change Password bound to the account-dialogs store, and
  * the forced-change check of spec §4 (reading A), once per sign-in and page load. The user info comes
- * from the same query the layout uses (['user-detail', language]), so it costs no second request.
+ * from the query the layout uses (useUserDetail), so it costs no second request.
  */
 export default function AccountDialogs() {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
   const changePassword = useAccountDialogs((state) => state.changePassword);
-  const user = useQuery({ queryKey: ['user-detail', language], queryFn: () => apiGet<UserInfo>(apiPaths.userDetail), retry: false });
+  const user = useUserDetail();
   /** What the check decided, while its dialog is open: a language switch relabels the notice. */
   const decided = useRef<ForcedChangeDecision | null>(null);
 

@@ -1,10 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, configure, render, screen, waitFor, within } from '@testing-library/react';
+import { act, configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { message } from 'antd';
-import { I18nextProvider } from 'react-i18next';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { AxiosAdapter } from 'axios';
 import { sm2 } from 'sm-crypto-v2';
 import type { ChangePasswordRequest } from '@campus/contracts';
@@ -13,6 +10,7 @@ import { i18n } from '../../lib/i18n.ts';
 import { http, registerNotifier } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
 import { ChangePasswordModal } from './change-password-modal.tsx';
+import { renderShell } from '../../../test/render-shell.tsx';
 
 // antd's first render in jsdom is slow, more so on a busy machine: give the waits room
 configure({ asyncUtilTimeout: 10_000 });
@@ -57,25 +55,8 @@ function fakeServer(): AxiosAdapter {
 
 function renderModal(props: { forced?: boolean; notice?: string | null; open?: boolean } = {}) {
   const onClose = vi.fn();
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const element = (open: boolean) => (
-    <ChangePasswordModal open={open} forced={props.forced ?? false} notice={props.notice ?? null} onClose={onClose} />
-  );
-  const router = createMemoryRouter(
-    [
-      { path: '/home', element: element(props.open ?? true) },
-      { path: '/login', element: <p>login page</p> },
-    ],
-    { initialEntries: ['/home'] },
-  );
-  const view = render(
-    <I18nextProvider i18n={i18n}>
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </I18nextProvider>,
-  );
-  return { onClose, router, view, queryClient };
+  const view = renderShell(<ChangePasswordModal open={props.open ?? true} forced={props.forced ?? false} notice={props.notice ?? null} onClose={onClose} />);
+  return { onClose, router: view.router, view, queryClient: view.queryClient };
 }
 
 const original = () => screen.getByLabelText('Original Password');

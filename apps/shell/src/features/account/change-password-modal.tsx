@@ -11,6 +11,7 @@ import { sealPassword } from '../../lib/password-seal.ts';
 import * as storage from '../../lib/storage.ts';
 import { logout } from '../../lib/session.ts';
 import { checkConfirm, checkNewPassword, checkOriginal, policyFrom, problemText, type RuleProblem } from './password-rules.ts';
+import { LoadFailedAlert } from '../../lib/load-failed-alert.tsx';
 
 export interface ChangePasswordModalProps {
   open: boolean;
@@ -206,17 +207,7 @@ export function ChangePasswordModal({ open, forced, notice, onClose }: ChangePas
     >
       {notice ? <Alert type={forced ? 'warning' : 'info'} showIcon title={notice} style={{ marginBottom: 16 }} /> : null}
       {complexity.isError ? (
-        <Alert
-          type="error"
-          showIcon
-          title={t('account.policyUnavailable')}
-          action={
-            <Button size="small" onClick={() => void complexity.refetch()}>
-              {t('account.retry')}
-            </Button>
-          }
-          style={{ marginBottom: 16 }}
-        />
+        <LoadFailedAlert title={t('account.policyUnavailable')} onRetry={() => void complexity.refetch()} style={{ marginBottom: 16 }} />
       ) : null}
       {failure ? <Alert type="error" showIcon title={failure} style={{ marginBottom: 16 }} /> : null}
       <Form.Item

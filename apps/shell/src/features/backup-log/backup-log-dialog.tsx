@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { Alert, Button, DatePicker, Modal, Space, Table } from 'antd';
+import { Button, DatePicker, Modal, Space, Table } from 'antd';
 import type { GetProps, TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -10,6 +10,7 @@ import { closeBackupLogs, useAccountDialogs } from '../../lib/account-dialogs.ts
 import { backupLogSearchBody, filterFromRange, formatBackupTime, formatFileSize, noFilter } from './backup-log-format.ts';
 import type { BackupLogFilter } from './backup-log-format.ts';
 import { BackupLogDetailModal } from './backup-log-detail-modal.tsx';
+import { LoadFailedAlert } from '../../lib/load-failed-alert.tsx';
 
 type RangeValue = GetProps<typeof DatePicker.RangePicker>['value'];
 
@@ -102,16 +103,11 @@ function BackupLogViewer({ onDetail }: { onDetail: (row: BackupLogRow) => void }
         <Button onClick={reset}>{t('backupLog.reset')}</Button>
       </Space>
       {query.isError ? (
-        <Alert
-          type="error"
-          showIcon
+        <LoadFailedAlert
           title={t('backupLog.loadFailed')}
           description={serverMessage(query.error)}
-          action={
-            <Button size="small" onClick={() => void query.refetch()} loading={query.isFetching}>
-              {t('backupLog.retry')}
-            </Button>
-          }
+          onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
         />
       ) : (
         <Table<BackupLogRow>

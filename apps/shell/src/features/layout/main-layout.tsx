@@ -2,14 +2,15 @@ import { useEffect, type ReactNode } from 'react';
 import { Button, Layout, Tooltip } from 'antd';
 import { HomeOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { useUserDetail } from '../../lib/user-detail.ts';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router-dom';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { MenuSystem, SystemLogoEntry, UserInfo } from '@campus/contracts';
+import { useQuery } from '@tanstack/react-query';
+import type { MenuSystem, SystemLogoEntry } from '@campus/contracts';
 import { apiPaths, defaultHomePath, localDeviceServicePort, sideNavWidth } from '@campus/contracts';
 import { apiGet } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
 import { findMenuPage, firstPageOf, isAlwaysAcceptedPath, menuTitleKey, systemForPath, useMenuStore } from '../../lib/menus.ts';
-import { logout } from '../../lib/session.ts';
+import { useSignOut } from '../../lib/use-sign-out.ts';
 import { LanguagePicker } from '../../lib/language-picker.tsx';
 import { openAbout, openBackupLogs, openChangePassword } from '../../lib/account-dialogs.ts';
 import { homeWithTarget } from '../../lib/paths.ts';
@@ -36,13 +37,13 @@ function openWindow(url: string): void {
 /**
  * The main layout (spec §2): header with logo, systems and user menu; the side menu of the current system;
  * page tabs; and the content area, where the routed view renders and the sub-application viewport stays
- * mounted across route changes. `dialogs` are the account dialogs the app layer puts beside it.
+ * mounted across route changes. The app layer passes the `viewport` and the account `dialogs`.
  */
-export default function MainLayout({ dialogs }: { dialogs?: ReactNode }) {
+export default function MainLayout({ dialogs, viewport }: { dialogs?: ReactNode; viewport?: ReactNode }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
-  const queryClient = useQueryClient();
+  const signOut = useSignOut();
   const systems = useMenuStore((state) => state.systems);
   const pages = useMenuStore((state) => state.pages);
   const permissions = useMenuStore((state) => state.permissions);
@@ -51,7 +52,7 @@ export default function MainLayout({ dialogs }: { dialogs?: ReactNode }) {
   const skin = skinOf(settings?.skin);
   const width = useTrackedWidth();
 
-  const user = useQuery({ queryKey: ['user-detail', language], queryFn: () => apiGet<UserInfo>(apiPaths.userDetail), retry: false });
+  const user = useUserDetail();
   const logos = useQuery({ queryKey: ['system-logos', language], queryFn: () => apiGet<SystemLogoEntry[]>(apiPaths.systemLogos), retry: false });
   const logo = pickLogo(logos.data);
   const systemName = logo?.systemName || settings?.systemName || t('app.productName');
@@ -105,10 +106,8 @@ export default function MainLayout({ dialogs }: { dialogs?: ReactNode }) {
     else void navigate(homeWithTarget(`/${system.frontRoutingAddr}/`));
   };
   const quit = async () => {
-    await logout();
+    await signOut();
     tabActions.reset();
-    queryClient.clear();
-    void navigate('/login', { replace: true });
   };
 
   const name = user.data?.name ?? '';
@@ -119,7 +118,7 @@ export default function MainLayout({ dialogs }: { dialogs?: ReactNode }) {
       <Layout.Header className="campus-layout__header" style={{ background: chrome.headerBg, color: chrome.headerText }}>
         <Link to="/home" className="campus-layout__brand" style={{ color: chrome.headerText }} aria-label={t('layout.goHomeLogo', { name: systemName })}>
           {logoUrl ? <img src={logoUrl} alt="" className="campus-layout__logo" /> : null}
-          <span className="campus-layout__system-name">{systemName}</span>
+          <span className="campus-layout__system-name" title={systemName}>{systemName}</span>
         </Link>
         <TopMenu systems={systems} currentAppNo={currentSystem?.appNo ?? null} theme={chrome.menuTheme} width={width} onOpen={openSystem} />
         <div className="campus-layout__tools">
@@ -160,8 +159,8 @@ export default function MainLayout({ dialogs }: { dialogs?: ReactNode }) {
           <PageTabs tabs={tabs} />
           <main className="campus-layout__main">
             <Outlet />
-            {/* sub-apps mount here (the sub-app issue); it stays in the layout so it survives route changes */}
-            <div id="subapp-viewport" />
+            {/* the sub-application area: it stays in the layout, so a mounted sub-app survives route changes */}
+            {viewport}
           </main>
         </Layout.Content>
       </Layout>

@@ -6,7 +6,7 @@ import { safeRedirectTarget } from '../../lib/paths.ts';
 /**
  * A menu path under the layout (the catch-all child). A report page shows its backend page path in an
  * embedded frame (same origin only); any other page belongs to a sub-application, which mounts in the
- * layout's viewport beside this element, so only the page heading renders here.
+ * layout's viewport beside this element, so nothing renders here.
  */
 export default function MenuPage() {
   const { t } = useTranslation();
@@ -20,5 +20,5 @@ export default function MenuPage() {
   if (frameUrl) {
     return <iframe className="campus-report-frame" src={frameUrl} title={title} sandbox="allow-same-origin allow-scripts allow-forms allow-downloads" />;
   }
-  return <h1 className="campus-page__title">{title}</h1>;
+  return null;
 }

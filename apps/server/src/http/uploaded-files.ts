@@ -1,0 +1,75 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+/** One file of a multipart upload, read into memory. */
+export interface ReceivedFile {
+  /** The base name the browser sent (no folders). */
+  fileName: string;
+  /**
+   * The file's bytes, at most `maxFileBytes + 1` of them: a longer file is cut there, so the caller can tell
+   * "too large" from "exactly at the limit" and answer for that file alone.
+   */
+  bytes: Buffer;
+}
+
+export interface UploadLimits {
+  /** The form field the files arrive in. */
+  field: string;
+  maxFiles: number;
+  maxFileBytes: number;
+}
+
+/** Why an upload as a whole was refused (each file's own problems are the caller's to report). */
+export class UploadRefused extends Error {
+  constructor(problem: string) {
+    super(problem);
+    this.name = 'UploadRefused';
+  }
+}
+
+/**
+ * Lets the routes of `scope` (and only those) receive multipart uploads within `limits`; other fields and
+ * parts are bounded too, so a body cannot grow without limit.
+ */
+export async function acceptUploads(scope: FastifyInstance, limits: UploadLimits): Promise<void> {
+  await scope.register(multipart, {
+    throwFileSizeLimit: false,
+    limits: {
+      // one more than allowed, so "too many files" is told apart from the parser's own limit
+      files: limits.maxFiles + 1,
+      fileSize: limits.maxFileBytes + 1,
+      fields: 10,
+      fieldSize: 1024,
+      parts: limits.maxFiles + 11,
+      headerPairs: 20,
+    },
+  });
+}
+
+function baseName(fileName: string): string {
+  return fileName.split(/[\\/]/).pop() ?? '';
+}
+
+/** The files of `limits.field` (with a name), in the order sent; other parts are read and dropped. */
+export async function receiveFiles(request: FastifyRequest, limits: UploadLimits): Promise<ReceivedFile[]> {
+  if (!request.isMultipart()) throw new UploadRefused('send the files as multipart/form-data');
+  const files: ReceivedFile[] = [];
+  try {
+    for await (const part of request.parts()) {
+      if (part.type !== 'file') continue;
+      const bytes = await part.toBuffer();
+      const fileName = baseName(part.filename ?? '');
+      if (part.fieldname !== limits.field || fileName === '') continue;
+      files.push({ fileName, bytes });
+      if (files.length > limits.maxFiles) throw new UploadRefused(`body/${limits.field} must hold at most ${limits.maxFiles} files`);
+    }
+  } catch (error) {
+    if (error instanceof UploadRefused) throw error;
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') throw new UploadRefused(`body/${limits.field} must hold at most ${limits.maxFiles} files`);
+    // busboy's own words for a malformed body ("Unexpected end of form", "Malformed part header", …)
+    throw new UploadRefused(`the multipart body cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (files.length === 0) throw new UploadRefused(`body/${limits.field} must hold at least one file`);
+  return files;
+}

@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Type } from 'typebox';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import { apiPaths, codes, reportVersionFileName, subAppsPathPrefix } from '@campus/contracts';
+import type { App } from '../../http/types.ts';
+import { AppError, envelope, failureReplies, ok, sendFailure, tokenHeaders } from '../../http/envelope.ts';
+import type { SubAppFile, SubAppFiles } from './sub-app-files.ts';
+import type { SubAppRegistry } from './sub-app-registry.ts';
+
+const contentTypes: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.otf': 'font/otf',
+  '.wasm': 'application/wasm',
+};
+
+/**
+ * index.html and the report-version file are read anew each time (a new build shows at once); the other
+ * files are not content-hashed (a UMD bundle keeps its name across builds), so they are kept only briefly.
+ */
+function cacheControl(file: SubAppFile): string {
+  const name = path.basename(file.path);
+  return name === 'index.html' || name === reportVersionFileName ? 'no-cache' : 'public, max-age=60';
+}
+
+function entityTag(file: SubAppFile): string {
+  return `W/"${file.size.toString(16)}-${Math.floor(file.mtimeMs).toString(16)}"`;
+}
+
+function sendFile(request: FastifyRequest, reply: FastifyReply, file: SubAppFile): FastifyReply {
+  const etag = entityTag(file);
+  reply
+    .header('Cache-Control', cacheControl(file))
+    .header('ETag', etag)
+    .header('Last-Modified', new Date(file.mtimeMs).toUTCString());
+  const known = (request.headers['if-none-match'] ?? '').split(',').map((tag) => tag.trim());
+  if (known.includes(etag)) return reply.code(304).send();
+  return reply
+    .type(contentTypes[path.extname(file.path).toLowerCase()] ?? 'application/octet-stream')
+    .header('Content-Length', String(file.size))
+    .send(fs.createReadStream(file.path));
+}
+
+const SubAppEntrySchema = Type.Object({
+  appNo: Type.String(),
+  frontRoutingAddr: Type.String({ description: "The system's base path without slashes; '' for tc" }),
+  folder: Type.String({ description: 'Entry folder: frontRoutingAddr, or appNo when that is empty' }),
+  entry: Type.String({ description: "URL of the entry's folder (ends in '/'): /subapps/<folder>/ unless SUBAPP_ENTRIES names another" }),
+});
+
+export interface SubAppRouteDeps {
+  files: SubAppFiles;
+  registry: SubAppRegistry;
+  requireSession: onRequestHookHandler;
+}
+
+export function registerSubAppRoutes(app: App, deps: SubAppRouteDeps) {
+  app.get(
+    apiPaths.subAppRegistry,
+    {
+      onRequest: deps.requireSession,
+      schema: {
+        tags: ['sub-apps'],
+        summary: "Every system's sub-application entry on this deployment, in catalogue order",
+        headers: tokenHeaders,
+        response: { 200: envelope(Type.Array(SubAppEntrySchema)), ...failureReplies },
+      },
+    },
+    async (request) => ok(request, await deps.registry.entries()),
+  );
+
+  // GET (and HEAD): sub-app files; a missing file is a 404 envelope, never the shell's index.html
+  app.get(
+    `${subAppsPathPrefix}*`,
+    {
+      schema: {
+        tags: ['sub-apps'],
+        summary: "A sub-application's file; the folder URL itself answers its index.html",
+        response: { 200: Type.Unknown({ description: 'The file with its content type' }), ...failureReplies },
+      },
+    },
+    async (request, reply) => {
+      // the raw path, so encoded separators and dots are seen (and refused) as sent
+      const rawPath = (request.url.split('?')[0] ?? '').slice(subAppsPathPrefix.length);
+      const found = await deps.files.lookup(rawPath);
+      switch (found.kind) {
+        case 'file':
+          return sendFile(request, reply, found.file);
+        case 'folder':
+          return reply.redirect(found.location, 301);
+        case 'refused':
+          return sendFailure(request, reply, new AppError(codes.badRequest, 400));
+        case 'missing':
+          return sendFailure(request, reply, new AppError(codes.notFound, 404));
+      }
+    },
+  );
+}

@@ -1,0 +1,20 @@
+import { closeActivation, closeLicenceUpload, closeTrial, openActivation, useLicenceDialogs } from '../../lib/licence-dialogs.ts';
+import { LicenceUploadModal } from './licence-upload-modal.tsx';
+import { ActivationModal } from './activation-modal.tsx';
+import { TrialModal } from './trial-modal.tsx';
+import { useSignOut } from '../../lib/use-sign-out.ts';
+
+/** The licence dialogs (upload, activation, trial registration), bound to the licence-dialogs store. */
+export default function LicenceDialogs() {
+  const upload = useLicenceDialogs((state) => state.upload);
+  const activation = useLicenceDialogs((state) => state.activation);
+  const trial = useLicenceDialogs((state) => state.trial);
+  const signOut = useSignOut();
+  return (
+    <>
+      <LicenceUploadModal open={upload} onClose={closeLicenceUpload} onActivate={openActivation} />
+      <ActivationModal id={activation} onClose={closeActivation} onActivated={signOut} />
+      <TrialModal open={trial} onClose={closeTrial} onRegistered={signOut} />
+    </>
+  );
+}

@@ -1,0 +1,124 @@
+import { useState } from 'react';
+import { Alert, Button, Descriptions, Space, Spin, Table } from 'antd';
+import type { TableColumnsType } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { CustomerInfo, LicenceDetail, LicenceRow, LicenceSearchReply, LicenceSearchRequest } from '@campus/contracts';
+import { apiPaths, licencePaging } from '@campus/contracts';
+import { apiGet, apiPost } from '../../lib/request.ts';
+import { useUserDetail } from '../../lib/user-detail.ts';
+import { openActivation, openLicenceUpload } from '../../lib/licence-dialogs.ts';
+import { beginText, canActivate, employeeCountText, endText, formalText, loseActivateText, stateText, timeText } from './licence-display.ts';
+import { useDisplayContext } from './use-display-context.ts';
+import { LicenceParts } from './licence-detail-view.tsx';
+import { LoadFailedAlert } from '../../lib/load-failed-alert.tsx';
+
+/** The applications and devices of one licence, fetched when its row is expanded. */
+function ExpandedDetail({ id }: { id: string }) {
+  const { t } = useDisplayContext();
+  const query = useQuery({
+    queryKey: ['licence-detail', id],
+    queryFn: () => apiPost<LicenceDetail>(apiPaths.licenceDetail, { id }),
+    retry: false,
+  });
+  if (query.isPending) return <Spin size="small" />;
+  if (query.isError || !query.data) return <Alert type="error" showIcon title={t('licence.detailFailed')} />;
+  return <LicenceParts detail={query.data} />;
+}
+
+/**
+ * About System, Licenses tab (spec §2, §3, §6, §9): system code and customer ID, 'Add Authorization' and
+ * the per-licence 'Activation' for system administrators, the licence table (page size 15, quick jumper)
+ * with each row's applications and devices on expanding it.
+ */
+export default function LicencesTab() {
+  const context = useDisplayContext();
+  const { t } = context;
+  const user = useUserDetail();
+  const isSystemAdmin = user.data?.isSystemAdmin === true;
+  const [page, setPage] = useState<{ index: number; size: number }>({ index: 1, size: licencePaging.pageSize });
+
+  const customer = useQuery({ queryKey: ['customer-info'], queryFn: () => apiGet<CustomerInfo>(apiPaths.customerInfo), retry: false });
+  const body: LicenceSearchRequest = { page };
+  const licences = useQuery({
+    queryKey: ['licences', body],
+    queryFn: () => apiPost<LicenceSearchReply>(apiPaths.licenceSearch, body),
+    placeholderData: keepPreviousData,
+    retry: false,
+    staleTime: 0,
+  });
+
+  const columns: TableColumnsType<LicenceRow> = [
+    { key: 'code', dataIndex: 'code', title: t('licence.code'), width: 170, ellipsis: true },
+    { key: 'customer', dataIndex: 'customerName', title: t('licence.customer'), width: 140, ellipsis: true },
+    { key: 'package', dataIndex: 'prdPkgCategory', title: t('licence.package'), width: 120, ellipsis: true },
+    { key: 'formal', title: t('licence.formalOrTrial'), width: 90, render: (_v: unknown, row: LicenceRow) => formalText(row.isFormal, t) },
+    { key: 'begin', title: t('licence.begin'), width: 120, render: (_v: unknown, row: LicenceRow) => beginText(row.beginTime, context) },
+    { key: 'end', title: t('licence.end'), width: 120, render: (_v: unknown, row: LicenceRow) => endText(row.endTime, context) },
+    { key: 'empCount', title: t('licence.empCount'), width: 90, render: (_v: unknown, row: LicenceRow) => employeeCountText(row.empCount, t) },
+    { key: 'state', title: t('licence.state'), width: 100, render: (_v: unknown, row: LicenceRow) => stateText(row.state, t) },
+    { key: 'effectiveness', title: t('licence.effectiveness'), width: 100, render: (_v: unknown, row: LicenceRow) => stateText(row.effectiveness, t) },
+    { key: 'activateTime', title: t('licence.activateTime'), width: 170, render: (_v: unknown, row: LicenceRow) => timeText(row.activateTime, context) },
+    { key: 'loseActivateTime', title: t('licence.loseActivateTime'), width: 120, render: (_v: unknown, row: LicenceRow) => loseActivateText(row.loseActivateTime, context) },
+    ...(isSystemAdmin
+      ? [
+          {
+            key: 'actions',
+            title: t('licence.actions'),
+            width: 90,
+            fixed: 'right' as const,
+            render: (_v: unknown, row: LicenceRow) =>
+              canActivate(row) ? (
+                <Button type="link" size="small" aria-label={t('licence.activationOf', { code: row.code })} onClick={() => openActivation(row.id)}>
+                  {t('licence.activation')}
+                </Button>
+              ) : null,
+          },
+        ]
+      : []),
+  ];
+
+  return (
+    <>
+      <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 12 }} wrap>
+        <Descriptions
+          size="small"
+          column={2}
+          items={[
+            { key: 'systemCode', label: t('licence.systemCode'), children: customer.data?.systemCode ?? '-' },
+            { key: 'customerId', label: t('licence.customerId'), children: customer.data?.customerNo ?? '-' },
+          ]}
+        />
+        {isSystemAdmin ? (
+          <Button type="primary" icon={<PlusOutlined />} onClick={openLicenceUpload}>
+            {t('licence.addAuthorization')}
+          </Button>
+        ) : null}
+      </Space>
+      {licences.isError ? (
+        <LoadFailedAlert title={t('licence.loadFailed')} onRetry={() => void licences.refetch()} retrying={licences.isFetching} />
+      ) : (
+        <Table<LicenceRow>
+          rowKey="id"
+          size="small"
+          columns={columns}
+          dataSource={licences.data?.licenses ?? []}
+          loading={licences.isFetching}
+          scroll={{ x: 1400 }}
+          locale={{ emptyText: licences.isPending ? ' ' : t('licence.empty') }}
+          expandable={{ expandedRowRender: (row) => <ExpandedDetail id={row.id} /> }}
+          pagination={{
+            current: page.index,
+            pageSize: page.size,
+            total: licences.data?.count ?? 0,
+            showSizeChanger: true,
+            showQuickJumper: true,
+            pageSizeOptions: [...licencePaging.pageSizeOptions],
+            showTotal: (total) => t('licence.total', { total }),
+            onChange: (index, size) => setPage({ index: size === page.size ? index : 1, size }),
+          }}
+        />
+      )}
+    </>
+  );
+}

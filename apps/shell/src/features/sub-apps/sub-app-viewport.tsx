@@ -1,0 +1,77 @@
+import { Button, Result, Spin } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { findMenuPage, isAlwaysAcceptedPath, systemLabelKey, useMenuStore } from '../../lib/menus.ts';
+import { subAppContainerId, subAppForPath, useSubAppStore, type SubAppFailure } from '../../lib/sub-apps.ts';
+import './sub-app-viewport.css';
+
+function Failure({ system, failure, detail, onRetry }: { system: string; failure: SubAppFailure | 'registry'; detail?: string; onRetry: () => void }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <Result
+      className="campus-subapp-status"
+      status={failure === 'not-installed' ? '404' : 'warning'}
+      title={<h1 className="campus-result-title">{t(`subApps.${failure}.title`, { system })}</h1>}
+      subTitle={
+        <>
+          <p>{t(`subApps.${failure}.text`, { system })}</p>
+          {detail ? <p className="campus-subapp-status__detail">{detail}</p> : null}
+        </>
+      }
+      extra={[
+        <Button key="retry" type="primary" onClick={onRetry}>
+          {t('common.retry')}
+        </Button>,
+        <Button key="home" onClick={() => void navigate('/home')}>
+          {t('subApps.goHome')}
+        </Button>,
+      ]}
+    />
+  );
+}
+
+/**
+ * The sub-application area of the content (DESIGN §8): the loader's container, always in the DOM, and above
+ * it what the user should know while an application loads or when it cannot show (never a blank area).
+ */
+export function SubAppViewport({ onRetryRegistry }: { onRetryRegistry: () => void }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const pages = useMenuStore((state) => state.pages);
+  const apps = useSubAppStore((state) => state.apps);
+  const registryFailed = useSubAppStore((state) => state.registryFailed);
+  const phases = useSubAppStore((state) => state.phases);
+
+  const page = findMenuPage(pages, location.pathname);
+  const wantsSubApp = (Boolean(page) && !page?.meta.frameUrl) || isAlwaysAcceptedPath(location.pathname);
+  const app = apps ? subAppForPath(apps, location.pathname, pages) : undefined;
+  const phase = app ? phases[app.name] : undefined;
+  const system = t(systemLabelKey(page?.meta.appNo ?? app?.appNos[0] ?? ''), { defaultValue: location.pathname });
+  // a fresh page view loads every file again: the way back from a new deployment or a broken start
+  const reload = () => window.location.reload();
+
+  let status = null;
+  if (wantsSubApp && registryFailed) {
+    status = <Failure system={system} failure="registry" onRetry={onRetryRegistry} />;
+  } else if (wantsSubApp && apps && !app) {
+    status = <Failure system={system} failure="not-installed" onRetry={reload} />;
+  } else if (wantsSubApp && phase?.phase === 'failed') {
+    status = <Failure system={system} failure={phase.failure} detail={phase.detail} onRetry={reload} />;
+  } else if (wantsSubApp && phase?.phase !== 'mounted') {
+    status = (
+      <div className="campus-subapp-status campus-subapp-status--loading" role="status">
+        <Spin />
+        <span>{t('subApps.loading', { system })}</span>
+      </div>
+    );
+  }
+
+  const showContainer = Boolean(app) && phase?.phase !== 'failed';
+  return (
+    <>
+      {status}
+      <div id={subAppContainerId} className="campus-subapp-viewport" hidden={!showContainer} />
+    </>
+  );
+}

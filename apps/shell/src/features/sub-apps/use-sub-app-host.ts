@@ -1,0 +1,88 @@
+import { useEffect, useRef } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useQuery } from '@tanstack/react-query';
+import type { SubAppEntry } from '@campus/contracts';
+import { apiPaths } from '@campus/contracts';
+import { apiGet } from '../../lib/request.ts';
+import { currentLanguage, i18n } from '../../lib/i18n.ts';
+import { useMenuStore } from '../../lib/menus.ts';
+import * as storage from '../../lib/storage.ts';
+import { groupRegistry, setSubAppPhase, subAppContainerId, subAppForPath, useSubAppStore } from '../../lib/sub-apps.ts';
+import { useUserDetail } from '../../lib/user-detail.ts';
+import { shellPropsFor, type LiveShell } from './shell-props.ts';
+import { reportVersions } from './report-versions.ts';
+
+// the loader is not needed for the layout's first paint: it loads beside the registry
+const loadHost = () => import('./qiankun-host.ts');
+
+/** The sign-in whose versions were reported in this page view (user id and sign-in time). */
+let reportedSignIn: string | null = null;
+
+function whenIdle(task: () => void): void {
+  if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(task, { timeout: 5000 });
+  else window.setTimeout(task, 1000);
+}
+
+/**
+ * Runs the sub-app host for the signed-in layout: loads the registry, registers the applications once the
+ * user is known, keeps the shared state current, broadcasts language changes and reports versions.
+ */
+export function useSubAppHost(): { retryRegistry: () => void } {
+  const navigate = useNavigate();
+  const user = useUserDetail();
+  const registry = useQuery({
+    queryKey: ['sub-app-registry'],
+    queryFn: () => apiGet<SubAppEntry[]>(apiPaths.subAppRegistry),
+    staleTime: Infinity,
+    retry: 1,
+  });
+
+  // the loader reads the shared state through this at each mount; the last known user survives a refetch
+  const live = useRef<LiveShell>({ user: null, navigate: () => undefined });
+  live.current.navigate = (to) => void navigate(to);
+  if (user.data) live.current.user = user.data;
+
+  const userKnown = Boolean(user.data);
+  useEffect(() => {
+    if (!registry.data || !userKnown) return;
+    const apps = groupRegistry(registry.data);
+    useSubAppStore.setState({ apps, registryFailed: false });
+    void loadHost().then(({ startSubAppHost }) => startSubAppHost(
+      apps,
+      {
+        isActive: (app, location) => {
+          if (!storage.isSignedIn() || !document.getElementById(subAppContainerId)) return false;
+          const current = useSubAppStore.getState().apps ?? [];
+          return subAppForPath(current, location.pathname, useMenuStore.getState().pages)?.name === app.name;
+        },
+        propsFor: (app) => shellPropsFor(app, () => live.current),
+        onPhase: setSubAppPhase,
+        // the page the user asked for loads afresh, without the application that would not let go
+        onLoaderStuck: () => window.location.reload(),
+      },
+      currentLanguage(),
+    ));
+    const signIn = live.current.user ? `${live.current.user.id}:${live.current.user.loginTime}` : null;
+    if (signIn && reportedSignIn !== signIn) {
+      reportedSignIn = signIn;
+      whenIdle(() => void reportVersions(apps, new URL(window.location.href)));
+    }
+  }, [registry.data, userKnown]);
+
+  useEffect(() => {
+    if (registry.isError) useSubAppStore.setState({ registryFailed: true });
+  }, [registry.isError]);
+
+  useEffect(() => {
+    const onLanguage = () => void loadHost().then(({ broadcastToSubApps }) => broadcastToSubApps({ language: currentLanguage() }));
+    i18n.on('languageChanged', onLanguage);
+    return () => i18n.off('languageChanged', onLanguage);
+  }, []);
+
+  return {
+    retryRegistry: () => {
+      useSubAppStore.setState({ registryFailed: false });
+      void registry.refetch();
+    },
+  };
+}

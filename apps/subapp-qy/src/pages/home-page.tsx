@@ -1,0 +1,91 @@
+import { useCallback, useId, useMemo } from 'react';
+import type { HomeFigures } from '@campus/contracts';
+import { apiPaths, licenceCondition } from '@campus/contracts';
+import { useQy } from '../lib/qy-context.ts';
+import { useRemote } from '../lib/use-remote.ts';
+import { dayPeriod, formatTime } from '../lib/clock.ts';
+import { licenceTone } from '../lib/licence-word.ts';
+
+interface Loaded {
+  figures: HomeFigures;
+  at: number;
+}
+
+/** /qy/homePage: a greeting and the tenant's live figures. */
+export function HomePage() {
+  const { props, language, t } = useQy();
+  const { api, userInfo, globalConfig } = props;
+  const titleId = useId();
+  const figuresId = useId();
+
+  const request = useCallback(async (): Promise<Loaded> => {
+    const { data } = await api.get<HomeFigures>(apiPaths.qyHomeFigures);
+    return { figures: data, at: Date.now() };
+  }, [api]);
+  const remote = useRemote(request);
+  const numbers = useMemo(() => new Intl.NumberFormat(language), [language]);
+
+  const loaded = remote.data;
+  // the greeting follows the clock of the last answer, so a refresh later in the day updates it
+  const period = dayPeriod(loaded?.at ?? Date.now(), globalConfig.utcDiff);
+  const loading = remote.status === 'loading';
+  const word = loaded ? licenceCondition(loaded.figures.licence) : null;
+
+  return (
+    <section className="qy-page" aria-labelledby={titleId}>
+      <header className="qy-page-header">
+        <div>
+          <h2 id={titleId} className="qy-title">
+            {t(`home.greeting.${period}`, { name: userInfo.name })}
+          </h2>
+          <p className="qy-subtitle">{t('home.intro', { tenant: userInfo.tenantName || globalConfig.systemName })}</p>
+        </div>
+        <button type="button" className="qy-btn" onClick={remote.reload}>
+          {loading && loaded ? t('common.loading') : t('common.refresh')}
+        </button>
+      </header>
+
+      <section className="qy-card" aria-labelledby={figuresId} aria-busy={loading}>
+        <h3 id={figuresId} className="qy-card-title">
+          {t('home.figures')}
+        </h3>
+        {remote.status === 'error' ? (
+          <div className="qy-alert qy-alert-error" role="alert">
+            <span>{t('home.loadFailed')}</span>
+            <button type="button" className="qy-btn qy-btn-small" onClick={remote.reload}>
+              {t('common.retry')}
+            </button>
+          </div>
+        ) : !loaded ? (
+          <p className="qy-muted" role="status">
+            {t('common.loading')}
+          </p>
+        ) : (
+          <>
+            <dl className="qy-figures">
+              <div className="qy-figure">
+                <dt>{t('home.employees')}</dt>
+                <dd>{numbers.format(loaded.figures.employeeCount)}</dd>
+              </div>
+              <div className="qy-figure">
+                <dt>{t('home.departments')}</dt>
+                <dd>{numbers.format(loaded.figures.departmentCount)}</dd>
+              </div>
+              <div className="qy-figure">
+                <dt>{t('home.activeSessions')}</dt>
+                <dd>{numbers.format(loaded.figures.activeSessionCount)}</dd>
+              </div>
+              <div className="qy-figure">
+                <dt>{t('home.licence')}</dt>
+                <dd>{word && <span className={`qy-tag qy-tag-${licenceTone(word)}`}>{t(`licence.${word}`)}</span>}</dd>
+              </div>
+            </dl>
+            <p className="qy-muted qy-small" role="status">
+              {loading ? t('common.loading') : t('home.updated', { time: formatTime(loaded.at, globalConfig.utcDiff) })}
+            </p>
+          </>
+        )}
+      </section>
+    </section>
+  );
+}

@@ -1,0 +1,233 @@
+import { expect, test, type Page } from '@playwright/test';
+import { chooseUserMenuEntry, demo, pageTabs, sideNav, signIn, switchLanguage } from '../support/sign-in.ts';
+
+// Sub-applications (DESIGN §8): the reference enterprise-data app (apps/subapp-qy, served at /subapps/qy/)
+// and, from e2e/fixtures/subapps, a plain-script attendance app (kq) of "another team". Door access (mj)
+// is not installed in the tests.
+
+const viewport = (page: Page) => page.locator('#subapp-viewport');
+/** The element qiankun wraps a mounted application in. */
+const mountedApps = (page: Page) => viewport(page).locator('[data-qiankun]');
+const kqFixture = (page: Page) => viewport(page).locator('[data-fixture="kq"]');
+/** The enterprise-data home page's greeting. */
+const qyGreeting = (page: Page) => viewport(page).getByRole('heading', { level: 2 }).first();
+const qyFigure = (page: Page, name: string) => viewport(page).locator('.qy-figure').filter({ hasText: name }).locator('dd');
+
+async function signInEnglish(page: Page, who = demo.sysadmin) {
+  await signIn(page, who);
+  await switchLanguage(page, 'en-US');
+}
+
+/** Opens a page from the side menu, expanding the groups on the way (names in English). */
+async function openFromSideMenu(page: Page, ...names: string[]) {
+  for (const name of names.slice(0, -1)) {
+    const group = sideNav(page).getByRole('menuitem', { name, exact: true });
+    if ((await group.getAttribute('aria-expanded')) !== 'true') await group.click();
+  }
+  await sideNav(page).getByRole('menuitem', { name: names[names.length - 1], exact: true }).click();
+}
+
+async function tokenOf(page: Page): Promise<string> {
+  return page.evaluate(() => window.localStorage.getItem('campus.token') ?? '');
+}
+
+test.describe('sub-applications', () => {
+  test('after sign-in /qy/homePage mounts inside the layout with the user’s name and live figures', async ({ page }) => {
+    await signInEnglish(page);
+    await expect(page).toHaveURL(/\/qy\/homePage$/);
+    await expect(mountedApps(page)).toHaveCount(1);
+    await expect(qyGreeting(page)).toHaveText(new RegExp(`^Good (morning|afternoon|evening), ${demo.sysadmin.name}$`));
+    // the demo's Demo Campus: 48 employees in 6 departments; this session (at least) is signed in
+    await expect(qyFigure(page, 'Employees')).toHaveText('48');
+    await expect(qyFigure(page, 'Departments')).toHaveText('6');
+    expect(Number(await qyFigure(page, 'Signed-in sessions').textContent())).toBeGreaterThanOrEqual(1);
+    await expect(qyFigure(page, 'Licence')).toHaveText('Normal');
+    // the layout around it keeps working: header, side menu and the tab of the page
+    await expect(pageTabs(page)).toHaveCount(1);
+  });
+
+  test('switching to /qy/operate-log and back keeps the one sub-app mounted', async ({ page }) => {
+    await signInEnglish(page);
+    await expect(mountedApps(page)).toHaveCount(1);
+    // a mark on the mounted application's element: a remount would replace the element and lose it
+    await mountedApps(page).evaluate((element) => element.setAttribute('data-test-mark', 'first-mount'));
+    await openFromSideMenu(page, 'Logs', 'Operation Log');
+    await expect(page).toHaveURL(/\/qy\/operate-log$/);
+    await expect(viewport(page).getByRole('table')).toBeVisible();
+    // sysadmin's own sign-in is in the log
+    await expect(viewport(page).getByRole('table')).toContainText('sysadmin');
+    await openFromSideMenu(page, 'Home');
+    await expect(qyGreeting(page)).toContainText(demo.sysadmin.name);
+    await expect(mountedApps(page)).toHaveCount(1);
+    await expect(mountedApps(page)).toHaveAttribute('data-test-mark', 'first-mount');
+  });
+
+  test('a mounted sub-app relabels at once when the language changes', async ({ page }) => {
+    await signInEnglish(page);
+    const greeting = qyGreeting(page);
+    await expect(greeting).toContainText(/Good (morning|afternoon|evening)/);
+    await switchLanguage(page, 'zh-CN');
+    await expect(greeting).toContainText(/^(早上好|下午好|晚上好)，/);
+    await expect(qyFigure(page, '员工')).toHaveText('48');
+    await switchLanguage(page, 'zh-MO');
+    await expect(greeting).toContainText(/^(早安|午安|晚上好)，/);
+    await expect(qyFigure(page, '員工')).toHaveText('48');
+    await expect(mountedApps(page)).toHaveCount(1);
+  });
+
+  test('globals a sub-app writes stay in its sandbox, off the shell’s window', async ({ page }) => {
+    await signInEnglish(page, demo.staff);
+    await expect(qyGreeting(page)).toBeVisible();
+    await page.goto('/kq/shift');
+    await expect(kqFixture(page)).toBeVisible();
+    const leaked = await page.evaluate(() => {
+      const shell = window as unknown as Record<string, unknown>;
+      return ['kqFixtureLeakProbe', 'campusKqFixture', 'campusSubappQy'].filter((name) => name in shell);
+    });
+    expect(leaked).toEqual([]);
+  });
+
+  test('a menu page of a sub-system that is not installed says so, and the rest of the shell works', async ({ page }) => {
+    await signInEnglish(page);
+    await page.goto('/mj/mj-action-event');
+    await expect(page.getByRole('heading', { name: 'Door Access is not installed' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Retry' })).toBeVisible();
+    await expect(mountedApps(page)).toHaveCount(0);
+    // the header still takes the user elsewhere
+    await page.getByRole('link', { name: /go home/ }).click();
+    await expect(qyGreeting(page)).toContainText(demo.sysadmin.name);
+  });
+
+  test('a sub-app that fails to start shows why; Retry loads it again', async ({ page }) => {
+    let broken = true;
+    await page.route('**/subapps/kq/kq-fixture.js', async (route) => {
+      if (!broken) return route.continue();
+      return route.fulfill({
+        contentType: 'application/javascript',
+        body: "globalThis.campusKqFixture = { bootstrap: async () => {}, mount: async () => { throw new Error('fixture refuses to mount'); }, unmount: async () => {} };",
+      });
+    });
+    await signInEnglish(page, demo.staff);
+    await page.goto('/kq/shift');
+    await expect(page.getByRole('heading', { name: 'Attendance could not be started' })).toBeVisible();
+    await expect(page.getByText('fixture refuses to mount')).toBeVisible();
+    broken = false;
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await expect(kqFixture(page)).toBeVisible();
+  });
+
+  test('a sub-app that fails to unmount does not stop the next one: the page loads afresh', async ({ page }) => {
+    let broken = true;
+    await page.route('**/subapps/kq/kq-fixture.js', async (route) => {
+      if (!broken) return route.continue();
+      return route.fulfill({
+        contentType: 'application/javascript',
+        body: [
+          'globalThis.campusKqFixture = {',
+          '  bootstrap: async () => {},',
+          "  mount: async (props) => { props.container.querySelector('[data-subapp-root]').innerHTML = '<section data-fixture=\"kq\">stuck</section>'; },",
+          "  unmount: async () => { throw new Error('fixture will not let go'); },",
+          '};',
+        ].join('\n'),
+      });
+    });
+    await signInEnglish(page, demo.staff);
+    await expect(qyGreeting(page)).toBeVisible();
+    await page.goto('/kq/shift');
+    await expect(kqFixture(page)).toBeVisible();
+    broken = false;
+    const reloaded = page.waitForEvent('load');
+    await pageTabs(page).filter({ hasText: 'Home' }).click();
+    await reloaded;
+    await expect(page).toHaveURL(/\/qy\/homePage$/);
+    await expect(qyGreeting(page)).toBeVisible();
+    await expect(kqFixture(page)).toHaveCount(0);
+  });
+
+  test('by the time the home page is idle every registered entry has been prefetched', async ({ page }) => {
+    const fetched = new Set<string>();
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/subapps/')) fetched.add(url.pathname);
+    });
+    await signInEnglish(page);
+    await expect(qyGreeting(page)).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    // the loader prefetches in the browser's idle time
+    await page.evaluate(() => new Promise((resolve) => requestIdleCallback(() => requestIdleCallback(resolve))));
+    const registry = await page.evaluate(async (token) => {
+      const response = await fetch('/system/api/SubApp/GetRegistry', { headers: { token } });
+      return ((await response.json()) as { data: { entry: string }[] }).data;
+    }, await tokenOf(page));
+    const entries = new Set(registry.map((row) => new URL(row.entry, page.url()).pathname));
+    expect(entries.size).toBeGreaterThan(10);
+    // the installed ones' scripts too, not only their pages
+    const expected = [...entries, '/subapps/qy/subapp-qy.umd.js', '/subapps/kq/kq-fixture.js'];
+    await expect.poll(() => expected.filter((path) => !fetched.has(path)), { timeout: 5_000 }).toEqual([]);
+  });
+
+  test('the shell and each installed sub-app report their versions', async ({ page }) => {
+    await signInEnglish(page);
+    await page.waitForLoadState('networkidle');
+    const token = await tokenOf(page);
+    await expect
+      .poll(async () => {
+        const versions = await page.evaluate(async (t) => {
+          const response = await fetch('/common-service/api/Version/VersionList', { headers: { token: t } });
+          return ((await response.json()) as { data: { serviceName: string; version: string; address: string }[] }).data;
+        }, token);
+        return versions.map((row) => `${row.serviceName} ${row.version} ${row.address}`).sort();
+      })
+      .toEqual(expect.arrayContaining(['main-front 3.5.7.24112701 127.0.0.1:6391', 'kq-fixture 0.9.1 127.0.0.1:6391', expect.stringMatching(/^subapp-qy \S+ 127\.0\.0\.1:6391$/)]));
+  });
+
+  test('the heap stays flat over 50 switches between two sub-apps', async ({ page }) => {
+    test.setTimeout(120_000);
+    await signInEnglish(page, demo.staff);
+    await expect(qyGreeting(page)).toBeVisible();
+    await page.goto('/kq/shift');
+    await expect(kqFixture(page)).toBeVisible();
+    const qyHome = pageTabs(page).filter({ hasText: 'Home' });
+    const kqShift = pageTabs(page).filter({ hasText: 'Shifts' });
+    const cdp = await page.context().newCDPSession(page);
+    const heap = async () => {
+      await cdp.send('HeapProfiler.collectGarbage');
+      // JavaScript objects and the DOM (the embedder's heap) together
+      const usage = await cdp.send('Runtime.getHeapUsage');
+      return usage.usedSize + (usage.embedderHeapUsedSize ?? 0);
+    };
+    const switchTwice = async () => {
+      await kqShift.click();
+      await expect(kqFixture(page)).toBeVisible();
+      await qyHome.click();
+      await expect(qyGreeting(page)).toBeVisible();
+      await expect(kqFixture(page)).toHaveCount(0);
+    };
+    for (let i = 0; i < 5; i += 1) await switchTwice(); // warm-up: caches and code paths settle
+    const before = await heap();
+    for (let i = 0; i < 25; i += 1) await switchTwice();
+    const after = await heap();
+    console.log(`heap over 50 switches: ${(before / 1e6).toFixed(1)} MB -> ${(after / 1e6).toFixed(1)} MB`);
+    // each attendance mount holds about a megabyte: keeping three of the 25 would already pass this
+    expect(after - before).toBeLessThan(3_000_000);
+  });
+
+  test('a shell deployed anew while a page is open: the first missing file reloads the page, which then works', async ({ page }) => {
+    await signInEnglish(page);
+    await expect(qyGreeting(page)).toBeVisible();
+    // as after a new deployment: the open page asks for a file of the old build, which the server no longer has
+    let missing = 0;
+    await page.route(/\/assets\/about-dialog-[^/]+\.js$/, async (route) => {
+      if (missing > 0) return route.continue();
+      missing += 1;
+      return route.fulfill({ status: 404, contentType: 'application/json', body: '{"code":404}' });
+    });
+    const reloaded = page.waitForEvent('load');
+    await chooseUserMenuEntry(page, /^About System$/);
+    await reloaded;
+    await expect(qyGreeting(page)).toBeVisible();
+    await chooseUserMenuEntry(page, /^About System$/);
+    await expect(page.getByRole('dialog', { name: 'About System' })).toBeVisible();
+    expect(missing).toBe(1);
+  });
+});

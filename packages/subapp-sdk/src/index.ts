@@ -1,0 +1,46 @@
+export type {
+  ShellApi,
+  ShellApiError,
+  ShellApiResult,
+  ShellBroadcast,
+  ShellGlobalConfig,
+  ShellLanguage,
+  ShellProps,
+  ShellRoute,
+  ShellUserInfo,
+} from './shared-state.ts';
+export {
+  createShellLanguageStore,
+  fallbackShellLanguage,
+  isShellLanguage,
+  shellLanguages,
+  toShellLanguage,
+  type ShellLanguageListener,
+  type ShellLanguageStore,
+} from './language.ts';
+export { isPermissionDenied, isShellApiError, noPermissionCode, ShellRequestError } from './api-error.ts';
+export {
+  defaultRootSelector,
+  defineSubApp,
+  type GlobalStateCallback,
+  type QiankunProps,
+  type SubAppCleanup,
+  type SubAppContext,
+  type SubAppLifecycles,
+  type SubAppMountProps,
+  type SubAppOptions,
+} from './lifecycles.ts';
+export {
+  createDevApi,
+  createDevProps,
+  isInsideShell,
+  runStandalone,
+  setStandaloneLanguage,
+  standaloneLanguage,
+  standaloneLanguageEvent,
+  standaloneStorageKeys,
+  type DevApiOptions,
+  type StandaloneHandle,
+  type StandaloneLanguageDetail,
+  type StandaloneOptions,
+} from './standalone.ts';

@@ -1,0 +1,9 @@
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  test: {
+    name: 'subapp-sdk',
+    environment: 'jsdom',
+    include: ['src/**/*.test.ts'],
+  },
+});

@@ -6,8 +6,10 @@ const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export default defineConfig({
   testDir: './tests',
   outputDir: '../.tmp/test-results',
-  timeout: 30_000,
-  expect: { timeout: 10_000 },
+  // Time limits catch a page that hangs; they measure nothing (speed is in `npm run bench`). CI shares its
+  // machine: there the same tests have run four to six times slower than on a quiet one.
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
   fullyParallel: false,
   workers: 1,
   retries: 0,

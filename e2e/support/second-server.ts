@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { asSetUp } from './set-up-time.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -11,9 +12,13 @@ export interface SecondServer {
 
 /**
  * Another server beside the suite's own, on its own port and data folder, for what needs a different start
- * (the demo without a licence). Resolves once /healthz answers.
+ * (the demo without a licence). Resolves once /healthz answers; the wait counts as set-up, not test time.
  */
-export async function startSecondServer(port: number, env: Record<string, string>): Promise<SecondServer> {
+export function startSecondServer(port: number, env: Record<string, string>): Promise<SecondServer> {
+  return asSetUp(() => launch(port, env));
+}
+
+async function launch(port: number, env: Record<string, string>): Promise<SecondServer> {
   const child: ChildProcess = spawn(process.execPath, [path.join(root, 'e2e', 'support', 'start-server.mjs')], {
     cwd: root,
     stdio: 'ignore',
@@ -37,10 +42,13 @@ export async function startSecondServer(port: number, env: Record<string, string
   return {
     baseURL,
     stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+      asSetUp(
+        () =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null) return resolve();
+            child.once('exit', () => resolve());
+            child.kill('SIGTERM');
+          }),
+      ),
   };
 }

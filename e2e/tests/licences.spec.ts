@@ -6,14 +6,19 @@ import { expect, test, type Page } from '@playwright/test';
 import { sm3 } from 'sm-crypto-v2';
 import { chooseUserMenuEntry, demo, fillLogin, signIn, switchLanguage, userMenu } from '../support/sign-in.ts';
 import { startSecondServer, type SecondServer } from '../support/second-server.ts';
+import { asSetUp } from '../support/set-up-time.ts';
 
 // Licences (issue 5): the suite's server runs on the demo licence; a second server starts without one.
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const workDir = path.join(root, '.tmp', 'e2e-licences');
 
-/** Issues a licence with the vendor CLI and the repository's test key, as a vendor would. */
-function issueLicence(code: string, end = '2099-12-31'): string {
+/** Issues a licence with the vendor CLI and the repository's test key, as a vendor would (set-up time). */
+function issueLicence(code: string, end = '2099-12-31'): Promise<string> {
+  return asSetUp(() => runLicenceCli(code, end));
+}
+
+function runLicenceCli(code: string, end: string): string {
   mkdirSync(workDir, { recursive: true });
   const out = path.join(workDir, `${code}.lic`);
   execFileSync(
@@ -106,7 +111,7 @@ test.describe('About System', () => {
 test.describe('adding a licence', () => {
   test('upload a licence and activate it, then sign in again on it', async ({ page }) => {
     const code = `E2E-${Date.now()}`;
-    const file = issueLicence(code);
+    const file = await issueLicence(code);
     const notALicence = path.join(workDir, 'readme.txt');
     writeFileSync(notALicence, 'not a licence');
 
@@ -201,7 +206,7 @@ test.describe.serial('a licence that runs out, and a clock set back', () => {
   test('an administrator applies a formal licence from the welcome prompt', async ({ page }) => {
     await restart({});
     const code = `E2E-SHORT-${Date.now()}`;
-    const file = issueLicence(code, '2027-06-30');
+    const file = await issueLicence(code, '2027-06-30');
     await signIn(page, demo.sysadmin, `${server!.baseURL}/login`);
     await switchLanguage(page, 'en-US');
     await page.getByRole('dialog', { name: 'Welcome' }).getByRole('button', { name: 'Apply for a formal licence' }).click();

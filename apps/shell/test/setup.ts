@@ -1,6 +1,9 @@
 import '@testing-library/jest-dom/vitest';
 import { afterEach } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
+
+// findBy… and waitFor give up after 1 s by default; antd's first render in jsdom on a busy machine takes longer
+configure({ asyncUtilTimeout: 10_000 });
 
 // antd reads matchMedia (responsive grid, Modal) and jsdom has none.
 const browserLike = typeof window !== 'undefined';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { message } from 'antd';
 import type { LicenceSearchRequest, UserInfo, VersionEntry } from '@campus/contracts';
@@ -14,8 +14,6 @@ import { licenceDetail, licenceRow } from '../licence/licence-fixtures.test-data
 import LicencesTab from '../licence/licences-tab.tsx';
 import AboutDialog from './about-dialog.tsx';
 
-configure({ asyncUtilTimeout: 10_000 });
-vi.setConfig({ testTimeout: 60_000 });
 
 const versions: VersionEntry[] = [
   { address: '10.0.0.5:6300', serviceName: 'main-front', version: '3.5.7.24112701' },

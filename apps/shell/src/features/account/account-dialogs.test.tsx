@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, configure, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useTranslation } from 'react-i18next';
 import { QueryClient, useQuery } from '@tanstack/react-query';
@@ -13,8 +13,6 @@ import { openChangePassword, useAccountDialogs } from '../../lib/account-dialogs
 import AccountDialogs, { resetForcedChangeCheck } from './account-dialogs.tsx';
 import { renderShell } from '../../../test/render-shell.tsx';
 
-configure({ asyncUtilTimeout: 10_000 });
-vi.setConfig({ testTimeout: 60_000 });
 
 const lockingTime = Date.UTC(2026, 0, 1, 4); // January 1 in every time zone from UTC-4 to UTC+14
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, configure, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { message } from 'antd';
 import type { AxiosAdapter } from 'axios';
@@ -12,9 +12,6 @@ import * as storage from '../../lib/storage.ts';
 import { ChangePasswordModal } from './change-password-modal.tsx';
 import { renderShell } from '../../../test/render-shell.tsx';
 
-// antd's first render in jsdom is slow, more so on a busy machine: give the waits room
-configure({ asyncUtilTimeout: 10_000 });
-vi.setConfig({ testTimeout: 60_000 });
 
 interface Call {
   method: string;

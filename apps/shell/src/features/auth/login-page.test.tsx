@@ -158,7 +158,7 @@ describe('LoginPage', () => {
     await userEvent.type(screen.getByLabelText('用户名'), 'multi');
     await userEvent.type(screen.getByLabelText('密码'), 'abc');
     await userEvent.click(screen.getByRole('button', { name: '登录' }));
-    const dialog = await screen.findByRole('dialog', { name: '选择租户' }, { timeout: 8000 });
+    const dialog = await screen.findByRole('dialog', { name: '选择租户' });
     expect(dialog).toBeInTheDocument();
     expect(screen.getByRole('radio', { name: 'Demo Campus' })).toBeChecked();
     await userEvent.click(screen.getByRole('radio', { name: 'Branch Campus' }));

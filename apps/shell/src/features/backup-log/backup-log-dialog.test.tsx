@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -13,9 +13,6 @@ import { openBackupLogs, useAccountDialogs } from '../../lib/account-dialogs.ts'
 import BackupLogDialog from './backup-log-dialog.tsx';
 import { formatBackupTime } from './backup-log-format.ts';
 
-// antd's first render in jsdom is slow, more so on a busy machine: give the waits room
-configure({ asyncUtilTimeout: 10_000 });
-vi.setConfig({ testTimeout: 60_000 });
 
 const hour = 3_600_000;
 const newest = new Date(2026, 10, 21, 2, 0, 37).getTime();

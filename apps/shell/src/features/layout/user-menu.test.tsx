@@ -1,12 +1,10 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { configure, render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
 import { i18n } from '../../lib/i18n.ts';
 import { UserMenu, type UserMenuActions } from './user-menu.tsx';
 
-configure({ asyncUtilTimeout: 10_000 });
-vi.setConfig({ testTimeout: 60_000 });
 
 function actions(): UserMenuActions {
   return { onChangePassword: vi.fn(), onAbout: vi.fn(), onDeviceService: vi.fn(), onOpsPlatform: vi.fn(), onBackupLogs: vi.fn(), onQuit: vi.fn() };

@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, configure, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { message } from 'antd';
 import type { LicenceUploadResult } from '@campus/contracts';
@@ -13,8 +13,6 @@ import { renderShell } from '../../../test/render-shell.tsx';
 import { licenceDetail } from './licence-fixtures.test-data.ts';
 import LicenceDialogs from './licence-dialogs.tsx';
 
-configure({ asyncUtilTimeout: 10_000 });
-vi.setConfig({ testTimeout: 60_000 });
 
 let seen: SeenCall[] = [];
 const uploadResults: LicenceUploadResult[] = [

@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { configure, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { LicencePermission } from '@campus/contracts';
 import { apiPaths } from '@campus/contracts';
@@ -12,8 +12,6 @@ import { renderShell } from '../../../test/render-shell.tsx';
 import LicencePrompt from './licence-prompt.tsx';
 import { expiredForAdmin } from './licence-fixtures.test-data.ts';
 
-configure({ asyncUtilTimeout: 10_000 });
-vi.setConfig({ testTimeout: 60_000 });
 
 const admin = expiredForAdmin;
 let permission: LicencePermission = admin;

@@ -163,7 +163,7 @@ test.describe('sub-applications', () => {
     expect(entries.size).toBeGreaterThan(10);
     // the installed ones' scripts too, not only their pages
     const expected = [...entries, '/subapps/qy/subapp-qy.umd.js', '/subapps/kq/kq-fixture.js'];
-    await expect.poll(() => expected.filter((path) => !fetched.has(path)), { timeout: 5_000 }).toEqual([]);
+    await expect.poll(() => expected.filter((path) => !fetched.has(path))).toEqual([]);
   });
 
   test('the shell and each installed sub-app report their versions', async ({ page }) => {

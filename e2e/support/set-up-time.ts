@@ -1,16 +1,22 @@
 import { test } from '@playwright/test';
 
+/** Longest set-up step the suite waits for (a second server gives up after 60 s on its own). */
+const setUpLimitMs = 120_000;
+
 /**
- * Runs set-up that is not what the test checks (a server start, a vendor CLI) and adds the time it took to the
- * running test's (or hook's) time limit. The limit is there to catch a page that hangs; on a shared, busy
- * machine a server start alone can take a third of it, and that must not fail a test whose pages are fine.
+ * Runs set-up that is not what the test checks (a server start, a vendor CLI) outside the running test's (or
+ * hook's) time limit: the limit is there to catch a page that hangs, and on a shared, busy machine a server
+ * start alone can take a third of it, which must not fail a test whose pages are fine. While the set-up runs
+ * the limit has room for it; afterwards it is the test's own limit plus the time the set-up took.
  */
 export async function asSetUp<T>(work: () => Promise<T> | T): Promise<T> {
+  const info = test.info();
+  const limit = info.timeout;
   const started = Date.now();
+  info.setTimeout(limit + setUpLimitMs);
   try {
     return await work();
   } finally {
-    const info = test.info();
-    info.setTimeout(info.timeout + (Date.now() - started));
+    info.setTimeout(limit + (Date.now() - started));
   }
 }

@@ -2,6 +2,7 @@ import { useCallback, useId, useMemo } from 'react';
 import type { HomeFigures } from '@campus/contracts';
 import { apiPaths, licenceCondition } from '@campus/contracts';
 import { useQy } from '../lib/qy-context.ts';
+import { LoadFailed } from '../components/load-failed.tsx';
 import { useRemote } from '../lib/use-remote.ts';
 import { dayPeriod, formatTime } from '../lib/clock.ts';
 import { licenceTone } from '../lib/licence-word.ts';
@@ -50,12 +51,7 @@ export function HomePage() {
           {t('home.figures')}
         </h3>
         {remote.status === 'error' ? (
-          <div className="qy-alert qy-alert-error" role="alert">
-            <span>{t('home.loadFailed')}</span>
-            <button type="button" className="qy-btn qy-btn-small" onClick={remote.reload}>
-              {t('common.retry')}
-            </button>
-          </div>
+          <LoadFailed message={t('home.loadFailed')} onRetry={remote.reload} />
         ) : !loaded ? (
           <p className="qy-muted" role="status">
             {t('common.loading')}

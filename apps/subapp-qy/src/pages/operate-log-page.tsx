@@ -3,6 +3,7 @@ import type { OperationLogRow } from '@campus/contracts';
 import { apiPaths, operationActions, operationLogPaging } from '@campus/contracts';
 import { isPermissionDenied, type ShellApiResult } from '@campus/subapp-sdk';
 import { useQy } from '../lib/qy-context.ts';
+import { LoadFailed } from '../components/load-failed.tsx';
 import { useRemote } from '../lib/use-remote.ts';
 import { formatDateTime } from '../lib/clock.ts';
 import type { MessageKey } from '../lib/i18n.ts';
@@ -133,12 +134,7 @@ export function OperateLogPage() {
           {t('log.noPermission')}
         </div>
       ) : failed ? (
-        <div className="qy-card qy-alert qy-alert-error" role="alert">
-          <span>{t('log.loadFailed')}</span>
-          <button type="button" className="qy-btn qy-btn-small" onClick={remote.reload}>
-            {t('common.retry')}
-          </button>
-        </div>
+        <LoadFailed className="qy-card" message={t('log.loadFailed')} onRetry={remote.reload} />
       ) : (
         <div className="qy-card qy-table-card">
           <div className="qy-table-scroll" aria-busy={loading}>

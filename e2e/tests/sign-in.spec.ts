@@ -45,8 +45,8 @@ test.describe('signing in with a password', () => {
   test('a user with no sub-system is told so and stays signed out', async ({ page }) => {
     await page.goto('/login');
     await fillLogin(page, demo.nosub.account, demo.nosub.password);
-    // the user's own language (zh-CN for this account) applies as soon as the settings are read (spec §4 step 1)
-    await expect(page.getByText('当前用户未开通任何子系统，请联系管理员')).toBeVisible();
+    // the server refuses the sign-in itself (no session is made), in the language of the login page
+    await expect(page.getByText('The current user has not enabled any subsystem, please contact the administrator')).toBeVisible();
     await expect(page).toHaveURL(/\/login/);
     expect(await page.evaluate(() => localStorage.getItem('campus.token'))).toBeNull();
     expect(await page.evaluate(() => localStorage.getItem('campus.tenantCode'))).toBeNull();

@@ -15,6 +15,7 @@ import type { DatabaseHandle } from './db/database.ts';
 import { pingDatabase } from './db/database.ts';
 import { isApiPath } from './http/api-prefixes.ts';
 import { makeRequireSession } from './http/auth-hook.ts';
+import { makeRuleGate } from './http/route-rules.ts';
 import { AppError, sendFailure } from './http/envelope.ts';
 import { errorHandler } from './http/errors.ts';
 import { buildSecurityHeaders, registerSecurityHeaders } from './http/security-headers.ts';
@@ -94,6 +95,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // every route as registered (method and URL pattern): the route-rules test walks them all
+  const routeList: { method: string; url: string }[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routeList.push({ method, url: route.url });
+  });
+  app.decorate('routeList', routeList);
   app.decorateRequest('lang', 'zh-CN');
   app.decorateRequest('session', null);
   app.addHook('onRequest', async (request) => {
@@ -119,7 +126,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { validatorUrl: null } });
 
-  const requireSession = makeRequireSession((token) => services.sessions.resolve(token));
+  const requireSession = makeRequireSession(
+    (token) => services.sessions.resolve(token),
+    makeRuleGate({ licenceIsNormal: () => services.licence.isNormal(), isSystemAdmin: (userId) => services.account.isSystemAdmin(userId) }),
+  );
 
   app.get(
     apiPaths.health,

@@ -63,18 +63,19 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
   const sessions = new SessionService(authRepo, sessionIdleMs, sessionMaxMs, now);
   const captcha = new CaptchaService(authRepo, captchaText, now);
   const lockout = new LockoutService(authRepo, config.addressFailureLimit, now);
+  const menuRepository = new MenuRepository(db);
+  const menu = new MenuService(menuRepository, new MenuCatalogue(menuRepository, now));
   const login = new LoginService({
     account,
     sessions,
     captcha,
     lockout,
     logs,
+    menu,
     imageCode: config.imageCode,
     ldap: config.ldap,
     ldapClientFactory: options.ldapClientFactory ?? defaultLdapClientFactory,
   });
-  const menuRepository = new MenuRepository(db);
-  const menu = new MenuService(menuRepository, new MenuCatalogue(menuRepository, now));
   const licence = new LicenceService(new LicenceRepository(db), trustListFor(config.licenceTrustFile, config.isProduction), logs, now);
   const oss = new OssService(new OssRepository(db), now);
   const tools = new ToolsService(config.dataDir);

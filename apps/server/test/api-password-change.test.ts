@@ -38,7 +38,10 @@ describe.each(databases)('ChangePassword and the password seal key (%s)', (kind)
   async function newUser(password = 'Start#2026', extra: { pwdEditReason?: number; pwdLockingTime?: number; isFirstLogin?: boolean } = {}): Promise<string> {
     userCount += 1;
     const account = `pwuser${userCount}`;
-    await createServices(server.handle, server.config, { now: server.clock.now }).account.createUser({ tenantCode: '1001', account, name: account, password, ...extra });
+    const services = createServices(server.handle, server.config, { now: server.clock.now });
+    const id = await services.account.createUser({ tenantCode: '1001', account, name: account, password, ...extra });
+    // one sub-system, or the sign-in is refused (noSubsystem)
+    await services.menu.grant(id, 'qy', []);
     return account;
   }
 

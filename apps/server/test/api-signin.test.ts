@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LicencePermission, MenuData, PermissionEntry, TenantEntry, UserInfo, UserSettings } from '@campus/contracts';
 import { apiPaths, codes } from '@campus/contracts';
-import { call, databases, sha256, signIn, startServer } from './helpers.ts';
+import { call, databases, sha256, signIn, startServer, webLoginBody } from './helpers.ts';
 import type { TestServer } from './helpers.ts';
 
 const allSystems = ['qy', 'xt', 'mj', 'tk', 'mk', 'fk', 'kq', 'xf', 'lk', 'hy', 'fb', 'ss', 'xg', 'tc'];
@@ -119,10 +119,10 @@ describe.each(databases)('sign-in and what each demo account gets (%s)', (kind) 
     expect(user.body.data.code).toBe('staff');
   });
 
-  it('nosub has an empty permission list and no menus', async () => {
-    const token = await signIn(server, 'nosub', 'Nosub#2026');
-    expect((await permissions(token)).body.data).toEqual([]);
-    expect((await menus(token)).body.data).toEqual({ menuBaseList: [], menuList: [] });
+  it('nosub has no sub-system, so the right password gets no session but code 193', async () => {
+    const reply = await call(server, 'POST', apiPaths.webLogin, webLoginBody('nosub', 'Nosub#2026'));
+    expect(reply.body.code).toBe(codes.noSubsystem);
+    expect(reply.body.data).toBeNull();
   });
 
   it('expired signs in with reason 2 and the expiry date as lockingTime', async () => {

@@ -36,6 +36,9 @@ export const codes = {
   trialAlreadyRegistered: 178,
   adminPasswordWrong: 179,
   trialNotNeeded: 181,
+  passwordChangeRequired: 191,
+  licenceRequired: 192,
+  noSubsystem: 193,
   internalError: 999,
 } as const;
 
@@ -84,6 +87,9 @@ export const codeMessages: Record<BusinessCode, Localised> = {
   [codes.trialAlreadyRegistered]: { 'en-US': 'A trial licence was already registered for this installation', 'zh-CN': '本系统已注册过试用授权', 'zh-MO': '本系統已註冊過試用授權' },
   [codes.adminPasswordWrong]: { 'en-US': 'The administrator password is wrong', 'zh-CN': '管理员密码错误', 'zh-MO': '管理員密碼錯誤' },
   [codes.trialNotNeeded]: { 'en-US': 'A licence is in effect: a trial licence is not needed', 'zh-CN': '已有生效的授权，无需试用授权', 'zh-MO': '已有生效的授權，無需試用授權' },
+  [codes.passwordChangeRequired]: { 'en-US': 'Your password must be changed before you can go on: change it, or sign out', 'zh-CN': '请先修改密码再继续：请修改密码或退出登录', 'zh-MO': '請先修改密碼再繼續：請修改密碼或登出' },
+  [codes.licenceRequired]: { 'en-US': 'The system has no valid licence: only a system administrator can add or activate one', 'zh-CN': '系统没有有效的授权：只有系统管理员可以添加或激活授权', 'zh-MO': '系統沒有有效的授權：只有系統管理員可以新增或啟用授權' },
+  [codes.noSubsystem]: { 'en-US': 'The current user has not enabled any subsystem, please contact the administrator', 'zh-CN': '当前用户未开通任何子系统，请联系管理员', 'zh-MO': '目前用戶未開通任何子系統，請聯絡管理員' },
   [codes.internalError]: { 'en-US': 'Internal server error!', 'zh-CN': '服务器内部错误！', 'zh-MO': '伺服器內部錯誤！' },
 };
 

@@ -258,7 +258,8 @@ export interface BackupLogRow {
 /** What the operation log records. */
 export const operationActions = ['login', 'ldap-login', 'lock', 'logout', 'change-password', 'licence-upload', 'licence-activate', 'licence-trial'] as const;
 export type OperationAction = (typeof operationActions)[number];
-export const operationResults = ['success', 'failure', 'locked', 'disabled', 'no-local-account'] as const;
+/** `refused`: the credentials were right but the sign-in was refused (detail says why, e.g. no-subsystem). */
+export const operationResults = ['success', 'failure', 'locked', 'disabled', 'no-local-account', 'refused'] as const;
 export type OperationResult = (typeof operationResults)[number];
 
 /** `POST /qy/api/OperateLog/Search`: one page, optionally filtered. */

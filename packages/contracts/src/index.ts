@@ -7,3 +7,4 @@ export * from './national-crypto.ts';
 export * from './shell-constants.ts';
 export * from './licence-condition.ts';
 export * from './licence.ts';
+export * from './forced-password-change.ts';

@@ -49,6 +49,8 @@ export interface SessionsTable {
   idle_expires_at: number;
   absolute_expires_at: number;
   revoked_at: number | null;
+  /** 1 when the password must be changed before anything else (decided at sign-in). */
+  password_change_required: Generated<number>;
 }
 
 export interface CaptchasTable {

@@ -14,9 +14,15 @@ export interface SessionInfo {
   account: string;
   loginType: LoginType;
   createdAt: number;
+  /** The password must be changed first (spec §4 forced cases): only the password-change rule's calls are answered. */
+  passwordChangeRequired: boolean;
 }
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every registered route (method, URL pattern), HEAD left out. */
+    routeList: readonly { method: string; url: string }[];
+  }
   interface FastifyRequest {
     /** Language of the `language` header (zh-CN when absent or unknown). */
     lang: LanguageCode;

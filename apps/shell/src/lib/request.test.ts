@@ -190,6 +190,20 @@ describe('HTTP errors', () => {
     expect(navigate).not.toHaveBeenCalled();
   });
 
+  it('403 with an envelope shows the server\'s reason (a rule of the server: change the password first, no licence)', async () => {
+    signIn();
+    answer({ code: 191, msg: 'Your password must be changed before you can go on', data: null }, 403);
+    await expect(apiGet('/a')).rejects.toMatchObject({ status: 403, code: 191 });
+    expect(notify).toHaveBeenCalledWith('Your password must be changed before you can go on');
+    expect(storage.accessToken.get()).toBe('tok-1');
+  });
+
+  it('403 to a raw call resolves with the envelope and shows nothing: the caller decides', async () => {
+    answer({ code: 192, msg: 'no valid licence', data: null }, 403);
+    await expect(apiPostRaw('/a')).resolves.toMatchObject({ code: 192, msg: 'no valid licence' });
+    expect(notify).not.toHaveBeenCalled();
+  });
+
   it.each([400, 404, 408, 500, 502, 503])('%i is rejected silently', async (status) => {
     signIn();
     answer({ code: 101, msg: 'bad field', data: null }, status);

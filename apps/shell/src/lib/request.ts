@@ -147,14 +147,16 @@ function onEnvelope(body: unknown, options: RequestOptions): unknown {
   throw new RequestError(text, { code: body.code, data: body.data });
 }
 
-function onHttpError(error: unknown): never {
+function onHttpError(error: unknown, options: RequestOptions): unknown {
   if (error instanceof RequestError) throw error;
   const status = error instanceof AxiosError ? (error.response?.status ?? null) : null;
   const data = error instanceof AxiosError ? error.response?.data : undefined;
   if (status === 401) {
     handleUnauthorised();
   } else if (status === 403) {
-    notifierImpl.error(i18n.t('request.noPermission'));
+    // a refusal of the server's rules (password change first, no valid licence) says why; raw callers decide themselves
+    if (options.raw && isEnvelope(data)) return data;
+    notifierImpl.error(isEnvelope(data) && data.msg ? data.msg : i18n.t('request.noPermission'));
   }
   // 400, 404, 408, 5xx and network failures: rejected silently, callers show their own text
   const message = error instanceof Error ? error.message : 'request failed';
@@ -176,7 +178,7 @@ async function send<T>(config: AxiosRequestConfig, options: RequestOptions): Pro
     const response = await http.request({ ...config, campus: options });
     body = response.data;
   } catch (error) {
-    onHttpError(error);
+    return onHttpError(error, options) as T;
   }
   return onEnvelope(body, options) as T;
 }

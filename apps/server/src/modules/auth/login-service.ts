@@ -1,9 +1,10 @@
-import { codes, loginTypes } from '@campus/contracts';
+import { codes, decideForcedChange, loginTypes } from '@campus/contracts';
 import type { LoginFailureData, LoginInfo, LoginType, OperationAction, OperationResult } from '@campus/contracts';
 import type { LdapConfig } from '../../config.ts';
 import { AppError } from '../../http/envelope.ts';
 import type { AccountService } from '../account/account-service.ts';
 import type { UserRow } from '../account/account-repository.ts';
+import type { MenuService } from '../menu/menu-service.ts';
 import type { OperationLogService } from '../operation-log/operation-log-service.ts';
 import type { CaptchaService } from './captcha-service.ts';
 import { checkDirectoryPassword, LdapUnavailableError } from './ldap-directory.ts';
@@ -29,6 +30,8 @@ export interface LoginServiceDeps {
   captcha: CaptchaService;
   lockout: LockoutService;
   logs: OperationLogService;
+  /** Decides whether the user has any sub-system enabled (the same permission list GetPermission answers). */
+  menu: Pick<MenuService, 'permissions'>;
   /** Deployment-wide image verification code (IMAGE_CODE). */
   imageCode: boolean;
   ldap: LdapConfig | null;
@@ -144,7 +147,14 @@ export class LoginService {
       throw new AppError(codes.accountDisabled);
     }
     await this.deps.lockout.recordSuccess(user.tenant_code, attempt.account);
-    const token = await this.deps.sessions.create({ id: user.id, tenantCode: user.tenant_code, account: user.account }, loginType);
+    // spec §4 step 4: a user without any sub-system gets no session at all (the shell would only drop it)
+    if ((await this.deps.menu.permissions(user.id)).length === 0) {
+      await this.log(user.tenant_code, attempt, action, 'refused', 'no-subsystem');
+      throw new AppError(codes.noSubsystem);
+    }
+    // the licence part of the forced-change rule is applied per request (route-rules.ts): the licence may change
+    const forced = decideForcedChange({ oprtPwdEditReason: user.pwd_edit_reason, lockingTime: user.pwd_locking_time, thirdParty: false, licenceNormal: true });
+    const token = await this.deps.sessions.create({ id: user.id, tenantCode: user.tenant_code, account: user.account }, loginType, forced?.forced ?? false);
     await this.log(user.tenant_code, attempt, action, 'success');
     return { token, tenantCode: user.tenant_code };
   }

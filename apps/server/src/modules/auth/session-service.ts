@@ -17,7 +17,7 @@ export class SessionService {
     private readonly now: () => number,
   ) {}
 
-  async create(user: { id: string; tenantCode: string; account: string }, loginType: LoginType): Promise<string> {
+  async create(user: { id: string; tenantCode: string; account: string }, loginType: LoginType, passwordChangeRequired = false): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     const now = this.now();
     const absolute = now + this.maxMs;
@@ -32,6 +32,7 @@ export class SessionService {
       idle_expires_at: Math.min(now + this.idleMs, absolute),
       absolute_expires_at: absolute,
       revoked_at: null,
+      password_change_required: passwordChangeRequired ? 1 : 0,
     });
     if (Math.random() < 0.05) await this.repo.deleteSessionsEndedBefore(now - 24 * 3600_000);
     return token;
@@ -54,6 +55,7 @@ export class SessionService {
       account: row.account,
       loginType: row.login_type as LoginType,
       createdAt: row.created_at,
+      passwordChangeRequired: Number(row.password_change_required) === 1,
     };
   }
 

@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
+import { licenceStates } from '@campus/contracts';
 import type { DB, InstallationTable, LicencesTable } from '../../db/schema.ts';
 
 export type LicenceRecord = Selectable<LicencesTable>;
@@ -18,6 +19,12 @@ export class LicenceRepository {
   /** Every licence, newest first. */
   async all(): Promise<LicenceRecord[]> {
     return (await this.db.selectFrom('licences').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute()).map(numeric);
+  }
+
+  /** The licence in effect (state normal), if any: the one row the per-request licence check needs. */
+  async active(): Promise<LicenceRecord | undefined> {
+    const row = await this.db.selectFrom('licences').selectAll().where('state', '=', licenceStates.normal).executeTakeFirst();
+    return row && numeric(row);
   }
 
   async page(offset: number, size: number): Promise<LicenceRecord[]> {

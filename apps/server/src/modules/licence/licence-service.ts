@@ -201,6 +201,21 @@ export class LicenceService {
     return licenceStatus(evaluated, setBack);
   }
 
+  /**
+   * Whether the installation runs on a valid licence now: status().isNormal from the licence in effect alone
+   * (without one, no reading of §4 is normal), so the check every signed-in call makes reads one licence row.
+   */
+  async isNormal(): Promise<boolean> {
+    const [active, installation] = await Promise.all([this.repo.active(), this.installation()]);
+    if (!active) return false;
+    const now = this.now();
+    const setBack = await this.clockSetBack(installation, now);
+    const { check, payload } = this.checkStored(active, installation.customer_no);
+    const detail = this.toDetail(active, payload, now);
+    const evaluated: EvaluatedLicence = { state: active.state, licenseType: detail.isFormal ? licenceTypes.formal : licenceTypes.trial, check, effectiveness: detail.effectiveness };
+    return licenceStatus([evaluated], setBack).isNormal;
+  }
+
   async permission(isSystemAdmin: boolean): Promise<LicencePermission> {
     const [status, hadTrial] = await Promise.all([this.status(), this.repo.hasTrial()]);
     return {

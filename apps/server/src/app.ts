@@ -74,6 +74,10 @@ function languageOf(request: FastifyRequest): LanguageCode {
   return toLanguage(Array.isArray(header) ? header[0] : header);
 }
 
+function trustHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
+}
+
 /** Builds the server (every route registered, not listening yet). */
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { config } = options;
@@ -85,7 +89,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
 
   const app = Fastify({
     logger: options.logger ?? false,
-    trustProxy: config.trustProxy,
+    // a hop count as the function Fastify makes of it (its typings take no number): trust the n nearest hops
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { coerceTypes: false, allErrors: false } },
     // a URL that cannot be decoded (`/subapps/%zz`) is answered before any route: still an envelope

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { customerNoPattern, isGateSystem, subAppFolderPattern } from '@campus/contracts';
@@ -36,7 +37,11 @@ export interface Config {
   rateLimitPerMinute: number;
   /** Failed sign-ins from one client address (across accounts) before that address is locked. */
   addressFailureLimit: number;
-  trustProxy: boolean;
+  /**
+   * Which X-Forwarded-For entries to believe: false (none), a hop count (the entry that many proxies back
+   * from the connection), or a comma list of the proxies' addresses / CIDR ranges (Fastify's trustProxy).
+   */
+  trustProxy: false | number | string;
   /** Absolute http(s) address of the operations management platform (private deployments); '' when none. */
   opsPlatformUrl: string;
   /** Sub-app builds of this deployment, served at /subapps/<folder>/ (SUBAPPS_DIR). */
@@ -90,6 +95,39 @@ function switchVar(env: Env, name: string, fallback: boolean): boolean {
 function textVar(env: Env, name: string): string | null {
   const raw = env[name];
   return raw === undefined || raw.trim() === '' ? null : raw.trim();
+}
+
+/** An address, or an address range as address/prefix (IPv4 /0–32, IPv6 /0–128). */
+function isAddressOrRange(item: string): boolean {
+  const [address = '', prefix, ...rest] = item.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: `off` (default: the connection's address is the client), a number of proxy hops in front of
+ * the server (`on` is 1), or the proxies' addresses / ranges, comma-separated. Trusting every hop (what a
+ * plain `true` means to Fastify) would take the client's own first X-Forwarded-For entry: never offered.
+ */
+function trustProxyVar(env: Env, name: string): false | number | string {
+  const raw = textVar(env, name);
+  if (raw === null) return false;
+  const value = raw.toLowerCase();
+  if (['off', 'false', 'no', '0'].includes(value)) return false;
+  if (['on', 'true', 'yes'].includes(value)) return 1;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops > 10) throw new ConfigError(name, `must be at most 10 proxy hops, got ${hops}`);
+    return hops;
+  }
+  const items = raw.split(',').map((item) => item.trim());
+  const bad = items.find((item) => !isAddressOrRange(item));
+  if (bad !== undefined) {
+    throw new ConfigError(name, `must be off, a number of proxy hops, or proxy addresses / ranges separated by commas; "${bad}" is none of these`);
+  }
+  return items.join(',');
 }
 
 /**
@@ -198,7 +236,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     if (nodeEnv !== 'test') {
       throw new ConfigError('TEST_CAPTCHA_TEXT', `is only allowed when NODE_ENV=test (NODE_ENV is "${nodeEnv}"); unset it`);
     }
-    if (!/^[A-Za-z0-9]{4}$/.test(testCaptchaText)) throw new ConfigError('TEST_CAPTCHA_TEXT', 'must be 4 letters or digits');
+    if (!/^[A-Za-z0-9]{4,6}$/.test(testCaptchaText)) throw new ConfigError('TEST_CAPTCHA_TEXT', 'must be 4 to 6 letters or digits');
   }
 
   const clockOffset = textVar(env, 'TEST_CLOCK_OFFSET_MS');
@@ -235,7 +273,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     testClockOffsetMs: clockOffset === null ? 0 : Number(clockOffset),
     rateLimitPerMinute: intVar(env, 'RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
     addressFailureLimit: intVar(env, 'LOGIN_ADDRESS_FAILURE_LIMIT', 20, 1, 1_000_000),
-    trustProxy: switchVar(env, 'TRUST_PROXY', false),
+    trustProxy: trustProxyVar(env, 'TRUST_PROXY'),
     opsPlatformUrl: httpUrlVar(env, 'OPS_PLATFORM_URL'),
     subAppsDir: path.resolve(cwd, textVar(env, 'SUBAPPS_DIR') ?? path.join(dataDir, 'subapps')),
     bundledSubApps: { qy: path.join(repoRoot, 'apps', 'subapp-qy', 'dist') },

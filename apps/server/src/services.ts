@@ -75,6 +75,7 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
     imageCode: config.imageCode,
     ldap: config.ldap,
     ldapClientFactory: options.ldapClientFactory ?? defaultLdapClientFactory,
+    now,
   });
   const licence = new LicenceService(new LicenceRepository(db), trustListFor(config.licenceTrustFile, config.isProduction), logs, now);
   const oss = new OssService(new OssRepository(db), now);

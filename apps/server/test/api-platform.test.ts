@@ -239,12 +239,22 @@ describe('configuration', () => {
       [{ LDAP_URL: 'ldap://127.0.0.1', LDAP_BASE_DN: 'dc=x', LDAP_USER_FILTER: '(uid=*)' }, /LDAP_USER_FILTER/],
       [{ SESSION_IDLE_MINUTES: '0' }, /SESSION_IDLE_MINUTES/],
       [{ SESSION_MAX_HOURS: '-1' }, /SESSION_MAX_HOURS/],
+      [{ TRUST_PROXY: 'all' }, /TRUST_PROXY/],
+      [{ TRUST_PROXY: '11' }, /TRUST_PROXY/],
+      [{ TRUST_PROXY: '10.0.0.5,proxy.example.com' }, /TRUST_PROXY.*proxy\.example\.com/],
+      [{ TRUST_PROXY: '10.0.0.0/33' }, /TRUST_PROXY/],
     ];
     for (const [env, name] of bad) expect(() => loadConfig(env)).toThrow(name);
     const defaults = loadConfig({}, '/srv/campus');
     expect(defaults).toMatchObject({ port: 6300, host: '0.0.0.0', dataDir: '/srv/campus/data', mjSystem: 1, nationalCrypto: false, imageCode: true, privateDeployment: false, ldap: null, sessionIdleMinutes: 120, sessionMaxHours: 12 });
     expect(defaults.shellDist.endsWith(path.join('apps', 'shell', 'dist'))).toBe(true);
     expect(loadConfig({ MJ_SYSTEM: '21' }).nationalCrypto).toBe(true);
+    // TRUST_PROXY: never "every hop" (that would believe the client's own first X-Forwarded-For entry)
+    expect(defaults.trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'on' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'off' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: ' 10.0.0.5 , 10.0.0.0/24,::1 ' }).trustProxy).toBe('10.0.0.5,10.0.0.0/24,::1');
   });
 });
 

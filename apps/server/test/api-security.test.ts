@@ -130,18 +130,6 @@ describe.each(databases)('sign-in failures, captcha and lock-out (%s)', (kind) =
     expect(JSON.stringify(logs)).not.toContain(sha256('Wrong#2026'));
   });
 
-  it('a client address is locked after the configured number of failures across accounts', async () => {
-    server = await startServer(kind, { env: { LOGIN_ADDRESS_FAILURE_LIMIT: '3' } });
-    expect((await login('ghost1', 'Wrong#2026')).body.code).toBe(codes.accountOrPasswordWrong);
-    expect((await login('ghost2', 'Wrong#2026')).body.code).toBe(codes.accountOrPasswordWrong);
-    const third = await login('ghost3', 'Wrong#2026');
-    expect(third.body.code).toBe(codes.accountLocked);
-    const other = await login('sysadmin', 'Sysadmin#2026');
-    expect(other.body.code).toBe(codes.accountLocked);
-    server.clock.advance(61_000);
-    expect((await login('sysadmin', 'Sysadmin#2026')).body.code).toBe(0);
-  });
-
   it('a disabled account answers 246 after a right password', async () => {
     server = await startServer(kind);
     await server.handle.db.updateTable('users').set({ is_disabled: 1 }).where('account', '=', 'nosub').execute();

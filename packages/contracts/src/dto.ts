@@ -30,6 +30,8 @@ export interface LoginFailureData {
   /** Epoch ms when the lock ends (accountLocked). */
   lockingTime?: number;
   remainingAttempts?: number;
+  /** Seconds this address must wait before its next try (signInThrottled, HTTP 429). */
+  retryAfter?: number;
 }
 
 export interface AccountLoginRequest {

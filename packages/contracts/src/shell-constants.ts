@@ -6,11 +6,28 @@ export const defaultServicePort = 6300;
 export const requestTimeoutMs = 30_000;
 export const defaultHomePath = '/qy/homePage';
 /** Lock-out (DESIGN §5). */
+/** Failed sign-ins (README "Sign-in rules"; apps/server/src/modules/auth/lockout-service.ts). */
 export const lockout = {
+  /** Per account and address: an image code from this failure on. */
   captchaAfterFailures: 3,
+  /** Per account and address: the account is locked for that address at this failure. */
   lockAfterFailures: 5,
   /** Successive lock lengths in minutes; the last repeats. */
   lockMinutes: [1, 5, 15],
+  /** Per account, from any address: an image code everywhere from this failure on. */
+  accountCaptchaAfterFailures: 5,
+  /** Per account: locked for every address at this many failures … */
+  accountLockFailures: 20,
+  /** … coming from at least this many addresses … */
+  accountLockAddresses: 3,
+  /** … for this long. */
+  accountLockMinutes: 15,
+  /** Distinct failing addresses remembered per account. */
+  accountAddressesKept: 16,
+  /** Per address (any account): failures counted over about this window. */
+  addressWindowMinutes: 15,
+  /** Per address: the longest wait between tries once throttled. */
+  addressMaxWaitSeconds: 60,
 } as const;
 export const captchaTtlSeconds = 120;
 /** Page tabs kept open at most (spec §9). */

@@ -61,13 +61,16 @@ export interface CaptchasTable {
 }
 
 export interface LoginFailuresTable {
-  // auth: scope 'account' (key tenant + account) or 'address' (key client ip)
+  // auth: scope 'pair' (key tenant|account|address), 'account' (key tenant|account) or 'address' (key client ip)
   scope: string;
   key: string;
   failures: number;
   lock_count: number;
+  /** Lock end (pair, account) or throttle end (address), epoch ms. */
   locked_until: number | null;
   updated_at: number;
+  /** scope 'account': JSON list of the addresses its failures came from. */
+  addresses: string | null;
 }
 
 export interface OperationLogsTable {

@@ -14,6 +14,8 @@ export class AppError extends Error {
     readonly values: Record<string, string> = {},
     /** A message that replaces the catalogue's (already localised or naming a field). */
     readonly detail: string | null = null,
+    /** Response headers that go with the failure (Retry-After of a 429). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(`business code ${code}`);
     this.name = 'AppError';
@@ -30,7 +32,7 @@ export function ok<T>(request: FastifyRequest, data: T, recordCount?: number): E
 export function sendFailure(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
   const msg = error.detail ?? codeMessage(error.code, request.lang, error.values);
   const body: Envelope = { code: error.code, msg, data: error.data ?? null };
-  return reply.code(error.httpStatus).type('application/json; charset=utf-8').serializer(JSON.stringify).send(body);
+  return reply.code(error.httpStatus).headers(error.headers).type('application/json; charset=utf-8').serializer(JSON.stringify).send(body);
 }
 
 /** Reply schema of a successful envelope carrying `data`. */

@@ -204,6 +204,12 @@ describe('HTTP errors', () => {
     expect(notify).not.toHaveBeenCalled();
   });
 
+  it('429 with an envelope shows the server\'s message (how long to wait)', async () => {
+    answer({ code: 162, msg: 'please wait 4 s', data: { retryAfter: 4 } }, 429);
+    await expect(apiPost('/a')).rejects.toMatchObject({ status: 429, code: 162, data: { retryAfter: 4 } });
+    expect(notify).toHaveBeenCalledWith('please wait 4 s');
+  });
+
   it.each([400, 404, 408, 500, 502, 503])('%i is rejected silently', async (status) => {
     signIn();
     answer({ code: 101, msg: 'bad field', data: null }, status);

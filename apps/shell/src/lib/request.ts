@@ -157,10 +157,16 @@ function onHttpError(error: unknown, options: RequestOptions): unknown {
     // a refusal of the server's rules (password change first, no valid licence) says why; raw callers decide themselves
     if (options.raw && isEnvelope(data)) return data;
     notifierImpl.error(isEnvelope(data) && data.msg ? data.msg : i18n.t('request.noPermission'));
+  } else if (status === 429 && isEnvelope(data) && data.msg) {
+    // too many tries: the server says how long to wait
+    if (options.raw) return data;
+    notifierImpl.error(data.msg);
   }
   // 400, 404, 408, 5xx and network failures: rejected silently, callers show their own text
+  // an envelope's code, message and data as for a failed business code; anything else as it came
+  if (isEnvelope(data)) throw new RequestError(data.msg, { status, code: data.code, data: data.data });
   const message = error instanceof Error ? error.message : 'request failed';
-  throw new RequestError(message, { status, code: isEnvelope(data) ? data.code : null, data });
+  throw new RequestError(message, { status, data });
 }
 
 /** The one axios instance of the shell: same origin, JSON, 30 s. */

@@ -41,7 +41,7 @@ export async function confirmOperatorPassword(deps: OperatorPasswordDeps, check:
   const { user, clientIp, action } = check;
   const entry = { tenantCode: user.tenant_code, account: user.account, action, clientIp };
   if (await deps.account.checkPassword(user, check.digest)) {
-    await deps.lockout.recordSuccess(user.tenant_code, user.account);
+    await deps.lockout.recordSuccess(user.tenant_code, user.account, clientIp);
     return;
   }
   const outcome = await deps.lockout.recordFailure(user.tenant_code, user.account, clientIp);

@@ -3,7 +3,7 @@ import type { CaptchasTable, DB, LoginFailuresTable, SessionsTable } from '../..
 
 export type SessionRow = Selectable<SessionsTable>;
 export type FailureRow = Selectable<LoginFailuresTable>;
-export type FailureScope = 'account' | 'address';
+export type FailureScope = 'pair' | 'account' | 'address';
 
 /** Sessions, captchas and sign-in failure counters. */
 export class AuthRepository {
@@ -97,6 +97,7 @@ export class AuthRepository {
           lock_count: row.lock_count,
           locked_until: row.locked_until,
           updated_at: row.updated_at,
+          addresses: row.addresses,
         }),
       )
       .execute();

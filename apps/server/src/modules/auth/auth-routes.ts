@@ -22,6 +22,7 @@ const LoginFailureData = Type.Object({
   captchaRequired: Type.Optional(Type.Boolean()),
   lockingTime: Type.Optional(Type.Integer({ description: 'Epoch ms when the lock ends' })),
   remainingAttempts: Type.Optional(Type.Integer()),
+  retryAfter: Type.Optional(Type.Integer({ description: 'Seconds this address must wait (signInThrottled, HTTP 429)' })),
 });
 const TenantEntry = Type.Object({ code: Type.String(), name: Type.String() });
 

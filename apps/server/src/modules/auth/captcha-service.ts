@@ -13,38 +13,60 @@ function answerHash(verifyKey: string, answer: string): string {
   return sha256Hex(`${verifyKey}\u0000${answer.trim().toUpperCase()}`);
 }
 
+/** Characters in a code: five of 31 give about 28.6 million answers (four gave under a million). */
+export const captchaLength = 5;
+
 export function randomCaptchaText(): string {
   let text = '';
-  for (let i = 0; i < 4; i += 1) text += alphabet[randomInt(alphabet.length)];
+  for (let i = 0; i < captchaLength; i += 1) text += alphabet[randomInt(alphabet.length)];
   return text;
 }
 
+const between = (low: number, high: number) => low + randomInt(high - low + 1);
+
+/**
+ * Draws a code that people read and simple OCR does not: each character in its own size, angle, slant and
+ * dark colour, the characters overlapping a little, two lines in the text's colours drawn across them (so
+ * a segmenter cannot cut at gaps), and arcs and specks of noise behind.
+ */
 function drawCaptcha(text: string): Buffer {
-  const width = 120;
-  const height = 40;
+  const width = 150;
+  const height = 44;
   const canvas = createCanvas(width, height);
   const ctx = canvas.getContext('2d');
-  ctx.fillStyle = `rgb(${235 + randomInt(20)},${235 + randomInt(20)},${235 + randomInt(20)})`;
+  ctx.fillStyle = `rgb(${between(232, 252)},${between(232, 252)},${between(232, 252)})`;
   ctx.fillRect(0, 0, width, height);
-  for (let i = 0; i < 5; i += 1) {
-    ctx.strokeStyle = `rgba(${randomInt(160)},${randomInt(160)},${randomInt(160)},0.7)`;
-    ctx.lineWidth = 1 + randomInt(2);
+  for (let i = 0; i < 6; i += 1) {
+    ctx.strokeStyle = `rgba(${randomInt(200)},${randomInt(200)},${randomInt(200)},0.45)`;
+    ctx.lineWidth = 1;
     ctx.beginPath();
-    ctx.moveTo(randomInt(width), randomInt(height));
-    ctx.bezierCurveTo(randomInt(width), randomInt(height), randomInt(width), randomInt(height), randomInt(width), randomInt(height));
+    ctx.arc(randomInt(width), randomInt(height), between(8, 30), 0, Math.PI * (1 + Math.random()));
     ctx.stroke();
   }
-  ctx.font = 'bold 26px sans-serif';
+  const colours: string[] = [];
+  const step = (width - 20) / text.length;
   ctx.textBaseline = 'middle';
   [...text].forEach((ch, i) => {
+    const colour = `rgb(${randomInt(110)},${randomInt(110)},${randomInt(110)})`;
+    colours.push(colour);
     ctx.save();
-    ctx.translate(14 + i * 26, height / 2 + randomInt(7) - 3);
-    ctx.rotate(((randomInt(41) - 20) * Math.PI) / 180);
-    ctx.fillStyle = `rgb(${randomInt(120)},${randomInt(120)},${randomInt(120)})`;
+    ctx.translate(12 + i * step + between(0, 6), height / 2 + between(-4, 4));
+    ctx.rotate((between(-28, 28) * Math.PI) / 180);
+    ctx.transform(1, 0, between(-25, 25) / 100, 1, 0, 0);
+    ctx.font = `bold ${between(24, 30)}px sans-serif`;
+    ctx.fillStyle = colour;
     ctx.fillText(ch, 0, 0);
     ctx.restore();
   });
-  for (let i = 0; i < 60; i += 1) {
+  for (let i = 0; i < 2; i += 1) {
+    ctx.strokeStyle = colours[randomInt(colours.length)] ?? '#333';
+    ctx.lineWidth = 2;
+    ctx.beginPath();
+    ctx.moveTo(0, between(12, height - 12));
+    ctx.bezierCurveTo(width / 3, randomInt(height), (2 * width) / 3, randomInt(height), width, between(12, height - 12));
+    ctx.stroke();
+  }
+  for (let i = 0; i < 90; i += 1) {
     ctx.fillStyle = `rgba(${randomInt(255)},${randomInt(255)},${randomInt(255)},0.8)`;
     ctx.fillRect(randomInt(width), randomInt(height), 1.5, 1.5);
   }

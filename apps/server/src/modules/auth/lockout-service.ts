@@ -1,20 +1,25 @@
 import { lockout } from '@campus/contracts';
 import type { AuthRepository, FailureRow, FailureScope } from './auth-repository.ts';
 
-/** Counters left alone this long (and not locked) start again from zero. */
-const forgetAfterMs = 12 * 3600_000;
+/** Account counters left alone this long (and not locked) start again from zero. */
+const forgetAccountAfterMs = 12 * 3600_000;
+/** Address counters count the failures of a sliding quarter of an hour (roughly: the window restarts when idle). */
+const forgetAddressAfterMs = lockout.addressWindowMinutes * 60_000;
 
 export interface LockState {
-  /** Epoch ms when the account's or the address's lock ends; null when not locked. */
+  /** Epoch ms when the lock of this account (from this address, or from everywhere) ends; null when not locked. */
   lockedUntil: number | null;
   captchaRequired: boolean;
+  /** Epoch ms before which this address may not try again (throttled, never locked); null when it may. */
+  throttledUntil: number | null;
 }
 
 export interface FailureOutcome {
   lockedUntil: number | null;
-  /** True when this failure started a lock (of the account or the address). */
+  /** True when this failure started a lock. */
   lockedNow: boolean;
   captchaRequired: boolean;
+  /** Failures left before this address is locked out of the account. */
   remainingAttempts: number;
 }
 
@@ -23,14 +28,36 @@ export function accountKey(tenantCode: string, account: string): string {
   return `${tenantCode}|${account.toLowerCase()}`;
 }
 
+/** The key of an account as tried from one address (addresses hold no '|', so it stays unambiguous). */
+function pairKey(tenantCode: string, account: string, address: string): string {
+  return `${accountKey(tenantCode, account)}|${address}`;
+}
+
 function lockMinutes(lockCount: number): number {
   const list = lockout.lockMinutes;
   return list[Math.min(lockCount, list.length) - 1] ?? list[list.length - 1] ?? 15;
 }
 
+function addressesOf(row: FailureRow): string[] {
+  try {
+    const parsed: unknown = JSON.parse(row.addresses ?? '[]');
+    return Array.isArray(parsed) ? parsed.filter((a): a is string => typeof a === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+const isLive = (until: number | null, now: number): until is number => until !== null && until > now;
+
 /**
- * Failed sign-ins per (tenant, account) and per client address (DESIGN §5): a captcha from 3 account
- * failures, a lock at 5 (1, 5, then 15 minutes), and a lock of the address at `addressLimit` failures.
+ * Failed sign-ins (README "Sign-in rules"). Three counters, so that nobody can lock out people who did
+ * nothing wrong:
+ * - account + address: an image code from the 3rd failure, a lock of that pair at the 5th (1, 5, then 15
+ *   minutes). This is the "account locked" an address sees after its own failures.
+ * - account, from every address: locked for everyone only at 20 failures coming from at least 3 addresses
+ *   (15 minutes), and an image code everywhere from the 5th.
+ * - address, across accounts (a NAT of a whole campus): from `addressLimit` failures an image code on every
+ *   try and a growing wait (1 s, doubling, at most 60 s) answered with 429; it never locks an account.
  */
 export class LockoutService {
   constructor(
@@ -42,53 +69,88 @@ export class LockoutService {
   private async current(scope: FailureScope, key: string): Promise<FailureRow> {
     const now = this.now();
     const row = await this.repo.failure(scope, key);
-    const fresh: FailureRow = { scope, key, failures: 0, lock_count: 0, locked_until: null, updated_at: now };
+    const fresh: FailureRow = { scope, key, failures: 0, lock_count: 0, locked_until: null, updated_at: now, addresses: null };
     if (!row) return fresh;
-    const locked = row.locked_until !== null && row.locked_until > now;
-    if (!locked && now - row.updated_at > forgetAfterMs) return fresh;
+    const forgetAfter = scope === 'address' ? forgetAddressAfterMs : forgetAccountAfterMs;
+    if (!isLive(row.locked_until, now) && now - row.updated_at > forgetAfter) return fresh;
     return row;
   }
 
-  async state(tenantCode: string, account: string, address: string): Promise<LockState> {
-    const now = this.now();
-    const [acc, addr] = await Promise.all([this.current('account', accountKey(tenantCode, account)), this.current('address', address)]);
-    const until = [acc.locked_until, addr.locked_until].filter((t): t is number => t !== null && t > now);
-    return {
-      lockedUntil: until.length ? Math.max(...until) : null,
-      captchaRequired: acc.failures >= lockout.captchaAfterFailures || acc.lock_count > 0,
-    };
+  private rows(tenantCode: string, account: string, address: string) {
+    return Promise.all([
+      this.current('pair', pairKey(tenantCode, account, address)),
+      this.current('account', accountKey(tenantCode, account)),
+      this.current('address', address),
+    ]);
   }
 
-  private bump(row: FailureRow, limit: number): { row: FailureRow; lockedNow: boolean } {
+  private captchaRequired(pair: FailureRow, acc: FailureRow, addr: FailureRow): boolean {
+    return (
+      pair.failures >= lockout.captchaAfterFailures ||
+      pair.lock_count > 0 ||
+      acc.failures >= lockout.accountCaptchaAfterFailures ||
+      acc.lock_count > 0 ||
+      addr.failures >= this.addressLimit
+    );
+  }
+
+  private lockedUntil(pair: FailureRow, acc: FailureRow): number | null {
     const now = this.now();
-    const failures = row.failures + 1;
-    if (failures >= limit) {
-      const lockCount = row.lock_count + 1;
-      return {
-        row: { ...row, failures: 0, lock_count: lockCount, locked_until: now + lockMinutes(lockCount) * 60_000, updated_at: now },
-        lockedNow: true,
-      };
-    }
-    return { row: { ...row, failures, updated_at: now }, lockedNow: false };
+    const until = [pair.locked_until, acc.locked_until].filter((t): t is number => isLive(t, now));
+    return until.length ? Math.max(...until) : null;
+  }
+
+  async state(tenantCode: string, account: string, address: string): Promise<LockState> {
+    const [pair, acc, addr] = await this.rows(tenantCode, account, address);
+    return {
+      lockedUntil: this.lockedUntil(pair, acc),
+      captchaRequired: this.captchaRequired(pair, acc, addr),
+      throttledUntil: isLive(addr.locked_until, this.now()) ? addr.locked_until : null,
+    };
   }
 
   async recordFailure(tenantCode: string, account: string, address: string): Promise<FailureOutcome> {
-    const acc = this.bump(await this.current('account', accountKey(tenantCode, account)), lockout.lockAfterFailures);
-    const addr = this.bump(await this.current('address', address), this.addressLimit);
-    await this.repo.putFailure(acc.row);
-    await this.repo.putFailure(addr.row);
     const now = this.now();
-    const until = [acc.row.locked_until, addr.row.locked_until].filter((t): t is number => t !== null && t > now);
+    const [pairRow, accRow, addrRow] = await this.rows(tenantCode, account, address);
+
+    let pair: FailureRow = { ...pairRow, failures: pairRow.failures + 1, updated_at: now };
+    let pairLocked = false;
+    if (pair.failures >= lockout.lockAfterFailures) {
+      const lockCount = pair.lock_count + 1;
+      pair = { ...pair, failures: 0, lock_count: lockCount, locked_until: now + lockMinutes(lockCount) * 60_000 };
+      pairLocked = true;
+    }
+
+    const seen = addressesOf(accRow);
+    const addresses = seen.includes(address) ? seen : [...seen, address].slice(-lockout.accountAddressesKept);
+    let acc: FailureRow = { ...accRow, failures: accRow.failures + 1, updated_at: now, addresses: JSON.stringify(addresses) };
+    let accLocked = false;
+    if (acc.failures >= lockout.accountLockFailures && addresses.length >= lockout.accountLockAddresses) {
+      acc = { ...acc, failures: 0, addresses: null, lock_count: acc.lock_count + 1, locked_until: now + lockout.accountLockMinutes * 60_000 };
+      accLocked = true;
+    }
+
+    let addr: FailureRow = { ...addrRow, failures: addrRow.failures + 1, updated_at: now };
+    const over = addr.failures - this.addressLimit;
+    if (over >= 0) addr = { ...addr, locked_until: now + Math.min(2 ** over, lockout.addressMaxWaitSeconds) * 1000 };
+
+    await this.repo.putFailure(pair);
+    await this.repo.putFailure(acc);
+    await this.repo.putFailure(addr);
     return {
-      lockedUntil: until.length ? Math.max(...until) : null,
-      lockedNow: acc.lockedNow || addr.lockedNow,
-      captchaRequired: acc.row.failures >= lockout.captchaAfterFailures || acc.row.lock_count > 0,
-      remainingAttempts: lockout.lockAfterFailures - acc.row.failures,
+      lockedUntil: this.lockedUntil(pair, acc),
+      lockedNow: pairLocked || accLocked,
+      captchaRequired: this.captchaRequired(pair, acc, addr),
+      remainingAttempts: lockout.lockAfterFailures - pair.failures,
     };
   }
 
-  /** A successful sign-in forgets the account's failures (the address keeps its count). */
-  async recordSuccess(tenantCode: string, account: string): Promise<void> {
+  /**
+   * A successful sign-in forgets the failures of the account, from this address and from everywhere. The
+   * address keeps its count: one right password must not open the way for guessing at other accounts.
+   */
+  async recordSuccess(tenantCode: string, account: string, address: string): Promise<void> {
+    await this.repo.deleteFailure('pair', pairKey(tenantCode, account, address));
     await this.repo.deleteFailure('account', accountKey(tenantCode, account));
   }
 }

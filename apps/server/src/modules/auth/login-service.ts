@@ -36,6 +36,7 @@ export interface LoginServiceDeps {
   imageCode: boolean;
   ldap: LdapConfig | null;
   ldapClientFactory: LdapClientFactory;
+  now: () => number;
 }
 
 function pad(n: number): string {
@@ -52,6 +53,12 @@ export function formatLockTime(ms: number): string {
 export function lockedError(lockingTime: number): AppError {
   const data: LoginFailureData = { lockingTime, captchaRequired: true };
   return new AppError(codes.accountLocked, 200, data, { time: formatLockTime(lockingTime) });
+}
+
+/** signInThrottled: HTTP 429 with Retry-After, for an address that must wait before its next try. */
+export function throttledError(waitMs: number): AppError {
+  const seconds = String(Math.max(1, Math.ceil(waitMs / 1000)));
+  return new AppError(codes.signInThrottled, 429, { captchaRequired: true, retryAfter: Number(seconds) }, { seconds }, null, { 'retry-after': seconds });
 }
 
 /**
@@ -90,7 +97,7 @@ export class LoginService {
     if (result !== 'ok') return this.fail(tenant.code, attempt, 'ldap-login');
     const user = await this.deps.account.findUser(tenant.code, attempt.account);
     if (!user) {
-      await this.deps.lockout.recordSuccess(tenant.code, attempt.account);
+      await this.deps.lockout.recordSuccess(tenant.code, attempt.account, attempt.clientIp);
       await this.log(tenant.code, attempt, 'ldap-login', 'no-local-account');
       throw new AppError(codes.ldapNoLocalAccount);
     }
@@ -113,6 +120,7 @@ export class LoginService {
 
   private async guard(tenantCode: string, attempt: Attempt, action: OperationAction): Promise<void> {
     const state = await this.deps.lockout.state(tenantCode, attempt.account, attempt.clientIp);
+    if (state.throttledUntil !== null) throw throttledError(state.throttledUntil - this.deps.now());
     if (this.deps.imageCode || state.captchaRequired) {
       const key = attempt.verifyModel?.verifyKey;
       const answer = attempt.verifyModel?.imageVerifyCode;
@@ -146,7 +154,7 @@ export class LoginService {
       await this.log(user.tenant_code, attempt, action, 'disabled');
       throw new AppError(codes.accountDisabled);
     }
-    await this.deps.lockout.recordSuccess(user.tenant_code, attempt.account);
+    await this.deps.lockout.recordSuccess(user.tenant_code, attempt.account, attempt.clientIp);
     // spec §4 step 4: a user without any sub-system gets no session at all (the shell would only drop it)
     if ((await this.deps.menu.permissions(user.id)).length === 0) {
       await this.log(user.tenant_code, attempt, action, 'refused', 'no-subsystem');

@@ -160,7 +160,7 @@ export default function LoginPage() {
       if (error instanceof RequestError) {
         const data = error.data as LoginFailureData | null | undefined;
         if (error.code === codes.captchaRequired || data?.captchaRequired) setCaptchaRequired(true);
-        if (error.status !== null && error.status !== 401 && error.status !== 403) notifyError(t('login.failed'));
+        if (error.status !== null && ![401, 403, 429].includes(error.status)) notifyError(t('login.failed'));
       } else {
         notifyError(t('login.failed'));
       }

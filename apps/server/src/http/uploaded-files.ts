@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** One file of a multipart upload, read into memory. */
 export interface ReceivedFile {
@@ -50,9 +50,31 @@ function baseName(fileName: string): string {
   return fileName.split(/[\\/]/).pop() ?? '';
 }
 
+/**
+ * After a refusal part-way through a body: the parser stopped reading, and a keep-alive connection cannot
+ * carry the next request until the rest of this one has arrived (it sat there until the keep-alive timeout,
+ * 72 s). A body of announced length (already checked against the route's limit) is read and thrown away, so
+ * the connection stays usable; a body of unknown length may not end, so the reply closes the connection.
+ */
+function discardRestOfBody(request: FastifyRequest, reply: FastifyReply): void {
+  const raw = request.raw;
+  raw.unpipe();
+  if (request.headers['content-length'] === undefined) reply.header('connection', 'close');
+  raw.resume();
+}
+
 /** The files of `limits.field` (with a name), in the order sent; other parts are read and dropped. */
-export async function receiveFiles(request: FastifyRequest, limits: UploadLimits): Promise<ReceivedFile[]> {
+export async function receiveFiles(request: FastifyRequest, reply: FastifyReply, limits: UploadLimits): Promise<ReceivedFile[]> {
   if (!request.isMultipart()) throw new UploadRefused('send the files as multipart/form-data');
+  try {
+    return await readFiles(request, limits);
+  } catch (error) {
+    discardRestOfBody(request, reply);
+    throw error;
+  }
+}
+
+async function readFiles(request: FastifyRequest, limits: UploadLimits): Promise<ReceivedFile[]> {
   const files: ReceivedFile[] = [];
   try {
     for await (const part of request.parts()) {

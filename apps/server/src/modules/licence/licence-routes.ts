@@ -147,8 +147,8 @@ export function registerLicenceRoutes(app: App, deps: LicenceRouteDeps) {
           response: { 200: envelope(Type.Array(uploadResult)), ...failureReplies },
         },
       },
-      async (request) => {
-        const files = await receiveFiles(request, uploadLimits).catch((error: unknown) => {
+      async (request, reply) => {
+        const files = await receiveFiles(request, reply, uploadLimits).catch((error: unknown) => {
           throw error instanceof UploadRefused ? badRequest(request.lang, error.message) : error;
         });
         return ok(request, await licence.upload(files, actorOf(request), request.lang));

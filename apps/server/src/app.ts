@@ -34,7 +34,7 @@ import { entryOrigins } from './modules/sub-app/sub-app-registry.ts';
 import { registerSubAppRoutes } from './modules/sub-app/sub-app-routes.ts';
 import { registerToolsRoutes } from './modules/tools/tools-routes.ts';
 import { registerVersionRoutes } from './modules/version/version-routes.ts';
-import { createServices } from './services.ts';
+import { createServices, isDemoInstallation } from './services.ts';
 import { logoIds } from './seed/seed.ts';
 
 export interface BuildAppOptions {
@@ -82,6 +82,7 @@ function trustHops(hops: number): (address: string, hop: number) => boolean {
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { config } = options;
   const services = createServices(options.db, config, {
+    trustTestKeys: config.licenceTrustFile === null && (await isDemoInstallation(options.db)),
     now: options.now,
     captchaText: options.captchaText,
     ldapClientFactory: options.ldapClientFactory,
@@ -118,18 +119,21 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     global: false,
     errorResponseBuilder: (_request, context) => ({ statusCode: 429, error: 'Too Many Requests', message: `Rate limit exceeded, retry in ${context.after}` }),
   });
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.0.3',
-      info: {
-        title: 'Campus shell server',
-        version: shellVersion,
-        description: 'Every reply is the envelope {code, msg, data, recordCount?}; code 0 is success. Send the session token in the `token` header.',
+  // The API description is for developers and integrators: never served by a production start.
+  if (!config.isProduction) {
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.0.3',
+        info: {
+          title: 'Campus shell server',
+          version: shellVersion,
+          description: 'Every reply is the envelope {code, msg, data, recordCount?}; code 0 is success. Send the session token in the `token` header.',
+        },
+        components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'token' } } },
       },
-      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'token' } } },
-    },
-  });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { validatorUrl: null } });
+    });
+    await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { validatorUrl: null } });
+  }
 
   const requireSession = makeRequireSession(
     (token) => services.sessions.resolve(token),

@@ -3,7 +3,7 @@ import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
 import { buildApp, safeLoggerOptions } from './app.ts';
-import { createServices } from './services.ts';
+import { createServices, isDemoInstallation } from './services.ts';
 import { demoAccounts, seedDatabase } from './seed/seed.ts';
 
 async function main(): Promise<void> {
@@ -32,8 +32,11 @@ async function main(): Promise<void> {
     '',
     `Campus shell server: http://${shownHost}:${port}/`,
     `Database: ${describeDatabase(config)}`,
-    `API description: http://${shownHost}:${port}/docs`,
   ];
+  if (!config.isProduction) lines.push(`API description: http://${shownHost}:${port}/docs`);
+  if (config.licenceTrustFile === null && (await isDemoInstallation(handle))) {
+    lines.push("Licences: the repository's TEST vendor keys are trusted, because this database holds the demo (never in a real deployment: set LICENCE_TRUST_FILE)");
+  }
   if (seeded.mode === 'production') {
     lines.push(
       '',

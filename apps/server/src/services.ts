@@ -40,11 +40,21 @@ import { VersionService, serverServiceName } from './modules/version/version-ser
 
 export interface ServiceOptions {
   now?: Clock;
+  /**
+   * Trust the repository's test licence keys (when LICENCE_TRUST_FILE is unset): only on a demo installation
+   * (see demoInstallation). Default: outside production, which is what seeding the demo needs.
+   */
+  trustTestKeys?: boolean;
   captchaText?: () => string;
   ldapClientFactory?: LdapClientFactory;
 }
 
 export type Services = ReturnType<typeof createServices>;
+
+/** Whether the database was seeded with the demo: then, and only then, the test licence keys are trusted. */
+export async function isDemoInstallation(handle: DatabaseHandle): Promise<boolean> {
+  return (await new LicenceRepository(handle.db).installation())?.seed === 'demo';
+}
 
 /** Wires every area's repository and service over one database handle. */
 export function createServices(handle: DatabaseHandle, config: Config, options: ServiceOptions = {}) {
@@ -77,7 +87,7 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
     ldapClientFactory: options.ldapClientFactory ?? defaultLdapClientFactory,
     now,
   });
-  const licence = new LicenceService(new LicenceRepository(db), trustListFor(config.licenceTrustFile, config.isProduction), logs, now);
+  const licence = new LicenceService(new LicenceRepository(db), trustListFor(config.licenceTrustFile, options.trustTestKeys ?? !config.isProduction), logs, now);
   const oss = new OssService(new OssRepository(db), now);
   const tools = new ToolsService(config.dataDir);
   const seal = new PasswordSealService(new SealKeyRepository(db), now);

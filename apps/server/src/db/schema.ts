@@ -157,6 +157,8 @@ export interface InstallationTable {
   /** Monotonic maximum of the clock seen when licences were evaluated (epoch ms). */
   latest_seen: number;
   created_at: number;
+  /** How the installation was first seeded: 'demo', 'production', or null (unknown). Only 'demo' trusts the test licence keys. */
+  seed: Generated<string | null>;
 }
 
 export interface OssObjectsTable {

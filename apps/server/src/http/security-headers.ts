@@ -33,7 +33,6 @@ export function buildSecurityHeaders(otherOrigins: readonly string[] = []): Read
     'cross-origin-resource-policy': 'same-origin',
     'origin-agent-cluster': '?1',
     'referrer-policy': 'no-referrer',
-    'strict-transport-security': 'max-age=31536000; includeSubDomains',
     'x-content-type-options': 'nosniff',
     'x-dns-prefetch-control': 'off',
     'x-download-options': 'noopen',
@@ -43,8 +42,22 @@ export function buildSecurityHeaders(otherOrigins: readonly string[] = []): Read
   });
 }
 
+/** HSTS: sent only on HTTPS (on plain HTTP a browser ignores it, and it tells nothing true). */
+const strictTransportSecurity = 'max-age=31536000; includeSubDomains';
+
+/**
+ * The security headers on every reply; HSTS only when the request came over HTTPS (directly, or through a
+ * trusted proxy's X-Forwarded-Proto, see TRUST_PROXY). JSON replies without a caching rule of their own
+ * get `no-store`: they carry tokens and signed-in data, which no cache may keep.
+ */
 export function registerSecurityHeaders(app: FastifyInstance, headers: Readonly<Record<string, string>>): void {
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', async (request, reply) => {
     reply.headers(headers);
+    if (request.protocol === 'https') reply.header('strict-transport-security', strictTransportSecurity);
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    const type = String(reply.getHeader('content-type') ?? '');
+    if (type.startsWith('application/json') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
   });
 }

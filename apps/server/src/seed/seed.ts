@@ -287,7 +287,12 @@ export async function seedDatabase(services: Services, config: Config): Promise<
   // production without CUSTOMER_NO gets an empty customer number: every licence is then for another installation
   await services.licence.ensureInstallation(config.customerNo, config.isProduction ? '' : demoCustomerNo);
   if (await services.account.hasTenants()) return { mode: 'existing' };
-  if (config.isProduction) return seedProduction(services);
+  if (config.isProduction) {
+    const result = await seedProduction(services);
+    await services.licence.markSeed('production');
+    return result;
+  }
   await seedDemo(services, config);
+  await services.licence.markSeed('demo');
   return { mode: 'demo' };
 }

@@ -70,8 +70,12 @@ export class LicenceRepository {
     return row && { ...row, latest_seen: Number(row.latest_seen), created_at: Number(row.created_at) };
   }
 
-  async insertInstallationIfAbsent(row: Omit<InstallationRecord, 'id'>): Promise<void> {
+  async insertInstallationIfAbsent(row: Omit<InstallationRecord, 'id' | 'seed'>): Promise<void> {
     await this.db.insertInto('installation').values({ id: installationId, ...row }).onConflict((oc) => oc.column('id').doNothing()).execute();
+  }
+
+  async setSeed(seed: 'demo' | 'production'): Promise<void> {
+    await this.db.updateTable('installation').set({ seed }).where('id', '=', installationId).execute();
   }
 
   async setCustomerNo(customerNo: string): Promise<void> {

@@ -83,6 +83,17 @@ export class LicenceService {
     return made;
   }
 
+  /** Records how the installation was first seeded (the demo trusts the repository's test licence keys). */
+  async markSeed(seed: 'demo' | 'production'): Promise<void> {
+    await this.installation();
+    await this.repo.setSeed(seed);
+  }
+
+  /** Whether the installation was seeded with the demo. */
+  async isDemo(): Promise<boolean> {
+    return (await this.installation()).seed === 'demo';
+  }
+
   async customerInfo(): Promise<CustomerInfo> {
     const row = await this.installation();
     return { customerNo: row.customer_no, systemCode: row.system_code };

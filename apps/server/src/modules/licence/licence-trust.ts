@@ -6,7 +6,7 @@ import { ConfigError, repoRoot } from '../../config.ts';
 import { kidPattern, LicenceFormatError, trustedKey } from './licence-file.ts';
 import type { TrustedKey, TrustList } from './licence-file.ts';
 
-/** The repository's test vendor keys: trusted only outside production when LICENCE_TRUST_FILE is unset. */
+/** The repository's test vendor keys: trusted only on a demo installation when LICENCE_TRUST_FILE is unset. */
 export const testTrustFile = path.join(repoRoot, 'apps', 'server', 'licence-keys', 'test-trust.json');
 
 /** Reads a trust file `{kid: {alg, publicKey}}`; throws LicenceFormatError naming what is wrong. */
@@ -34,8 +34,8 @@ export function readTrustFile(file: string): TrustList {
   return keys;
 }
 
-/** The trust list of a configuration: its file, the test keys outside production, or none in production. */
-export function trustListFor(trustFile: string | null, isProduction: boolean): TrustList {
+/** The trust list of a configuration: its file, else the test keys on a demo installation, else none. */
+export function trustListFor(trustFile: string | null, trustTestKeys: boolean): TrustList {
   if (trustFile !== null) {
     try {
       return readTrustFile(trustFile);
@@ -44,5 +44,5 @@ export function trustListFor(trustFile: string | null, isProduction: boolean): T
       throw error;
     }
   }
-  return isProduction ? new Map() : readTrustFile(testTrustFile);
+  return trustTestKeys ? readTrustFile(testTrustFile) : new Map();
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { isSuccessCode, loginTypes } from '@campus/contracts';
@@ -12,6 +12,12 @@ export default function NotLoginPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const started = useRef(false);
+
+  // The hand-off's token must not stay in the address bar or the browser history (nor reach a Referer):
+  // the parameters are already read into `params`, so the entry is replaced by the bare path before paint.
+  useLayoutEffect(() => {
+    if (window.location.search !== '') window.history.replaceState(window.history.state, '', window.location.pathname);
+  }, []);
 
   useEffect(() => {
     if (started.current) return;

@@ -231,3 +231,27 @@ test.describe('sub-applications', () => {
     expect(missing).toBe(1);
   });
 });
+
+test.describe('version reports (spec §7 ReportVersion)', () => {
+  test('each page load reports the versions once, and About System lists them', async ({ page }) => {
+    const reports: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/common-service/api/Version/ReportVersion')) reports.push(request.postData() ?? '');
+    });
+    await signInEnglish(page);
+    await expect.poll(() => reports.length, { timeout: 15_000 }).toBeGreaterThan(0);
+    // idle reports wait up to 5 s: give a second one every chance to show
+    await page.waitForTimeout(6_000);
+    expect(reports).toHaveLength(1);
+    await page.reload();
+    await expect.poll(() => reports.length, { timeout: 15_000 }).toBe(2);
+    await page.waitForTimeout(6_000);
+    expect(reports).toHaveLength(2);
+    const sent = JSON.parse(reports[1] ?? '{}') as { versions: { serviceName: string }[] };
+    expect(sent.versions.map((v) => v.serviceName)).toEqual(expect.arrayContaining(['main-front', 'kq-fixture']));
+    await chooseUserMenuEntry(page, /About System/);
+    const about = page.getByRole('dialog', { name: /About System/ });
+    await expect(about.getByRole('cell', { name: 'kq-fixture', exact: true })).toBeVisible();
+    await expect(about.getByRole('cell', { name: 'main-front', exact: true })).toBeVisible();
+  });
+});

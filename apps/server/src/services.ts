@@ -35,6 +35,7 @@ import { SealKeyRepository } from './modules/password-seal/seal-key-repository.t
 import { SubAppFiles } from './modules/sub-app/sub-app-files.ts';
 import { SubAppRegistry } from './modules/sub-app/sub-app-registry.ts';
 import { ToolsService } from './modules/tools/tools-service.ts';
+import { ReportableVersions } from './modules/version/reportable-versions.ts';
 import { VersionRepository } from './modules/version/version-repository.ts';
 import { VersionService, serverServiceName } from './modules/version/version-service.ts';
 
@@ -93,9 +94,14 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
   const seal = new PasswordSealService(new SealKeyRepository(db), now);
   const backupLogs = new BackupLogService(new BackupLogRepository(db), now);
   const enterprise = new EnterpriseService(new EnterpriseRepository(db), { sessions, licence }, now);
-  const versions = new VersionService(new VersionRepository(db), { address: os.hostname(), serviceName: serverServiceName, version: shellVersion }, now);
   const subAppFiles = new SubAppFiles(config.subAppsDir, config.bundledSubApps);
   const subApps = new SubAppRegistry(menu, config.subAppEntries);
+  const versions = new VersionService(
+    new VersionRepository(db),
+    new ReportableVersions(subApps, subAppFiles),
+    { address: os.hostname(), serviceName: serverServiceName, version: shellVersion },
+    now,
+  );
   /** The account, session and log services over one transaction (for writes that must land together). */
   const inTransaction: InTransaction = (work) =>
     db.transaction().execute((trx: Kysely<DB>) =>

@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VersionEntry } from '@campus/contracts';
 import { apiPaths, codes, reportVersionRules, shellServiceName, shellVersion } from '@campus/contracts';
@@ -10,18 +12,26 @@ const serverEntry: VersionEntry = { address: os.hostname(), serviceName: 'campus
 describe.each(databases)('ReportVersion and VersionList (%s)', (kind) => {
   let server: TestServer;
   let token: string;
+  const shell: VersionEntry = { address: '10.0.0.5:6300', serviceName: shellServiceName, version: shellVersion };
+  const attendance: VersionEntry = { address: '10.0.0.5:6300', serviceName: 'kq-attendance', version: '2.4.1' };
+  const door: VersionEntry = { address: 'door.example.com', serviceName: 'mj-door', version: '5.0.0' };
   const report = (versions: unknown, withToken: string | undefined = token) =>
     call<null>(server, 'POST', apiPaths.reportVersion, { versions }, { token: withToken, language: 'en-US' });
-  const list = async () => {
-    const reply = await call<VersionEntry[]>(server, 'GET', apiPaths.versionList, undefined, { token });
+  const list = async (query = '') => {
+    const reply = await call<VersionEntry[]>(server, 'GET', `${apiPaths.versionList}${query}`, undefined, { token });
     expect(reply.status).toBe(200);
     expect(reply.body.code).toBe(codes.ok);
-    return reply.body.data;
+    return { rows: reply.body.data, count: reply.body.recordCount };
   };
   const storedRows = () => server.handle.db.selectFrom('program_versions').selectAll().orderBy('service_name').orderBy('address').execute();
 
   beforeAll(async () => {
-    server = await startServer(kind);
+    // attendance (kq) installed on this server with its report-version file; door access (mj) on another server
+    server = await startServer(kind, { env: { SUBAPP_ENTRIES: 'mj=https://door.example.com/build/' } });
+    const kq = path.join(server.config.subAppsDir, 'kq');
+    fs.mkdirSync(kq, { recursive: true });
+    fs.writeFileSync(path.join(kq, 'index.html'), '<!doctype html><title>kq</title>');
+    fs.writeFileSync(path.join(kq, 'report-version.json'), JSON.stringify({ serviceName: attendance.serviceName, version: attendance.version }));
     token = await signIn(server, 'staff', 'Staff#2026');
   });
   afterAll(async () => {
@@ -29,61 +39,66 @@ describe.each(databases)('ReportVersion and VersionList (%s)', (kind) => {
   });
 
   it("lists this server's own entry first, even when nothing was reported", async () => {
-    expect(await list()).toEqual([serverEntry]);
+    expect(await list()).toEqual({ rows: [serverEntry], count: 1 });
   });
 
-  it('stores what is reported and lists it by service name, then address, after the server', async () => {
-    const shell = { address: '10.0.0.5:6300', serviceName: shellServiceName, version: shellVersion };
-    const reply = await report([
-      { address: 'campus.example.com', serviceName: 'subapp-qy', version: '1.2.0+build.7' },
-      shell,
-      { address: 'a.example.com', serviceName: 'subapp-qy', version: '1.1.9' },
-      { address: 'campus.example.com', serviceName: 'Card_Issuer', version: '2.0.0-rc.1' },
-    ]);
+  it("stores the shell, the installed sub-apps at their files' versions and other servers' sub-apps under their host", async () => {
+    const reply = await report([attendance, shell, door]);
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({ code: codes.ok, msg: 'Success', data: null });
-    expect(await list()).toEqual([
-      serverEntry,
-      { address: 'campus.example.com', serviceName: 'Card_Issuer', version: '2.0.0-rc.1' },
-      shell,
-      { address: 'a.example.com', serviceName: 'subapp-qy', version: '1.1.9' },
-      { address: 'campus.example.com', serviceName: 'subapp-qy', version: '1.2.0+build.7' },
-    ]);
+    expect(await list()).toEqual({ rows: [serverEntry, attendance, shell, door], count: 4 });
   });
 
-  it('a second report of one address and service replaces its version and time; others stay', async () => {
-    const before = await storedRows();
+  it('one row per program: a report from another address replaces it in place', async () => {
     server.clock.advance(60_000);
-    expect((await report([{ address: 'a.example.com', serviceName: 'subapp-qy', version: '1.3.0' }])).body.code).toBe(codes.ok);
-    const after = await storedRows();
-    expect(after).toHaveLength(before.length);
-    const row = after.find((r) => r.address === 'a.example.com' && r.service_name === 'subapp-qy');
-    const old = before.find((r) => r.address === 'a.example.com' && r.service_name === 'subapp-qy');
-    expect(row?.version).toBe('1.3.0');
-    expect(Number(row?.reported_at)).toBe(Number(old?.reported_at) + 60_000);
-    const untouched = after.find((r) => r.address === 'campus.example.com' && r.service_name === 'subapp-qy');
-    expect(untouched?.version).toBe('1.2.0+build.7');
-    expect((await list()).filter((e) => e.serviceName === 'subapp-qy')).toEqual([
-      { address: 'a.example.com', serviceName: 'subapp-qy', version: '1.3.0' },
-      { address: 'campus.example.com', serviceName: 'subapp-qy', version: '1.2.0+build.7' },
+    const fromElsewhere = { ...shell, address: 'campus.example.com' };
+    expect((await report([fromElsewhere])).body.code).toBe(codes.ok);
+    const rows = await storedRows();
+    expect(rows.filter((r) => r.service_name === shellServiceName)).toEqual([
+      expect.objectContaining({ address: 'campus.example.com', version: shellVersion }),
     ]);
+    expect(rows).toHaveLength(3);
   });
 
-  it('one report naming the same program twice keeps the later version', async () => {
-    const reply = await report([
-      { address: 'dup.example.com', serviceName: 'dup', version: '1.0' },
-      { address: 'dup.example.com', serviceName: 'dup', version: '2.0' },
-    ]);
+  it.each([
+    ['a program the installation does not have', { address: 'h', serviceName: 'anything', version: '1' }],
+    ['the shell at another version than this server', { ...shell, version: '9.9.9' }],
+    ['an installed sub-app at another version than its file', { ...attendance, version: '2.4.2' }],
+    ["another server's sub-app under another host", { ...door, address: 'evil.example.com' }],
+  ])('%s: HTTP 400 naming the entry, and nothing of the call is stored', async (_name, entry) => {
+    const before = await storedRows();
+    const reply = await report([attendance, entry]);
+    expect(reply.status).toBe(400);
+    expect(reply.body.code).toBe(codes.versionNotReportable);
+    expect(reply.body.msg).toBe(`Not a program of this installation: ${entry.serviceName} ${entry.version} at ${entry.address}`);
+    expect(await storedRows()).toEqual(before);
+  });
+
+  it("another server's host holds at most as many programs as sub-apps are configured there", async () => {
+    const before = await storedRows();
+    const second = await report([{ ...door, serviceName: 'mj-door-2' }]);
+    expect(second.status).toBe(400);
+    expect(await storedRows()).toEqual(before);
+    // the one it has may change its name (a new build)
+    expect((await report([door])).body.code).toBe(codes.ok);
+  });
+
+  it('one report naming the same program twice keeps the later one', async () => {
+    const reply = await report([{ ...shell, address: 'a.example.com' }, { ...shell, address: 'b.example.com' }]);
     expect(reply.body.code).toBe(codes.ok);
-    expect((await list()).filter((e) => e.serviceName === 'dup')).toEqual([{ address: 'dup.example.com', serviceName: 'dup', version: '2.0' }]);
+    expect((await list()).rows.filter((e) => e.serviceName === shellServiceName)).toEqual([{ ...shell, address: 'b.example.com' }]);
   });
 
-  it(`accepts ${reportVersionRules.maxEntries} entries in one call and the longest fields`, async () => {
-    const many = Array.from({ length: reportVersionRules.maxEntries }, (_, i) => ({ address: `host-${i}`, serviceName: 'bulk', version: `1.0.${i}` }));
-    expect((await report(many)).body.code).toBe(codes.ok);
-    expect((await list()).filter((e) => e.serviceName === 'bulk')).toHaveLength(reportVersionRules.maxEntries);
-    const longest = { address: 'h'.repeat(255), serviceName: 's'.repeat(64), version: 'v'.repeat(64) };
-    expect((await report([longest])).body.code).toBe(codes.ok);
+  it('VersionList is paged; recordCount counts every row, this server included', async () => {
+    expect(await list('?index=1&size=2')).toEqual({ rows: [serverEntry, attendance], count: 4 });
+    const second = await list('?index=2&size=2');
+    expect(second.rows.map((r) => r.serviceName)).toEqual([shellServiceName, door.serviceName]);
+    expect(await list('?index=3&size=2')).toEqual({ rows: [], count: 4 });
+    for (const [query, field] of [['?index=0', 'index'], ['?size=0', 'size'], [`?size=${reportVersionRules.maxPageSize + 1}`, 'size'], ['?index=x', 'index'], ['?size=-1', 'size']]) {
+      const reply = await call(server, 'GET', `${apiPaths.versionList}${query}`, undefined, { token });
+      expect(reply.status, query).toBe(400);
+      expect(reply.body.msg, query).toContain(field);
+    }
   });
 
   it.each([

@@ -40,6 +40,7 @@ export const codes = {
   passwordChangeRequired: 191,
   licenceRequired: 192,
   noSubsystem: 193,
+  versionNotReportable: 201,
   internalError: 999,
 } as const;
 
@@ -92,6 +93,7 @@ export const codeMessages: Record<BusinessCode, Localised> = {
   [codes.passwordChangeRequired]: { 'en-US': 'Your password must be changed before you can go on: change it, or sign out', 'zh-CN': '请先修改密码再继续：请修改密码或退出登录', 'zh-MO': '請先修改密碼再繼續：請修改密碼或登出' },
   [codes.licenceRequired]: { 'en-US': 'The system has no valid licence: only a system administrator can add or activate one', 'zh-CN': '系统没有有效的授权：只有系统管理员可以添加或激活授权', 'zh-MO': '系統沒有有效的授權：只有系統管理員可以新增或啟用授權' },
   [codes.noSubsystem]: { 'en-US': 'The current user has not enabled any subsystem, please contact the administrator', 'zh-CN': '当前用户未开通任何子系统，请联系管理员', 'zh-MO': '目前用戶未開通任何子系統，請聯絡管理員' },
+  [codes.versionNotReportable]: { 'en-US': 'Not a program of this installation: {serviceName} {version} at {address}', 'zh-CN': '不是本系统的程序：{serviceName} {version}（{address}）', 'zh-MO': '不是本系統的程式：{serviceName} {version}（{address}）' },
   [codes.internalError]: { 'en-US': 'Internal server error!', 'zh-CN': '服务器内部错误！', 'zh-MO': '伺服器內部錯誤！' },
 };
 

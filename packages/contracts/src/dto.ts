@@ -349,6 +349,9 @@ export const subAppFolderPattern = '^[a-z0-9-]+(/[a-z0-9-]+)*$';
 /** What ReportVersion accepts (VersionEntry fields and how many per call). */
 export const reportVersionRules = {
   maxEntries: 50,
+  /** VersionList pages: default and largest size. */
+  defaultPageSize: 100,
+  maxPageSize: 500,
   /** 1 to 255 characters, no whitespace or control characters. */
   addressPattern: '^[^\\s\\u0000-\\u001f\\u007f-\\u009f]{1,255}$',
   serviceNamePattern: '^[A-Za-z0-9._-]{1,64}$',

@@ -290,6 +290,20 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await sql`UPDATE installation SET seed = 'demo' WHERE EXISTS (SELECT 1 FROM users WHERE tenant_code = '1001' AND account = 'sysadmin')`.execute(db);
       },
     },
+    '0013_one_version_per_program': {
+      async up(db: Kysely<unknown>) {
+        // One row per program, updated in place (0007 kept one per address and program, without bound). The
+        // rows are reports that come again at every sign-in, so the table starts afresh.
+        await db.schema.dropTable('program_versions').execute();
+        await db.schema
+          .createTable('program_versions')
+          .addColumn('service_name', 'text', (c) => c.primaryKey())
+          .addColumn('address', 'text', (c) => c.notNull())
+          .addColumn('version', 'text', (c) => c.notNull())
+          .addColumn('reported_at', 'bigint', (c) => c.notNull())
+          .execute();
+      },
+    },
   };
 }
 

@@ -3,14 +3,13 @@ import type { DB, ProgramVersionsTable } from '../../db/schema.ts';
 
 export type ProgramVersionRecord = Selectable<ProgramVersionsTable>;
 
-/** The latest version reported per address and program. */
+/** The latest version reported per program (service name), with the address it was reported from. */
 export class VersionRepository {
   constructor(private readonly db: Kysely<DB>) {}
 
   /**
-   * Stores each row, replacing the version and time of the row of the same address and service name,
-   * all in one transaction. One statement per row: a single multi-row upsert fails on PostgreSQL when
-   * a request names the same program twice; this way the later one wins, as it does on SQLite.
+   * Stores each row in place of the row of the same service name, all in one transaction. One statement per
+   * row: a single multi-row upsert fails on PostgreSQL when a request names the same program twice.
    */
   async upsertAll(rows: Insertable<ProgramVersionsTable>[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
@@ -18,13 +17,23 @@ export class VersionRepository {
         await trx
           .insertInto('program_versions')
           .values(row)
-          .onConflict((oc) => oc.columns(['address', 'service_name']).doUpdateSet({ version: row.version, reported_at: row.reported_at }))
+          .onConflict((oc) => oc.column('service_name').doUpdateSet({ address: row.address, version: row.version, reported_at: row.reported_at }))
           .execute();
       }
     });
   }
 
-  all(): Promise<ProgramVersionRecord[]> {
-    return this.db.selectFrom('program_versions').selectAll().execute();
+  /** Rows by service name, then address; `offset`/`limit` page them. */
+  page(offset: number, limit: number): Promise<ProgramVersionRecord[]> {
+    return this.db.selectFrom('program_versions').selectAll().orderBy('service_name').orderBy('address').offset(offset).limit(limit).execute();
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db.selectFrom('program_versions').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async servicesAt(address: string): Promise<string[]> {
+    return (await this.db.selectFrom('program_versions').select('service_name').where('address', '=', address).execute()).map((r) => r.service_name);
   }
 }

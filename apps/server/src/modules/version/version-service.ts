@@ -1,31 +1,39 @@
+import { codes } from '@campus/contracts';
 import type { VersionEntry } from '@campus/contracts';
+import { AppError } from '../../http/envelope.ts';
+import type { ReportableVersions } from './reportable-versions.ts';
 import type { VersionRepository } from './version-repository.ts';
 
 /** This server's own name in the version list. */
 export const serverServiceName = 'campus-server';
 
-/** Compares by UTF-16 code units: the same order whatever collation the database uses. */
-const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
 /** Program versions reported to this installation (spec §3 "Version entry"). */
 export class VersionService {
   constructor(
     private readonly repo: VersionRepository,
+    private readonly reportable: ReportableVersions,
     /** This server's own entry, listed first. */
     private readonly own: VersionEntry,
     private readonly now: () => number,
   ) {}
 
+  /** Stores the entries, all or none: each must be one of this installation's programs (ReportableVersions). */
   async report(entries: VersionEntry[]): Promise<void> {
+    const unknown = await this.reportable.firstUnknown(entries, (address) => this.repo.servicesAt(address));
+    if (unknown) {
+      throw new AppError(codes.versionNotReportable, 400, null, { serviceName: unknown.serviceName, version: unknown.version, address: unknown.address });
+    }
     const reportedAt = this.now();
     await this.repo.upsertAll(entries.map((e) => ({ address: e.address, service_name: e.serviceName, version: e.version, reported_at: reportedAt })));
   }
 
-  /** This server first, then every reported entry by service name, then address. */
-  async list(): Promise<VersionEntry[]> {
-    const reported = (await this.repo.all())
-      .map((r) => ({ address: r.address, serviceName: r.service_name, version: r.version }))
-      .sort((a, b) => byText(a.serviceName, b.serviceName) || byText(a.address, b.address));
-    return [{ ...this.own }, ...reported];
+  /** Page `index` (1-based) of `size`: this server first, then every reported program by service name. */
+  async list(index: number, size: number): Promise<{ rows: VersionEntry[]; count: number }> {
+    const first = (index - 1) * size;
+    // this server's own entry is row 0 of the whole list
+    const ownOnPage = first === 0;
+    const reported = await this.repo.page(ownOnPage ? 0 : first - 1, ownOnPage ? size - 1 : size);
+    const rows = reported.map((r) => ({ address: r.address, serviceName: r.service_name, version: r.version }));
+    return { rows: ownOnPage ? [{ ...this.own }, ...rows] : rows, count: (await this.repo.count()) + 1 };
   }
 }

@@ -88,6 +88,28 @@ describe('About System: Version Info', () => {
     expect(calls(apiPaths.licenceSearch)).toHaveLength(0);
   });
 
+  it('pages a long list on the server: the page asked for, the total from recordCount, copying takes every page', async () => {
+    const many = Array.from({ length: 20 }, (_, i) => ({ address: `node-${i}`, serviceName: `svc-${String(i).padStart(2, '0')}`, version: '1.0' }));
+    installFakeApi({
+      [apiPaths.versionList]: (call) => {
+        const { index, size } = call.config.params as { index: number; size: number };
+        return { envelope: { code: 0, msg: 'ok', data: many.slice((index - 1) * size, index * size), recordCount: many.length } as never };
+      },
+      [apiPaths.userDetail]: () => ({ data: user() }),
+    });
+    const writeText = vi.fn<(text: string) => Promise<void>>().mockResolvedValue(undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    renderAbout();
+    await waitFor(() => expect(rows()).toHaveLength(15));
+    expect(screen.getByText('20 programs in total')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('listitem', { name: '2' }));
+    await waitFor(() => expect(rows()).toHaveLength(5));
+    expect(rows()[0]).toHaveTextContent('svc-15');
+    await userEvent.click(screen.getByRole('button', { name: /One Click Copying/ }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledTimes(1));
+    expect(writeText.mock.calls[0]?.[0].split('\n')).toHaveLength(20);
+  });
+
   it('refresh asks again and spins for at least 1 s', async () => {
     renderAbout();
     await waitFor(() => expect(rows()).toHaveLength(3));

@@ -5,22 +5,37 @@ import { CopyOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import type { VersionEntry } from '@campus/contracts';
-import { apiPaths } from '@campus/contracts';
-import { apiGet } from '../../lib/request.ts';
+import { apiPaths, reportVersionRules } from '@campus/contracts';
+import { apiGetCounted } from '../../lib/request.ts';
 import { atLeast, minimumSpinMs, versionsAsText } from './version-text.ts';
 import { LoadFailedAlert } from '../../lib/load-failed-alert.tsx';
+
+const versionPageSize = 15;
+
+/** Every reported program, page by page at the largest page size (for One Click Copying). */
+async function allVersions(): Promise<VersionEntry[]> {
+  const size = reportVersionRules.maxPageSize;
+  const all: VersionEntry[] = [];
+  for (let index = 1; ; index += 1) {
+    const { data, recordCount } = await apiGetCounted<VersionEntry[] | null>(apiPaths.versionList, { index, size });
+    all.push(...(data ?? []));
+    if (!data || data.length < size || all.length >= (recordCount ?? 0)) return all;
+  }
+}
 
 /** About System, Version Info tab (spec §2, §9): node, program and version of every reported program. */
 export function VersionInfoTab() {
   const { t } = useTranslation();
   const [refreshing, setRefreshing] = useState(false);
+  const [page, setPage] = useState(1);
   const query = useQuery({
-    queryKey: ['versions'],
-    queryFn: () => apiGet<VersionEntry[] | null>(apiPaths.versionList),
+    queryKey: ['versions', page],
+    queryFn: () => apiGetCounted<VersionEntry[] | null>(apiPaths.versionList, { index: page, size: versionPageSize }),
     retry: false,
     staleTime: 0,
   });
-  const rows = Array.isArray(query.data) ? query.data : [];
+  const rows = Array.isArray(query.data?.data) ? query.data.data : [];
+  const total = query.data?.recordCount ?? rows.length;
 
   const refresh = async () => {
     if (refreshing) return;
@@ -35,7 +50,7 @@ export function VersionInfoTab() {
   const copy = async () => {
     try {
       if (!navigator.clipboard) throw new Error('no clipboard');
-      await navigator.clipboard.writeText(versionsAsText(rows));
+      await navigator.clipboard.writeText(versionsAsText(await allVersions()));
       void message.success(t('about.copied'));
     } catch {
       void message.error(t('about.copyFailed'));
@@ -73,13 +88,13 @@ export function VersionInfoTab() {
           columns={columns}
           dataSource={rows}
           loading={query.isFetching || refreshing}
-          pagination={false}
+          pagination={total > versionPageSize ? { current: page, pageSize: versionPageSize, total, showSizeChanger: false, onChange: setPage } : false}
           scroll={{ y: 400 }}
           locale={{ emptyText: query.isPending ? ' ' : t('about.versionsEmpty') }}
         />
       )}
       <Typography.Text type="secondary" style={{ display: 'block', marginTop: 8 }}>
-        {t('about.versionTotal', { total: rows.length })}
+        {t('about.versionTotal', { total })}
       </Typography.Text>
     </>
   );

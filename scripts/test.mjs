@@ -1,11 +1,13 @@
 // `npm test`: every check of the project in one run, ending with one line `N passed, N failed`.
 // Steps: type check, lint, unit + API + LDAP tests (vitest; the API suite also runs on PostgreSQL
 // when DATABASE_URL is set), shell build, browser tests (Playwright in Debian's Chromium).
+// `npm test -- --with-node24` (what CI runs) also runs the vitest suites on Node 24 (scripts/node24.mjs).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { ensureSystemDeps } from './system-deps.mjs';
+import { withNode24 } from './node24.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const reports = path.join(root, '.tmp', 'test-reports');
@@ -23,6 +25,11 @@ function run(title, command, args, env = {}) {
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
   return result.status === 0;
 }
+
+const vitestCounts = (r) => ({
+  passed: r.numPassedTests,
+  failed: r.numFailedTests + (r.numTotalTestSuites > 0 && r.numTotalTests === 0 ? 1 : 0),
+});
 
 /** A step that is one check: it passes or fails as a whole. */
 function check(title, command, args) {
@@ -52,10 +59,30 @@ check('type check', 'npm', ['run', '--silent', 'typecheck']);
 check('lint', 'npm', ['run', '--silent', 'lint']);
 
 const vitestReport = path.join(reports, 'vitest.json');
-suite('unit, API and LDAP tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`], vitestReport, (r) => ({
-  passed: r.numPassedTests,
-  failed: r.numFailedTests + (r.numTotalTestSuites > 0 && r.numTotalTests === 0 ? 1 : 0),
-}));
+suite('unit, API and LDAP tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`], vitestReport, vitestCounts);
+
+if (process.argv.includes('--with-node24')) {
+  const node24Report = path.join(reports, 'vitest-node24.json');
+  const vitest = path.join('node_modules', 'vitest', 'vitest.mjs');
+  const title = 'unit, API and LDAP tests on Node 24';
+  console.log(`\n=== ${title}`);
+  let ok = false;
+  try {
+    ok = withNode24(root, [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${node24Report}`]) === 0;
+  } catch (error) {
+    console.error(`${title}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  let counts;
+  try {
+    counts = vitestCounts(JSON.parse(readFileSync(node24Report, 'utf8')));
+  } catch {
+    counts = { passed: 0, failed: 1 };
+  }
+  if (!ok && counts.failed === 0) counts.failed = 1;
+  passed += counts.passed;
+  failed += counts.failed;
+  if (counts.failed > 0) failures.push(`${title} (${counts.failed})`);
+}
 
 if (run('shell build', 'npm', ['run', '--silent', 'build'])) {
   passed += 1;

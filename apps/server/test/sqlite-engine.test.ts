@@ -1,0 +1,33 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { hasNodeSqlite, openSqlite, withStatementCache } from '../src/db/sqlite-engine.ts';
+import { tempDir } from './helpers.ts';
+
+describe('the embedded SQLite engine', () => {
+  it("is Node's own node:sqlite from Node 22.16 on, better-sqlite3 before", () => {
+    expect(hasNodeSqlite('20.19.0')).toBe(false);
+    expect(hasNodeSqlite('22.15.1')).toBe(false);
+    expect(hasNodeSqlite('22.16.0')).toBe(true);
+    expect(hasNodeSqlite('24.21.0')).toBe(true);
+    expect(hasNodeSqlite('26.0.0')).toBe(true);
+  });
+
+  // npm test runs this on Node 20 (better-sqlite3) and, in CI, again on Node 24 (node:sqlite)
+  it(`reads, writes, folds case like PostgreSQL and tells readers from writers (here: ${process.versions.node})`, () => {
+    const engine = openSqlite(path.join(tempDir(), 'engine.db'));
+    expect(engine.name).toBe(hasNodeSqlite() ? 'node:sqlite' : 'better-sqlite3');
+    engine.defineFunction('lower', (value) => (value === null ? null : String(value).toLowerCase()));
+    const db = withStatementCache(engine);
+    const create = db.prepare('create table t (id integer primary key, name text, at bigint)');
+    expect(create.reader).toBe(false);
+    create.run([]);
+    const insert = db.prepare('insert into t (name, at) values (?, ?)');
+    expect(insert.run(['ÄRGER', 1_764_000_000_000])).toMatchObject({ changes: 1 });
+    expect(db.prepare('insert into t (name, at) values (?, ?)')).toBe(insert); // prepared once
+    const select = db.prepare('select name, at from t where lower(name) = lower(?)');
+    expect(select.reader).toBe(true);
+    expect(select.all(['ärger'])).toEqual([{ name: 'ÄRGER', at: 1_764_000_000_000 }]);
+    expect([...select.iterate(['ÄRGER'])]).toHaveLength(1);
+    db.close();
+  });
+});

@@ -20,6 +20,17 @@ async function loginPageWeight(baseUrl) {
   try {
     const page = await browser.newPage();
     const assets = [];
+    // every response of the page as it travelled: encoded body and headers (the server's br/gzip copies)
+    const wire = [];
+    page.on('requestfinished', async (request) => {
+      try {
+        const sizes = await request.sizes();
+        const res = await request.response();
+        wire.push({ url: new URL(request.url()).pathname, body: sizes.responseBodySize, headers: sizes.responseHeadersSize, encoding: res ? ((await res.allHeaders())['content-encoding'] ?? 'identity') : 'identity' });
+      } catch {
+        // a request that ended without sizes (aborted) carried nothing worth counting
+      }
+    });
     page.on('response', async (res) => {
       const type = res.request().resourceType();
       if (type !== 'script' && type !== 'stylesheet') return;
@@ -34,6 +45,12 @@ async function loginPageWeight(baseUrl) {
     await page.waitForTimeout(500);
     const sum = (type, key) => assets.filter((a) => !type || a.type === type).reduce((n, a) => n + a[key], 0);
     return {
+      wire: {
+        requests: wire.length,
+        bodies: wire.reduce((n, w) => n + w.body, 0),
+        headers: wire.reduce((n, w) => n + w.headers, 0),
+        compressed: wire.filter((w) => w.encoding !== 'identity').length,
+      },
       assets,
       js: { raw: sum('script', 'raw'), gzip: sum('script', 'gzip') },
       css: { raw: sum('stylesheet', 'raw'), gzip: sum('stylesheet', 'gzip') },
@@ -127,6 +144,10 @@ Run with \`npm run bench\` (BENCH_SECONDS=${seconds} per load run).
 | **total** | ${kb(weight.total.raw)} | ${kb(weight.total.gzip)} |
 
 Budget: under 250 KB gzip in all: ${verdict(weight.total.gzip <= weightBudget)}.
+
+As it travels: ${weight.wire.requests} requests (${weight.wire.compressed} of them compressed by the server, brotli or
+gzip), ${kb(weight.wire.bodies)} of bodies and ${kb(weight.wire.headers)} of headers over the wire, against
+${kb(weight.total.raw)} of JavaScript and CSS alone uncompressed.
 
 <details><summary>${weight.assets.length} files</summary>
 

@@ -18,6 +18,7 @@ import { makeRequireSession } from './http/auth-hook.ts';
 import { makeRuleGate } from './http/route-rules.ts';
 import { AppError, sendFailure } from './http/envelope.ts';
 import { errorHandler } from './http/errors.ts';
+import { registerJsonCompression } from './http/json-compression.ts';
 import { buildSecurityHeaders, registerSecurityHeaders } from './http/security-headers.ts';
 import type { App, Clock } from './http/types.ts';
 import type { LdapClientFactory } from './modules/auth/ldap-directory.ts';
@@ -115,6 +116,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.setErrorHandler(errorHandler);
 
   registerSecurityHeaders(app, buildSecurityHeaders(entryOrigins(config.subAppEntries)));
+  registerJsonCompression(app);
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_request, context) => ({ statusCode: 429, error: 'Too Many Requests', message: `Rate limit exceeded, retry in ${context.after}` }),
@@ -189,8 +191,13 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       root: shellDist,
       prefix: '/',
       index: false,
+      // the build writes .br and .gz copies (scripts/compress-assets.mjs): sent by Accept-Encoding, with Vary
+      preCompressed: true,
       cacheControl: false,
-      setHeaders(res, filePath) {
+      setHeaders(res, sentPath) {
+        // the rule of the file itself, also when its compressed copy is what is sent
+        const filePath = sentPath.replace(/\.(br|gz)$/, '');
+        res.setHeader('Vary', 'Accept-Encoding');
         if (filePath.endsWith('.html')) res.setHeader('Cache-Control', 'no-cache');
         else if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
       },
@@ -200,7 +207,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   /** index.html of the shell, or a short text page when the shell is not built. */
   const serveShell = (reply: FastifyReply, urlPath: string) => {
     if (fs.existsSync(indexFile)) {
-      return reply.code(200).type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(fs.createReadStream(indexFile));
+      // through @fastify/static: its compressed copy when the browser takes one (setHeaders adds no-cache)
+      return reply.code(200).sendFile('index.html');
     }
     return reply.code(urlPath === '/' ? 200 : 404).type('text/plain; charset=utf-8').send(notBuiltPage);
   };

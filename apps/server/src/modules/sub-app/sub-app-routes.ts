@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { apiPaths, codes, reportVersionFileName, subAppsPathPrefix } from '@campus/contracts';
+import { compressedCopy } from '../../http/compressed-files.ts';
 import type { App } from '../../http/types.ts';
 import { AppError, envelope, failureReplies, ok, sendFailure, tokenHeaders } from '../../http/envelope.ts';
 import type { SubAppFile, SubAppFiles } from './sub-app-files.ts';
@@ -43,18 +44,21 @@ function entityTag(file: SubAppFile): string {
   return `W/"${file.size.toString(16)}-${Math.floor(file.mtimeMs).toString(16)}"`;
 }
 
-function sendFile(request: FastifyRequest, reply: FastifyReply, file: SubAppFile): FastifyReply {
+async function sendFile(request: FastifyRequest, reply: FastifyReply, file: SubAppFile): Promise<FastifyReply> {
   const etag = entityTag(file);
   reply
     .header('Cache-Control', cacheControl(file))
     .header('ETag', etag)
     .header('Last-Modified', new Date(file.mtimeMs).toUTCString());
+  const copy = await compressedCopy(request, file.path);
+  if (copy !== null) reply.header('Vary', 'Accept-Encoding');
   const known = (request.headers['if-none-match'] ?? '').split(',').map((tag) => tag.trim());
   if (known.includes(etag)) return reply.code(304).send();
-  return reply
-    .type(contentTypes[path.extname(file.path).toLowerCase()] ?? 'application/octet-stream')
-    .header('Content-Length', String(file.size))
-    .send(fs.createReadStream(file.path));
+  reply.type(contentTypes[path.extname(file.path).toLowerCase()] ?? 'application/octet-stream');
+  if (copy !== null && copy !== 'none') {
+    return reply.header('Content-Encoding', copy.encoding).header('Content-Length', String(copy.size)).send(fs.createReadStream(copy.path));
+  }
+  return reply.header('Content-Length', String(file.size)).send(fs.createReadStream(file.path));
 }
 
 const SubAppEntrySchema = Type.Object({

@@ -8,3 +8,4 @@ export * from './shell-constants.ts';
 export * from './licence-condition.ts';
 export * from './licence.ts';
 export * from './forced-password-change.ts';
+export * from './card-reader-codes.ts';

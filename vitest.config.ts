@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  test: { projects: ['packages/card-crypto', 'apps/server', 'apps/shell', 'packages/subapp-sdk', 'apps/subapp-qy'] },
+  test: { projects: ['packages/card-crypto', 'apps/server', 'apps/card-issuer', 'apps/shell', 'packages/subapp-sdk', 'apps/subapp-qy'] },
 });

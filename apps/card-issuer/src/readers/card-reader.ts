@@ -1,0 +1,37 @@
+import type { ReaderCode } from '@campus/contracts';
+import { readerCodeMessage } from '@campus/contracts';
+
+/** A card on the reader: its fixed number (UID, upper-case hex) and the bytes it holds (at most 256). */
+export interface CardOnReader {
+  fixedNo: string;
+  image: Buffer;
+}
+
+export interface ReaderStatus {
+  connected: boolean;
+  readerName: string;
+  card: { fixedNo: string } | null;
+}
+
+/**
+ * What the card issuer needs of a reader driver (docs/cards.md). Every failure is a ReaderError with its
+ * reader code; a write is all or nothing: after any failure the card holds exactly what it held before.
+ */
+export interface CardReader {
+  status(): Promise<ReaderStatus>;
+  /** The card on the reader; 990481 when there is none. */
+  read(): Promise<CardOnReader>;
+  /** Replaces the image of the card `fixedNo`; 990481 without a card, 990208 when another card is on the reader. */
+  write(fixedNo: string, image: Uint8Array): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class ReaderError extends Error {
+  constructor(
+    readonly code: ReaderCode,
+    message: string = readerCodeMessage(code, 'en-US'),
+  ) {
+    super(message);
+    this.name = 'ReaderError';
+  }
+}

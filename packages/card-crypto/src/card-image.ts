@@ -91,6 +91,13 @@ export function readHeader(image: Uint8Array): CardHeader | null {
   return usedLength(h) <= bytes.length ? h : null;
 }
 
+/** The bytes that make the image (header, body, MAC) without the card's padding; all of it for a card not ours. */
+export function trimImage(image: Uint8Array): Buffer {
+  const bytes = Buffer.from(image);
+  const h = readHeader(bytes);
+  return h ? bytes.subarray(0, usedLength(h)) : bytes;
+}
+
 /** What a card holds, from its header alone: our three kinds, blank (all 0x00 or all 0xFF), or unknown. */
 export function classifyCard(image: Uint8Array): CardClass {
   const h = readHeader(image);

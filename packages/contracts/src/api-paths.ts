@@ -10,6 +10,11 @@ export const apiPaths = {
   /** The spec prints this call's path garbled ("/iot-login/api/v1.{token}"): login by account + digest. */
   accountLogin: '/iot-login/api/v1.0/Account/Login',
   ldapLogin: '/iot-login/api/v1.0/SSO/LDAPAdminLogin',
+  /**
+   * POST {cardKind, fixedNo, image, oprtNo, oprtPwd?}: card sign-in (login type 3), called by the local card issuer
+   * with the administrator card it read (docs/cards.md); the server verifies the card itself (issue 13).
+   */
+  cardLogin: '/iot-login/api/v1.0/Account/CardLogin',
   runtimeLoginSettings: '/global/api/runtime/settings/login',
   loginLogo: '/iot_login/api/v1.0/loginconfig/getlogo',
   captchaImage: '/auth/api/verifyCode/getimage',

@@ -9,3 +9,4 @@ export * from './licence-condition.ts';
 export * from './licence.ts';
 export * from './forced-password-change.ts';
 export * from './card-reader-codes.ts';
+export * from './card-issuer.ts';

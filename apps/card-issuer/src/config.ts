@@ -1,0 +1,52 @@
+import path from 'node:path';
+import { localDeviceServicePort } from '@campus/contracts';
+
+export interface IssuerConfig {
+  port: number;
+  /** Always loopback: the issuer serves the browser on the same PC. */
+  host: '127.0.0.1';
+  dataDir: string;
+  /** Shell origins that may call the issuer (CORS); also the servers it may relay sign-ins to. */
+  allowedOrigins: string[];
+  reader: 'virtual' | 'pcsc';
+}
+
+export class IssuerConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'IssuerConfigError';
+  }
+}
+
+function origin(value: string, variable: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new IssuerConfigError(variable, `holds "${value}", which is not an http(s) origin such as http://127.0.0.1:6300`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.username) {
+    throw new IssuerConfigError(variable, `holds "${value}", which is not an http(s) origin such as http://127.0.0.1:6300`);
+  }
+  return url.origin;
+}
+
+/** The card issuer's settings (README "Card issuer"). */
+export function loadIssuerConfig(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): IssuerConfig {
+  const rawPort = env.CARD_ISSUER_PORT?.trim() || String(localDeviceServicePort);
+  if (!/^\d{1,5}$/.test(rawPort) || Number(rawPort) > 65535) throw new IssuerConfigError('CARD_ISSUER_PORT', `must be a port number, got "${rawPort}"`);
+  const origins = (env.CARD_ISSUER_ALLOWED_ORIGINS?.trim() || 'http://127.0.0.1:6300,http://localhost:6300')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
+    .map((item) => origin(item, 'CARD_ISSUER_ALLOWED_ORIGINS'));
+  const reader = (env.CARD_READER?.trim() || 'virtual').toLowerCase();
+  if (reader !== 'virtual' && reader !== 'pcsc') throw new IssuerConfigError('CARD_READER', `must be virtual or pcsc, got "${reader}"`);
+  return {
+    port: Number(rawPort),
+    host: '127.0.0.1',
+    dataDir: path.resolve(cwd, env.CARD_ISSUER_DATA_DIR?.trim() || path.join('data', 'card-issuer')),
+    allowedOrigins: [...new Set(origins)],
+    reader,
+  };
+}

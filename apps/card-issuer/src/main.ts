@@ -1,0 +1,35 @@
+import { IssuerConfigError, loadIssuerConfig } from './config.ts';
+import type { IssuerConfig } from './config.ts';
+import { buildIssuer, issuerLoggerOptions } from './app.ts';
+import { openReader } from './readers/reader-factory.ts';
+
+async function main(): Promise<void> {
+  let config: IssuerConfig;
+  try {
+    config = loadIssuerConfig();
+  } catch (error) {
+    if (error instanceof IssuerConfigError) {
+      process.stderr.write(`${error.message}\nSee the README, "Card issuer".\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const { reader, name } = openReader(config);
+  const app = await buildIssuer({ config, reader, readerName: name, logger: issuerLoggerOptions });
+  await app.listen({ host: config.host, port: config.port });
+  process.stdout.write(
+    `\nCard issuer: http://127.0.0.1:${config.port}/ (${name}; cards in ${config.dataDir})\n` +
+      `Answers the shell at: ${config.allowedOrigins.join(', ')}\n\n`,
+  );
+  const shutdown = (signal: string) => {
+    process.stdout.write(`${signal}: card issuer shutting down\n`);
+    void app.close().finally(() => process.exit(0));
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Card issuer start-up failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

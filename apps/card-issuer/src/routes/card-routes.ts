@@ -1,0 +1,266 @@
+import { Type } from 'typebox';
+import type { Static, TSchema } from 'typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { blankImage, classifyCard, readHeader, readMotherCard, trimImage } from '@campus/card-crypto';
+import type { CardType } from '@campus/card-crypto';
+import { apiPaths, cardDeviceTokenHeader, cardIssuerPaths, readerCodes } from '@campus/contracts';
+import type { Envelope } from '@campus/contracts';
+import { ok } from '../http/envelope.ts';
+import { RelayedFailure } from '../http/relayed-failure.ts';
+import type { CardOnReader, CardReader } from '../readers/card-reader.ts';
+import { ReaderError } from '../readers/card-reader.ts';
+import type { IssuerSession } from '../card-checks.ts';
+import { openOurAdminCard, openOurKeyCard, requireBlank, requireFixedNo, requireImageType } from '../card-checks.ts';
+import type { DeviceIdentity } from '../device-identity.ts';
+import type { Pairings } from '../pairings.ts';
+import type { ReaderLock } from '../reader-lock.ts';
+
+const CardKind = Type.Literal(11, { description: 'Card kind: 11, the administrator login and system key card kind (spec §9)' });
+const FixedNo = Type.String({ pattern: '^[0-9A-Fa-f]{8,20}$', description: "The card's fixed number (UID), 8 to 20 hex digits" });
+const Image = Type.String({ pattern: '^([0-9a-fA-F]{2}){1,256}$', description: 'A card image built by the server, hex, at most 256 bytes' });
+const Token = Type.String({ minLength: 16, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'cardDeviceToken of the browser session' });
+
+export interface CardRouteDeps {
+  reader: CardReader;
+  session: IssuerSession;
+  identity: DeviceIdentity;
+  pairings: Pairings;
+  lock: ReaderLock;
+  allowedOrigins: readonly string[];
+  readerName: string;
+  /** fetch, replaceable in tests. */
+  fetch: typeof fetch;
+}
+
+const hex = (bytes: Buffer) => bytes.toString('hex');
+
+/** What every read reports of a card: its number, what it is, its bytes (without the padding) and header. */
+function describe(card: CardOnReader) {
+  const h = readHeader(card.image);
+  const used = trimImage(card.image);
+  return {
+    fixedNo: card.fixedNo,
+    cardClass: classifyCard(card.image),
+    cardKind: h?.kind ?? 0,
+    customerNo: h?.customerNo ?? '',
+    kid: h ? hex(h.kid) : '',
+    issueSeq: h?.issueSeq ?? 0,
+    image: hex(used),
+  };
+}
+
+export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): void {
+  const { reader, session, identity, pairings, lock } = deps;
+
+  /** A POST card call: a paired browser session, one operation at a time, the envelope around `work`. */
+  function card<B extends TSchema>(url: string, summary: string, body: B, work: (body: Static<B>, request: FastifyRequest) => Promise<unknown>) {
+    app.post(
+      url,
+      {
+        schema: { tags: ['card'], summary, body, headers: Type.Object({ [cardDeviceTokenHeader]: Type.Optional(Type.String({ maxLength: 64 })) }) },
+        preHandler: async (request) => {
+          const token = request.headers[cardDeviceTokenHeader];
+          if (!pairings.has(typeof token === 'string' ? token : undefined)) throw new ReaderError(readerCodes.notPaired);
+        },
+      },
+      async (request): Promise<Envelope> => ok(request, await lock.run(() => work(request.body as Static<B>, request))),
+    );
+  }
+
+  // ---- pairing (no card call before it) ----
+
+  app.post(
+    cardIssuerPaths.addIdentity,
+    { schema: { tags: ['device'], summary: 'Pairs a browser session (its cardDeviceToken) with this issuer', body: Type.Object({ cardDeviceToken: Token }) } },
+    async (request) => {
+      const { cardDeviceToken } = request.body as { cardDeviceToken: string };
+      pairings.add(cardDeviceToken);
+      return ok(request, { deviceId: identity.deviceId, devicePublicKey: identity.publicKey, readerName: deps.readerName });
+    },
+  );
+
+  app.post(
+    cardIssuerPaths.switchIdentity,
+    { schema: { tags: ['device'], summary: 'Makes a paired browser session the one operating the reader', body: Type.Object({ cardDeviceToken: Token }) } },
+    async (request) => {
+      const { cardDeviceToken } = request.body as { cardDeviceToken: string };
+      if (!pairings.switchTo(cardDeviceToken)) throw new ReaderError(readerCodes.notPaired);
+      return ok(request, { deviceId: identity.deviceId });
+    },
+  );
+
+  // ---- the system key and the gateway ----
+
+  card(cardIssuerPaths.init, 'Loads the system key data the server sealed to this issuer (kept in memory only)', Type.Object({ sysKeyData: Type.String({ pattern: '^[0-9a-fA-F]{100,400}$' }) }), async (body) => {
+    const key = identity.openSystemKey(body.sysKeyData);
+    if (!key) throw new ReaderError(readerCodes.noSystemKey);
+    session.systemKey = key;
+    return { loaded: true };
+  });
+
+  card(cardIssuerPaths.setGateway, 'Sets the server card sign-ins are relayed to; fails (990207) while no system key is loaded', Type.Object({ gatewayAddr: Type.String({ maxLength: 200 }) }), async (body) => {
+    let origin: string;
+    try {
+      origin = new URL(body.gatewayAddr).origin;
+    } catch {
+      origin = '';
+    }
+    if (!deps.allowedOrigins.includes(origin)) throw new ReaderError(readerCodes.gatewayUnreachable);
+    session.requireKey();
+    session.gateway = origin;
+    return { gatewayAddr: origin };
+  });
+
+  // ---- reading ----
+
+  card(cardIssuerPaths.readMasterCard, 'Reads the mother card: customer number, system key code and its proof (customerPwd)', Type.Object({}), async () => {
+    const found = await reader.read();
+    const kind = classifyCard(found.image);
+    if (kind !== 'mother') throw new ReaderError(kind === 'unknown' ? readerCodes.unknownCard : readerCodes.wrongCardKind);
+    const mother = readMotherCard(found.image);
+    return { ...describe(found), customerNo: mother.customerNo, sysKeyCode: mother.sysKeyCode, customerPwd: mother.proof, initialised: mother.initialised };
+  });
+
+  const readCard = async () => {
+    const found = await reader.read();
+    const described = describe(found);
+    if (described.cardClass !== 'adminLogin' || !session.systemKey) return described;
+    try {
+      const fields = openOurAdminCard(found, session);
+      return { ...described, oprtNo: fields.oprtNo, cardNum: fields.cardNum, tenantCode: fields.tenantCode };
+    } catch {
+      return described; // not one of this installation's: the server says why
+    }
+  };
+  card(cardIssuerPaths.readOprtLoginCard, 'Reads the card on the reader (an administrator card of this installation opened)', Type.Object({}), readCard);
+  card(cardIssuerPaths.readBaseInfo, 'Reads the card on the reader', Type.Object({}), readCard);
+
+  card(cardIssuerPaths.checkIsSystemKeyCard, 'Whether the card on the reader is a system key card', Type.Object({ cardKind: CardKind }), async () => {
+    const found = await reader.read();
+    return { fixedNo: found.fixedNo, isSystemKeyCard: classifyCard(found.image) === 'systemKey' };
+  });
+
+  card(cardIssuerPaths.recoverySystemKey, 'Reads a system key card for recovery (the server opens it with the customer password)', Type.Object({ cardKind: CardKind, cardFixedNo: FixedNo }), async (body) => {
+    const found = await reader.read();
+    requireFixedNo(found, body.cardFixedNo);
+    if (classifyCard(found.image) !== 'systemKey') throw new ReaderError(readerCodes.wrongCardKind);
+    return describe(found);
+  });
+
+  // ---- issuing: a blank card, then the server's image onto that very card ----
+
+  const checkCanIssue = async () => {
+    const found = await reader.read();
+    requireBlank(found, session);
+    return { fixedNo: found.fixedNo, canIssue: true };
+  };
+  card(cardIssuerPaths.checkOprtLoginCardCanIssue, 'Checks that the card on the reader is blank', Type.Object({ cardKind: CardKind }), checkCanIssue);
+  card(cardIssuerPaths.checkSystemKeyCardCanIssue, 'Checks that the card on the reader is blank', Type.Object({ cardKind: CardKind }), checkCanIssue);
+
+  const issue = (type: CardType) => async (body: { fixedNo: string; image: string }) => {
+    const image = Buffer.from(body.image, 'hex');
+    requireImageType(image, type);
+    const found = await reader.read();
+    requireFixedNo(found, body.fixedNo);
+    requireBlank(found, session);
+    await reader.write(found.fixedNo, image);
+    return { fixedNo: found.fixedNo };
+  };
+  const IssueBody = Type.Object({ fixedNo: FixedNo, image: Image });
+  card(cardIssuerPaths.issueSuperAdminCard, 'Writes the super administrator card the server prepared onto the blank card', IssueBody, issue('adminLogin'));
+  card(cardIssuerPaths.issueOprtLoginCard, 'Writes an administrator login card the server prepared onto the blank card', IssueBody, issue('adminLogin'));
+  card(cardIssuerPaths.issueSystemKeyCard, 'Writes the system key card the server prepared onto the blank card', IssueBody, issue('systemKey'));
+
+  card(
+    cardIssuerPaths.writeCard,
+    'Writes a server-built image onto the card on the reader, all or nothing, when the card is as expected',
+    Type.Object({ fixedNo: FixedNo, image: Image, expect: Type.Union([Type.Literal('blank'), Type.Literal('mother'), Type.Literal('ours')]) }),
+    async (body) => {
+      const image = Buffer.from(body.image, 'hex');
+      const found = await reader.read();
+      requireFixedNo(found, body.fixedNo);
+      const kind = classifyCard(found.image);
+      if (body.expect === 'blank') requireBlank(found, session);
+      else if (body.expect === 'mother') {
+        if (kind !== 'mother') throw new ReaderError(readerCodes.wrongCardKind);
+        requireImageType(image, 'mother');
+      } else {
+        if (kind === 'adminLogin') openOurAdminCard(found, session);
+        else if (kind === 'systemKey') openOurKeyCard(found, session);
+        else throw new ReaderError(readerCodes.wrongCardKind);
+        requireImageType(image, kind);
+      }
+      await reader.write(found.fixedNo, image);
+      return { fixedNo: found.fixedNo };
+    },
+  );
+
+  // ---- clearing (recycling) ----
+
+  const ClearBody = Type.Object({ cardKind: CardKind, cardFixedNo: FixedNo });
+  const checkClear = (type: 'adminLogin' | 'systemKey') => async (body: { cardFixedNo: string }) => {
+    const found = await reader.read();
+    requireFixedNo(found, body.cardFixedNo);
+    if (type === 'adminLogin') openOurAdminCard(found, session);
+    else openOurKeyCard(found, session);
+    return found;
+  };
+  card(cardIssuerPaths.checkOprtLoginCardCanClear, 'Checks that the card on the reader is this installation’s administrator card', ClearBody, async (body) => ({ fixedNo: (await checkClear('adminLogin')(body)).fixedNo, canClear: true }));
+  card(cardIssuerPaths.checkSystemKeyCardCanClear, 'Checks that the card on the reader is this installation’s system key card', ClearBody, async (body) => ({ fixedNo: (await checkClear('systemKey')(body)).fixedNo, canClear: true }));
+  card(cardIssuerPaths.clearOprtLoginCard, 'Blanks this installation’s administrator card on the reader', ClearBody, async (body) => {
+    const found = await checkClear('adminLogin')(body);
+    await reader.write(found.fixedNo, blankImage());
+    return { fixedNo: found.fixedNo };
+  });
+  card(cardIssuerPaths.clearSystemKeyCard, 'Blanks this installation’s system key card on the reader', ClearBody, async (body) => {
+    const found = await checkClear('systemKey')(body);
+    await reader.write(found.fixedNo, blankImage());
+    return { fixedNo: found.fixedNo };
+  });
+
+  // ---- the administrator's card password and sign-in ----
+
+  card(cardIssuerPaths.checkOprtLoginCardCanChangePwd, 'Checks that the card on the reader is the administrator card of this operator', Type.Object({ cardKind: CardKind, oprtNo: Type.String({ minLength: 1, maxLength: 32 }) }), async (body) => {
+    const found = await reader.read();
+    const fields = openOurAdminCard(found, session);
+    if (fields.oprtNo !== body.oprtNo) throw new ReaderError(readerCodes.wrongCardKind);
+    return { fixedNo: found.fixedNo, canChangePwd: true, issueSeq: fields.header.issueSeq };
+  });
+
+  card(cardIssuerPaths.changePwdOprtLoginCard, 'Rewrites the administrator card with the image the server prepared', IssueBody, async (body) => {
+    const image = Buffer.from(body.image, 'hex');
+    requireImageType(image, 'adminLogin');
+    const found = await reader.read();
+    requireFixedNo(found, body.fixedNo);
+    openOurAdminCard(found, session);
+    await reader.write(found.fixedNo, image);
+    return { fixedNo: found.fixedNo };
+  });
+
+  card(
+    cardIssuerPaths.login,
+    'Reads the administrator card and relays it to the server (card sign-in); answers the server’s token or failure',
+    Type.Object({ cardKind: CardKind, oprtNo: Type.Optional(Type.String({ maxLength: 32 })), oprtPwd: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$' })) }),
+    async (body, request) => {
+      const found = await reader.read();
+      const fields = openOurAdminCard(found, session);
+      if (body.oprtNo !== undefined && body.oprtNo !== '' && body.oprtNo !== fields.oprtNo) throw new ReaderError(readerCodes.wrongCardKind);
+      if (!session.gateway) throw new ReaderError(readerCodes.noSystemKey);
+      let reply: Response;
+      try {
+        reply = await deps.fetch(`${session.gateway}${apiPaths.cardLogin}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', language: String(request.headers.language ?? 'zh-CN') },
+          body: JSON.stringify({ cardKind: body.cardKind, fixedNo: found.fixedNo, image: describe(found).image, oprtNo: fields.oprtNo, oprtPwd: body.oprtPwd }),
+          signal: AbortSignal.timeout(15_000),
+        });
+      } catch {
+        throw new ReaderError(readerCodes.gatewayUnreachable);
+      }
+      const envelope = (await reply.json().catch(() => null)) as Envelope | null;
+      if (!envelope || typeof envelope.code !== 'number') throw new ReaderError(readerCodes.gatewayUnreachable);
+      if (envelope.code % 10 !== 0) throw new RelayedFailure(envelope);
+      return envelope.data;
+    },
+  );
+}

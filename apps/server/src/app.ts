@@ -19,7 +19,7 @@ import { makeRuleGate } from './http/route-rules.ts';
 import { AppError, sendFailure } from './http/envelope.ts';
 import { errorHandler } from './http/errors.ts';
 import { registerJsonCompression } from './http/json-compression.ts';
-import { buildSecurityHeaders, registerSecurityHeaders } from './http/security-headers.ts';
+import { buildSecurityHeaders, cardIssuerOrigins, registerSecurityHeaders } from './http/security-headers.ts';
 import type { App, Clock } from './http/types.ts';
 import type { LdapClientFactory } from './modules/auth/ldap-directory.ts';
 import { registerAccountRoutes } from './modules/account/account-routes.ts';
@@ -115,7 +115,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   });
   app.setErrorHandler(errorHandler);
 
-  registerSecurityHeaders(app, buildSecurityHeaders(entryOrigins(config.subAppEntries)));
+  registerSecurityHeaders(app, buildSecurityHeaders(entryOrigins(config.subAppEntries), cardIssuerOrigins(config.cardIssuerUrl)));
   registerJsonCompression(app);
   await app.register(rateLimit, {
     global: false,

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { customerNoPattern, isGateSystem, subAppFolderPattern } from '@campus/contracts';
+import { customerNoPattern, isGateSystem, localDeviceServicePort, subAppFolderPattern } from '@campus/contracts';
 import { isSameOriginPath } from './lib/same-origin-path.ts';
 
 export interface LdapConfig {
@@ -44,6 +44,8 @@ export interface Config {
   trustProxy: false | number | string;
   /** Absolute http(s) address of the operations management platform (private deployments); '' when none. */
   opsPlatformUrl: string;
+  /** CARD_ISSUER_URL: the local card issuer the browser calls (gate deployments), an http(s) origin. */
+  cardIssuerUrl: string;
   /** Sub-app builds of this deployment, served at /subapps/<folder>/ (SUBAPPS_DIR). */
   subAppsDir: string;
   /**
@@ -145,6 +147,15 @@ function httpUrlProblem(value: string): { problem: string; credentials: boolean 
   if (parsed.username || parsed.password) return { problem: 'must not contain a user name or password', credentials: true };
   if (/\s/.test(value)) return { problem: 'must not contain spaces', credentials: false };
   return null;
+}
+
+/** CARD_ISSUER_URL: an http(s) origin (no path), default the issuer on this PC at the spec's port 18085. */
+function cardIssuerUrlVar(env: Env): string {
+  const value = httpUrlVar(env, 'CARD_ISSUER_URL');
+  if (value === '') return `http://127.0.0.1:${localDeviceServicePort}`;
+  const url = new URL(value);
+  if (url.pathname !== '/' || url.search || url.hash) throw new ConfigError('CARD_ISSUER_URL', `must be an origin such as http://127.0.0.1:18085, without a path, got "${value}"`);
+  return url.origin;
 }
 
 /** '' or an absolute http(s) URL without credentials (it is handed to every browser). */
@@ -275,6 +286,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     addressFailureLimit: intVar(env, 'LOGIN_ADDRESS_FAILURE_LIMIT', 20, 1, 1_000_000),
     trustProxy: trustProxyVar(env, 'TRUST_PROXY'),
     opsPlatformUrl: httpUrlVar(env, 'OPS_PLATFORM_URL'),
+    cardIssuerUrl: cardIssuerUrlVar(env),
     subAppsDir: path.resolve(cwd, textVar(env, 'SUBAPPS_DIR') ?? path.join(dataDir, 'subapps')),
     bundledSubApps: { qy: path.join(repoRoot, 'apps', 'subapp-qy', 'dist') },
     subAppEntries: subAppEntriesVar(env, 'SUBAPP_ENTRIES'),

@@ -79,6 +79,8 @@ export interface TenantSettings {
   skin: SkinCode;
   /** Address of the operations management platform on private deployments; '' when none is configured. */
   opsPlatformUrl: string;
+  /** The local card issuer's address (CARD_ISSUER_URL), for the card screens of gate deployments. */
+  cardIssuerUrl: string;
 }
 
 export const skinCodes = ['DASUI001', 'DASUI003', 'DASUI004'] as const;

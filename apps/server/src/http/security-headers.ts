@@ -1,7 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 
-/** The content security policy of this server; `otherOrigins` are where sub-apps on other servers live. */
-export function contentSecurityPolicy(otherOrigins: readonly string[] = []): Record<string, string[]> {
+/** The card issuer's origin and, for one on loopback, its other name (127.0.0.1 ↔ localhost). */
+export function cardIssuerOrigins(cardIssuerUrl: string): string[] {
+  const url = new URL(cardIssuerUrl);
+  const twin = url.hostname === '127.0.0.1' ? 'localhost' : url.hostname === 'localhost' ? '127.0.0.1' : null;
+  return twin ? [url.origin, `${url.protocol}//${twin}${url.port ? `:${url.port}` : ''}`] : [url.origin];
+}
+
+/**
+ * The content security policy of this server; `otherOrigins` are where sub-apps on other servers live,
+ * `issuerOrigins` where the browser reaches the local card issuer.
+ */
+export function contentSecurityPolicy(otherOrigins: readonly string[] = [], issuerOrigins: readonly string[] = cardIssuerOrigins('http://127.0.0.1:18085')): Record<string, string[]> {
   return {
     'default-src': ["'self'"],
     'img-src': ["'self'", 'data:', 'blob:', ...otherOrigins],
@@ -10,7 +20,7 @@ export function contentSecurityPolicy(otherOrigins: readonly string[] = []): Rec
     // how it isolates their globals), so sub-apps cannot load without 'unsafe-eval'; origins stay 'self'
     // because those scripts arrive by fetch (connect-src), not by <script src>.
     'script-src': ["'self'", "'unsafe-eval'"],
-    'connect-src': ["'self'", 'http://127.0.0.1:18085', 'http://localhost:18085', ...otherOrigins],
+    'connect-src': ["'self'", ...issuerOrigins, ...otherOrigins],
     'font-src': ["'self'", 'data:', ...otherOrigins],
     'frame-ancestors': ["'self'"],
     'object-src': ["'none'"],
@@ -24,9 +34,9 @@ export function contentSecurityPolicy(otherOrigins: readonly string[] = []): Rec
  * once when the app is built: building them per request (as a generic middleware does) cost a tenth of a
  * small call's time. A route may override one (the oss route sets a stricter CSP for served files).
  */
-export function buildSecurityHeaders(otherOrigins: readonly string[] = []): Readonly<Record<string, string>> {
+export function buildSecurityHeaders(otherOrigins: readonly string[] = [], issuerOrigins?: readonly string[]): Readonly<Record<string, string>> {
   return Object.freeze({
-    'content-security-policy': Object.entries(contentSecurityPolicy(otherOrigins))
+    'content-security-policy': Object.entries(contentSecurityPolicy(otherOrigins, issuerOrigins))
       .map(([name, values]) => `${name} ${values.join(' ')}`)
       .join('; '),
     'cross-origin-opener-policy': 'same-origin',

@@ -25,6 +25,7 @@ const TenantSettingsSchema = Type.Object({
   systemLogo: Type.String(),
   skin: Type.Union(skinCodes.map((c) => Type.Literal(c)), { description: 'Main-layout colour scheme of the tenant' }),
   opsPlatformUrl: Type.String({ description: "Operations management platform address (OPS_PLATFORM_URL); '' when none" }),
+  cardIssuerUrl: Type.String({ description: 'The local card issuer the browser calls on gate deployments (CARD_ISSUER_URL)' }),
 });
 
 const RuntimeSchema = Type.Object({
@@ -66,6 +67,7 @@ export function registerSettingsRoutes(app: App, config: Config, account: Accoun
       systemLogo: url(tenant?.system_logo_id),
       skin: isSkinCode(tenant?.skin) ? tenant.skin : defaultSkin,
       opsPlatformUrl: config.opsPlatformUrl,
+      cardIssuerUrl: config.cardIssuerUrl,
     };
   };
 

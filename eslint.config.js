@@ -24,6 +24,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['apps/card-issuer/panel/**/*.js'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     files: ['**/*.{js,mjs}'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

@@ -1,11 +1,15 @@
 import Fastify from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { codes } from '@campus/contracts';
 import type { IssuerConfig } from './config.ts';
 import { IssuerSession } from './card-checks.ts';
 import { DeviceIdentity } from './device-identity.ts';
 import { IssuerError, issuerErrorHandler } from './http/envelope.ts';
-import { registerOriginGuard } from './http/origin-guard.ts';
+import { ownOrigins, registerOriginGuard } from './http/origin-guard.ts';
+import { VirtualReader } from './readers/virtual-reader.ts';
+import { registerPanelRoutes } from './routes/panel-routes.ts';
 import { Pairings } from './pairings.ts';
 import { ReaderLock } from './reader-lock.ts';
 import type { CardReader } from './readers/card-reader.ts';
@@ -41,17 +45,27 @@ export async function buildIssuer(options: BuildIssuerOptions): Promise<FastifyI
     ajv: { customOptions: { coerceTypes: false, allErrors: false } },
   });
   app.setErrorHandler(issuerErrorHandler);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Campus card issuer',
+        version: '1.0.0',
+        description: 'The local card-issuer service (spec §7 "Card-device calls", docs/cards.md). Every reply is the envelope {code, msg, data}; send the cardDeviceToken header of a paired session on every card call.',
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { validatorUrl: null } });
   app.setNotFoundHandler(() => {
     throw new IssuerError(codes.notFound, 404);
   });
   // the port is known once listening (0 in tests): the guard reads it then
-  registerOriginGuard(app, {
-    port: () => {
-      const address = app.server.address();
-      return typeof address === 'object' && address ? address.port : config.port;
-    },
-    allowedOrigins: config.allowedOrigins,
-  });
+  const port = () => {
+    const address = app.server.address();
+    return typeof address === 'object' && address ? address.port : config.port;
+  };
+  registerOriginGuard(app, { port, allowedOrigins: config.allowedOrigins });
+  if (options.reader instanceof VirtualReader) registerPanelRoutes(app, options.reader, () => ownOrigins(port()));
   registerCardRoutes(app, {
     reader: options.reader,
     session: new IssuerSession(),

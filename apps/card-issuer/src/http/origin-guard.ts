@@ -13,9 +13,12 @@ const allowedHeaders = ['content-type', cardDeviceTokenHeader, 'token', 'tenantc
  *   Private-Network-Access pre-flights; every other origin gets 403 and no CORS headers, so the browser
  *   keeps the answer from the page. Its own pages (the reader panel) are same-origin.
  */
+export function ownOrigins(port: number): Set<string> {
+  return new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
+}
+
 export function registerOriginGuard(app: FastifyInstance, options: { port: () => number; allowedOrigins: readonly string[] }): void {
   const allowed = new Set(options.allowedOrigins);
-  const ownOrigins = () => new Set([`http://127.0.0.1:${options.port()}`, `http://localhost:${options.port()}`]);
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const host = (request.headers.host ?? '').toLowerCase();
@@ -23,7 +26,7 @@ export function registerOriginGuard(app: FastifyInstance, options: { port: () =>
       throw new IssuerError(codes.noPermission, 403, `this card issuer answers only as 127.0.0.1 or localhost, not "${host}"`);
     }
     const origin = request.headers.origin;
-    if (origin === undefined || ownOrigins().has(origin)) {
+    if (origin === undefined || ownOrigins(options.port()).has(origin)) {
       if (request.method === 'OPTIONS') return reply.code(204).send();
       return;
     }

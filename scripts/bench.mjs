@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import autocannon from 'autocannon';
 import { chromium } from '@playwright/test';
 import { root, startBareServer, startProductServer } from '../bench/support/servers.mjs';
+import { measureIssuerRoundTrip } from '../bench/support/issuer-round-trip.mjs';
 import { measureSignInToLayout } from '../bench/support/sign-in-to-layout.mjs';
 import { chromiumPath, ensureSystemDeps } from './system-deps.mjs';
 
@@ -95,6 +96,7 @@ let layout;
 let menu;
 let yardstick;
 let floor;
+let issuerTrip;
 try {
   weight = await loginPageWeight(product.baseUrl);
   layout = await measureSignInToLayout({
@@ -122,6 +124,9 @@ try {
   menu = best('menu');
   yardstick = best('bare');
   floor = best('floor');
+  // the product server stops first: the issuer and the yardstick then share the machine with nothing else
+  await product.stop();
+  issuerTrip = await measureIssuerRoundTrip({ port: 6397, bareUrl: bare.baseUrl });
 } finally {
   await product.stop();
   await bare.stop();
@@ -185,6 +190,19 @@ ${kb(layout.js.raw)} raw, ${kb(layout.js.gzip)} gzip.
 Ratio GetMenu / bare: ${(ratio * 100).toFixed(1)} %. Budget: at least 50 %: ${verdict(ratio >= 0.5)}.
 Ratio GetMenu / smallest call behind a session: ${((menu.rps / floor.rps) * 100).toFixed(1)} % (what the menu itself costs
 on top of resolving the session, the user's language header and the envelope).
+
+## Card issuer: reading a present card on the virtual reader
+
+${issuerTrip.calls} calls one after the other (as the shell makes them) of POST /api/UserCard/ReadBaseInfo with a blank
+card on the virtual reader (a paired session, the reader lock, a file read), beside the same number of calls of the
+bare Fastify route, in the same run.
+
+| call | p50 | p99 |
+| --- | --- | --- |
+| ReadBaseInfo (card issuer) | ${issuerTrip.issuer.p50.toFixed(2)} ms | ${issuerTrip.issuer.p99.toFixed(2)} ms |
+| bare Fastify route | ${issuerTrip.bare.p50.toFixed(2)} ms | ${issuerTrip.bare.p99.toFixed(2)} ms |
+
+Issuer memory (RSS): ${(issuerTrip.idleKb / 1024).toFixed(1)} MB idle (after 100 warm-up calls), ${(issuerTrip.afterKb / 1024).toFixed(1)} MB after ${issuerTrip.calls} more.
 `;
 mkdirSync(path.join(root, 'bench/reports'), { recursive: true });
 writeFileSync(path.join(root, 'bench/reports/latest.md'), report);

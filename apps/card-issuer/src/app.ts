@@ -1,6 +1,5 @@
 import Fastify from 'fastify';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { codes } from '@campus/contracts';
 import type { IssuerConfig } from './config.ts';
@@ -55,7 +54,10 @@ export async function buildIssuer(options: BuildIssuerOptions): Promise<FastifyI
       },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { validatorUrl: null } });
+  // the browser UI needs its package's files: the self-contained download leaves it out and serves the document only
+  const ui = await import('@fastify/swagger-ui').catch(() => null);
+  if (ui) await app.register(ui.default, { routePrefix: '/docs', uiConfig: { validatorUrl: null } });
+  else app.get('/docs/json', { schema: { hide: true } }, async () => app.swagger());
   app.setNotFoundHandler(() => {
     throw new IssuerError(codes.notFound, 404);
   });

@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openMotherCard, sm3Hex } from '@campus/card-crypto';
-import { customerNoProblem, runCardCli } from '../src/cli/card.ts';
+import { runCardCli } from '../src/cli/card.ts';
+import { customerNoProblem } from '../src/customer-number.ts';
 import { VirtualReader } from '../src/readers/virtual-reader.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');

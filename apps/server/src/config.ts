@@ -46,6 +46,8 @@ export interface Config {
   opsPlatformUrl: string;
   /** CARD_ISSUER_URL: the local card issuer the browser calls (gate deployments), an http(s) origin. */
   cardIssuerUrl: string;
+  /** ISSUER_DOWNLOADS_DIR: where `npm run build:issuer` put the card issuer downloads offered under /tools on gate deployments. */
+  issuerDownloadsDir: string;
   /** Sub-app builds of this deployment, served at /subapps/<folder>/ (SUBAPPS_DIR). */
   subAppsDir: string;
   /**
@@ -287,6 +289,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     trustProxy: trustProxyVar(env, 'TRUST_PROXY'),
     opsPlatformUrl: httpUrlVar(env, 'OPS_PLATFORM_URL'),
     cardIssuerUrl: cardIssuerUrlVar(env),
+    issuerDownloadsDir: path.resolve(cwd, textVar(env, 'ISSUER_DOWNLOADS_DIR') ?? path.join(repoRoot, 'dist', 'card-issuer')),
     subAppsDir: path.resolve(cwd, textVar(env, 'SUBAPPS_DIR') ?? path.join(dataDir, 'subapps')),
     bundledSubApps: { qy: path.join(repoRoot, 'apps', 'subapp-qy', 'dist') },
     subAppEntries: subAppEntriesVar(env, 'SUBAPP_ENTRIES'),

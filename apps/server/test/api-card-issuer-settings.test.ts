@@ -1,8 +1,10 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TenantSettings } from '@campus/contracts';
 import { apiPaths } from '@campus/contracts';
 import { loadConfig } from '../src/config.ts';
-import { call, databases, startServer } from './helpers.ts';
+import { call, databases, startServer, tempDir } from './helpers.ts';
 import type { TestServer } from './helpers.ts';
 
 describe.each(databases)("the card issuer's address (%s)", (kind) => {
@@ -28,5 +30,38 @@ describe.each(databases)("the card issuer's address (%s)", (kind) => {
     for (const bad of ['ftp://127.0.0.1:18085', 'http://127.0.0.1:18085/api', 'not a url', 'http://user:pw@127.0.0.1:18085']) {
       expect(() => loadConfig({ CARD_ISSUER_URL: bad }), bad).toThrow(/CARD_ISSUER_URL/);
     }
+  });
+});
+
+describe.each(databases)('the card issuer downloads under /tools (%s)', (kind) => {
+  let server: TestServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  async function withDownloads(mjSystem: string) {
+    const dir = tempDir('campus-issuer-downloads-');
+    fs.writeFileSync(path.join(dir, 'card-issuer-linux-x64.tar.gz'), 'linux archive');
+    fs.writeFileSync(path.join(dir, 'card-issuer-win-x64.zip'), 'windows archive');
+    server = await startServer(kind, { env: { MJ_SYSTEM: mjSystem, ISSUER_DOWNLOADS_DIR: dir } });
+    const list = (await (await fetch(`${server.url}${apiPaths.toolsList}`)).json()) as { fileName: string; use: string; url: string }[];
+    return list;
+  }
+
+  it('a gate deployment offers the built downloads with how to start them, and serves them', async () => {
+    const list = await withDownloads('21');
+    const linux = list.find((t) => t.fileName === 'card-issuer-linux-x64.tar.gz');
+    expect(linux?.use).toContain('./start.sh');
+    expect(list.find((t) => t.fileName === 'card-issuer-win-x64.zip')?.use).toContain('start.cmd');
+    const file = await fetch(`${server?.url}${linux?.url}`);
+    expect(file.status).toBe(200);
+    expect(await file.text()).toBe('linux archive');
+  });
+
+  it('any other deployment does not', async () => {
+    const list = await withDownloads('1');
+    expect(list.some((t) => t.fileName === 'card-issuer-linux-x64.tar.gz' || t.fileName === 'card-issuer-win-x64.zip')).toBe(false);
+    expect((await fetch(`${server?.url}/tools/card-issuer-win-x64.zip`)).status).toBe(404);
   });
 });

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { makeMotherCard, sm3Hex } from '@campus/card-crypto';
 import type { ReaderCode } from '@campus/contracts';
 import { readerCodes } from '@campus/contracts';
+import { customerNoProblem } from '../customer-number.ts';
 import { VirtualReader } from '../readers/virtual-reader.ts';
 import type { FaultOperation } from '../readers/virtual-reader.ts';
 
@@ -30,15 +31,6 @@ Options:
 class UsageError extends Error {}
 
 const knownCodes = new Set<number>(Object.values(readerCodes).filter((c) => c !== 0));
-
-/** The customer number rules of spec §5, with their messages. */
-export function customerNoProblem(value: string): string | null {
-  if (value === '') return 'please enter the customer number';
-  if (!/^\d+$/.test(value)) return 'the customer number may hold digits only';
-  if (value.startsWith('0')) return `the customer number must not start with 0: use ${value.replace(/^0+/, '') || '(a number above 0)'}`;
-  if (value.length > 8) return 'the customer number has at most 8 digits';
-  return null;
-}
 
 export function runCardCli(argv: string[], env: NodeJS.ProcessEnv = process.env, out: (line: string) => void = console.log): void {
   const { values, positionals } = parseArgs({

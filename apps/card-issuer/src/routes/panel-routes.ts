@@ -6,11 +6,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { makeMotherCard, sm3Hex } from '@campus/card-crypto';
 import type { ReaderCode } from '@campus/contracts';
 import { codes, readerCodes } from '@campus/contracts';
-import { customerNoProblem } from '../cli/card.ts';
+import { customerNoProblem } from '../customer-number.ts';
 import { IssuerError, ok } from '../http/envelope.ts';
 import type { VirtualReader } from '../readers/virtual-reader.ts';
 
-const panelDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'panel');
+// beside the sources (apps/card-issuer/panel) or, in the self-contained download, beside the bundle (app/panel)
+const here = path.dirname(fileURLToPath(import.meta.url));
+const panelDir = [path.resolve(here, '..', '..', 'panel'), path.join(here, 'panel')].find((dir) => fs.existsSync(path.join(dir, 'index.html'))) ?? path.join(here, 'panel');
 const panelFiles: Record<string, { file: string; type: string }> = {
   '/reader': { file: 'index.html', type: 'text/html; charset=utf-8' },
   '/reader/panel.js': { file: 'panel.js', type: 'text/javascript; charset=utf-8' },

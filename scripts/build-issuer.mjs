@@ -1,0 +1,102 @@
+// `npm run build:issuer`: the card issuer as a self-contained download for the operator's PC (issue 12), one
+// archive per platform with a Node runtime from the npm registry inside: dist/card-issuer/card-issuer-linux-x64.tar.gz
+// and card-issuer-win-x64.zip. The server offers them under /tools on gate deployments.
+// `--bundle-only` makes only the platform-neutral bundle (app/), which the tests start with this machine's Node.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const out = path.join(root, 'dist', 'card-issuer');
+const nodeLine = '24';
+
+const readme = (platform) => `Campus card issuer (${platform})
+================================
+
+The local card-issuer service of gate deployments: it runs on the operator's PC, next to the card reader,
+and the campus shell in the browser talks to it (http://127.0.0.1:18085).
+
+Start it:  ${platform.startsWith('win') ? 'double-click start.cmd (or run it in a console)' : './start.sh'}
+Stop it:   Ctrl+C
+
+Settings (environment variables):
+  CARD_ISSUER_ALLOWED_ORIGINS  the address of the campus shell, e.g. https://campus.example.com (required
+                               unless the shell runs on this PC at http://127.0.0.1:6300)
+  CARD_ISSUER_PORT             18085
+  CARD_ISSUER_DATA_DIR         ./data (the issuer's device key; the virtual reader's cards)
+  CARD_READER                  virtual (a simulated reader; real PC/SC readers come in a later release)
+
+The reader panel: http://127.0.0.1:18085/reader
+`;
+
+/** The issuer and its dependencies as one ES module, with its panel beside it. */
+export async function bundleIssuer(target = path.join(out, 'app')) {
+  rmSync(target, { recursive: true, force: true });
+  mkdirSync(target, { recursive: true });
+  await build({
+    entryPoints: [path.join(root, 'apps/card-issuer/src/main.ts')],
+    outfile: path.join(target, 'card-issuer.mjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    // the API description's browser UI reads its files from its package folder: the download serves /docs/json only
+    external: ['@fastify/swagger-ui'],
+    banner: { js: "import { createRequire as __campusRequire } from 'node:module'; const require = __campusRequire(import.meta.url);" },
+    logLevel: 'warning',
+  });
+  cpSync(path.join(root, 'apps/card-issuer/panel'), path.join(target, 'panel'), { recursive: true });
+  return target;
+}
+
+function runtime(platform) {
+  const dir = path.join(root, '.tmp', `node-${platform}`);
+  const pkg = `node-${platform}@${nodeLine}`;
+  const folder = path.join(dir, 'node_modules', `node-${platform}`);
+  if (!existsSync(folder)) {
+    console.log(`Fetching ${pkg} from the npm registry ...`);
+    execFileSync('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--no-save', '--force', pkg], { stdio: 'inherit' });
+  }
+  return platform.startsWith('win') ? path.join(folder, 'bin', 'node.exe') : path.join(folder, 'bin', 'node');
+}
+
+function zip(folder, archive) {
+  const result = spawnSync('python3', ['-m', 'zipfile', '-c', archive, path.basename(folder)], { cwd: path.dirname(folder), stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('zip failed (python3 -m zipfile)');
+}
+
+async function main() {
+  const app = await bundleIssuer();
+  if (process.argv.includes('--bundle-only')) {
+    console.log(`Bundled the card issuer into ${app}`);
+    return;
+  }
+  for (const platform of ['linux-x64', 'win-x64']) {
+    const name = `card-issuer-${platform}`;
+    const folder = path.join(out, name);
+    rmSync(folder, { recursive: true, force: true });
+    mkdirSync(folder, { recursive: true });
+    cpSync(app, path.join(folder, 'app'), { recursive: true });
+    const node = runtime(platform);
+    const windows = platform.startsWith('win');
+    cpSync(node, path.join(folder, windows ? 'node.exe' : 'node'));
+    writeFileSync(path.join(folder, 'README.txt'), readme(platform));
+    if (windows) {
+      writeFileSync(path.join(folder, 'start.cmd'), '@echo off\r\nif "%CARD_ISSUER_DATA_DIR%"=="" set CARD_ISSUER_DATA_DIR=%~dp0data\r\n"%~dp0node.exe" "%~dp0app\\card-issuer.mjs"\r\n');
+      zip(folder, `${name}.zip`);
+    } else {
+      writeFileSync(path.join(folder, 'start.sh'), '#!/bin/sh\nhere=$(dirname "$0")\n: "${CARD_ISSUER_DATA_DIR:=$here/data}"\nexport CARD_ISSUER_DATA_DIR\nexec "$here/node" "$here/app/card-issuer.mjs" "$@"\n', { mode: 0o755 });
+      execFileSync('tar', ['-czf', `${name}.tar.gz`, name], { cwd: out });
+    }
+    console.log(`Made ${path.join(out, windows ? `${name}.zip` : `${name}.tar.gz`)}`);
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error) => {
+    console.error(`build:issuer failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+}

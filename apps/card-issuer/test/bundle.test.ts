@@ -29,13 +29,18 @@ describe('npm run build:issuer', () => {
       stdio: 'ignore',
     });
     try {
-      let status: { code: number; data: { readerName: string } } | null = null;
-      for (let i = 0; i < 60 && !status; i += 1) {
+      type Status = { code: number; data: { readerName: string } };
+      const ask = async (): Promise<Status | null> => {
         try {
-          status = (await (await fetch(`http://127.0.0.1:${port}/reader/api/status`)).json()) as typeof status;
+          return (await (await fetch(`http://127.0.0.1:${port}/reader/api/status`)).json()) as Status;
         } catch {
-          await new Promise((resolve) => setTimeout(resolve, 250));
+          return null;
         }
+      };
+      let status = await ask();
+      for (let i = 0; i < 60 && !status; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        status = await ask();
       }
       expect(status?.code).toBe(0);
       expect(status?.data.readerName).toBe('Campus virtual reader');

@@ -248,6 +248,24 @@ describe('the card issuer: reading, issuing and clearing cards', () => {
     expect((await post(r, cardIssuerPaths.readOprtLoginCard, {})).body.data).not.toHaveProperty('oprtNo');
   });
 
+  it('issues an operator login card, and reads a system key card back for recovery', async () => {
+    const r = await start();
+    await withKey(r);
+    const operatorCard = r.reader.addCard();
+    r.reader.place(operatorCard);
+    const image = buildAdminCard({ systemKey, fixedNo: operatorCard, customerNo: '10001', issueSeq: 1, oprtNo: 'op-7', cardNum: 7, tenantCode: '1002' }).toString('hex');
+    expect((await post(r, cardIssuerPaths.issueOprtLoginCard, { fixedNo: operatorCard, image })).body.code).toBe(0);
+    expect((await post(r, cardIssuerPaths.readOprtLoginCard, {})).body.data).toMatchObject({ oprtNo: 'op-7', tenantCode: '1002' });
+    const keyCard = r.reader.addCard();
+    r.reader.place(keyCard);
+    const keyImage = buildSystemKeyCard({ systemKey, fixedNo: keyCard, customerNo: '10001', issueSeq: 1, recovery: { sealedSystemKey: Buffer.alloc(16, 1), cardSalt: Buffer.alloc(16, 2), motherFixedNo: 'E0040150' } });
+    expect((await post(r, cardIssuerPaths.issueSystemKeyCard, { fixedNo: keyCard, image: keyImage.toString('hex') })).body.code).toBe(0);
+    expect((await post(r, cardIssuerPaths.recoverySystemKey, { cardKind: 11, cardFixedNo: keyCard })).body.data).toMatchObject({ fixedNo: keyCard, cardClass: 'systemKey', image: keyImage.toString('hex') });
+    expect((await post(r, cardIssuerPaths.recoverySystemKey, { cardKind: 11, cardFixedNo: operatorCard })).body.code).toBe(readerCodes.differentCard);
+    r.reader.place(operatorCard);
+    expect((await post(r, cardIssuerPaths.recoverySystemKey, { cardKind: 11, cardFixedNo: operatorCard })).body.code).toBe(readerCodes.wrongCardKind);
+  });
+
   it('reads the mother card: customer number, system key code and (once initialised) its proof', async () => {
     const r = await start();
     await paired(r);

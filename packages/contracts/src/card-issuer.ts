@@ -35,3 +35,72 @@ export interface CardOnReaderInfo {
   /** The card's bytes as stored (hex), for the server to verify. */
   image: string;
 }
+
+// ---- requests and replies of the card issuer (the issuer checks them with its own schemas) ----
+
+export interface PairRequest {
+  /** 16 to 64 of [A-Za-z0-9_-], made by the shell per browser session. */
+  cardDeviceToken: string;
+}
+export interface PairReply {
+  deviceId: string;
+  /** The issuer's SM2 public key (uncompressed hex): the server seals the system key data to it. */
+  devicePublicKey: string;
+  readerName: string;
+}
+export interface InitRequest {
+  /** Hex of SM2 (C1C3C2) of the system key ‖ its key id, sealed by the server to devicePublicKey. */
+  sysKeyData: string;
+}
+export interface SetGatewayRequest {
+  /** The server's origin; one of the issuer's allowed origins. */
+  gatewayAddr: string;
+}
+export interface CardKindRequest {
+  cardKind: 11;
+}
+export interface CardOnReaderRequest extends CardKindRequest {
+  cardFixedNo: string;
+}
+export interface WriteCardRequest {
+  fixedNo: string;
+  /** The image the server prepared (hex, at most 256 bytes). */
+  image: string;
+}
+export interface GenericWriteRequest extends WriteCardRequest {
+  expect: 'blank' | 'mother' | 'ours';
+}
+export interface CardLoginRequest extends CardKindRequest {
+  oprtNo?: string;
+  /** SM3 hex digest of the password (swipe plus password). */
+  oprtPwd?: string;
+}
+/** ReadBaseInfo, ReadOprtLoginCard and RecoverySystemKey; the opened fields only for this installation's cards. */
+export interface CardReadReply extends CardOnReaderInfo {
+  cardKind: number;
+  customerNo: string;
+  /** Key id of the installation on the card (hex), '' for a card not ours. */
+  kid: string;
+  issueSeq: number;
+  oprtNo?: string;
+  cardNum?: number;
+  tenantCode?: string;
+}
+/** ReadMasterCard (spec §3 "Card reader read result"); customerPwd is the card's proof, never the password. */
+export interface MasterCardReadReply extends CardReadReply {
+  sysKeyCode: string;
+  customerPwd: string;
+  initialised: boolean;
+}
+export interface CanIssueReply {
+  fixedNo: string;
+  canIssue: true;
+}
+export interface CanClearReply {
+  fixedNo: string;
+  canClear: true;
+}
+export interface CardLoginReply {
+  token: string;
+  tenantCode: string;
+}

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { blankImage, classifyCard, readHeader, readMotherCard, trimImage } from '@campus/card-crypto';
 import type { CardType } from '@campus/card-crypto';
 import { apiPaths, cardDeviceTokenHeader, cardIssuerPaths, readerCodes } from '@campus/contracts';
-import type { Envelope } from '@campus/contracts';
+import type { CanClearReply, CanIssueReply, CardReadReply, Envelope, MasterCardReadReply, PairReply } from '@campus/contracts';
 import { ok } from '../http/envelope.ts';
 import { RelayedFailure } from '../http/relayed-failure.ts';
 import type { CardOnReader, CardReader } from '../readers/card-reader.ts';
@@ -35,7 +35,7 @@ export interface CardRouteDeps {
 const hex = (bytes: Buffer) => bytes.toString('hex');
 
 /** What every read reports of a card: its number, what it is, its bytes (without the padding) and header. */
-function describe(card: CardOnReader) {
+function describe(card: CardOnReader): CardReadReply {
   const h = readHeader(card.image);
   const used = trimImage(card.image);
   return {
@@ -75,7 +75,8 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
     async (request) => {
       const { cardDeviceToken } = request.body as { cardDeviceToken: string };
       pairings.add(cardDeviceToken);
-      return ok(request, { deviceId: identity.deviceId, devicePublicKey: identity.publicKey, readerName: deps.readerName });
+      const reply: PairReply = { deviceId: identity.deviceId, devicePublicKey: identity.publicKey, readerName: deps.readerName };
+      return ok(request, reply);
     },
   );
 
@@ -113,7 +114,7 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
 
   // ---- reading ----
 
-  card(cardIssuerPaths.readMasterCard, 'Reads the mother card: customer number, system key code and its proof (customerPwd)', Type.Object({}), async () => {
+  card(cardIssuerPaths.readMasterCard, 'Reads the mother card: customer number, system key code and its proof (customerPwd)', Type.Object({}), async (): Promise<MasterCardReadReply> => {
     const found = await reader.read();
     const kind = classifyCard(found.image);
     if (kind !== 'mother') throw new ReaderError(kind === 'unknown' ? readerCodes.unknownCard : readerCodes.wrongCardKind);
@@ -121,7 +122,7 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
     return { ...describe(found), customerNo: mother.customerNo, sysKeyCode: mother.sysKeyCode, customerPwd: mother.proof, initialised: mother.initialised };
   });
 
-  const readCard = async () => {
+  const readCard = async (): Promise<CardReadReply> => {
     const found = await reader.read();
     const described = describe(found);
     if (described.cardClass !== 'adminLogin' || !session.systemKey) return described;
@@ -149,7 +150,7 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
 
   // ---- issuing: a blank card, then the server's image onto that very card ----
 
-  const checkCanIssue = async () => {
+  const checkCanIssue = async (): Promise<CanIssueReply> => {
     const found = await reader.read();
     requireBlank(found, session);
     return { fixedNo: found.fixedNo, canIssue: true };
@@ -205,8 +206,8 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
     else openOurKeyCard(found, session);
     return found;
   };
-  card(cardIssuerPaths.checkOprtLoginCardCanClear, 'Checks that the card on the reader is this installation’s administrator card', ClearBody, async (body) => ({ fixedNo: (await checkClear('adminLogin')(body)).fixedNo, canClear: true }));
-  card(cardIssuerPaths.checkSystemKeyCardCanClear, 'Checks that the card on the reader is this installation’s system key card', ClearBody, async (body) => ({ fixedNo: (await checkClear('systemKey')(body)).fixedNo, canClear: true }));
+  card(cardIssuerPaths.checkOprtLoginCardCanClear, 'Checks that the card on the reader is this installation’s administrator card', ClearBody, async (body): Promise<CanClearReply> => ({ fixedNo: (await checkClear('adminLogin')(body)).fixedNo, canClear: true }));
+  card(cardIssuerPaths.checkSystemKeyCardCanClear, 'Checks that the card on the reader is this installation’s system key card', ClearBody, async (body): Promise<CanClearReply> => ({ fixedNo: (await checkClear('systemKey')(body)).fixedNo, canClear: true }));
   card(cardIssuerPaths.clearOprtLoginCard, 'Blanks this installation’s administrator card on the reader', ClearBody, async (body) => {
     const found = await checkClear('adminLogin')(body);
     await reader.write(found.fixedNo, blankImage());

@@ -7,8 +7,8 @@ const encodings = [
   { name: 'gzip', suffix: '.gz' },
 ] as const;
 
-/** The encodings the client accepts (q=0 refuses one). */
-function accepted(request: FastifyRequest): Set<string> {
+/** The encodings the client accepts (q=0 refuses one): the one reading of Accept-Encoding on this server. */
+export function acceptedEncodings(request: FastifyRequest): Set<string> {
   const header = request.headers['accept-encoding'];
   const names = new Set<string>();
   for (const part of (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',')) {
@@ -24,7 +24,7 @@ function accepted(request: FastifyRequest): Set<string> {
  * itself. Always answer with `Vary: Accept-Encoding` when a copy exists, whichever is sent.
  */
 export async function compressedCopy(request: FastifyRequest, file: string): Promise<{ path: string; encoding: string; size: number } | 'none' | null> {
-  const ok = accepted(request);
+  const ok = acceptedEncodings(request);
   let exists = false;
   for (const encoding of encodings) {
     const copy = `${file}${encoding.suffix}`;

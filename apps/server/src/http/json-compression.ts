@@ -1,19 +1,14 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { acceptedEncodings } from './compressed-files.ts';
 
 /** JSON replies at least this long are compressed; smaller ones gain less than compressing costs. */
 export const compressJsonFrom = 1024;
 
 function preferred(request: FastifyRequest): 'br' | 'gzip' | null {
-  const header = String(request.headers['accept-encoding'] ?? '').toLowerCase();
-  const offers = header.split(',').map((part) => {
-    const [name = '', ...params] = part.trim().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    return { name: name.trim(), refused: q !== undefined && Number(q.slice(2)) === 0 };
-  });
-  const takes = (name: string) => offers.some((o) => o.name === name && !o.refused);
-  if (takes('br')) return 'br';
-  if (takes('gzip')) return 'gzip';
+  const accepted = acceptedEncodings(request);
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip')) return 'gzip';
   return null;
 }
 

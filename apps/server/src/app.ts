@@ -186,7 +186,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // The built shell, with an SPA fallback to index.html for non-API paths that accept HTML.
   const shellDist = config.shellDist;
   const indexFile = path.join(shellDist, 'index.html');
-  if (fs.existsSync(shellDist)) {
+  const shellStatic = fs.existsSync(shellDist);
+  if (shellStatic) {
     await app.register(fastifyStatic, {
       root: shellDist,
       prefix: '/',
@@ -207,8 +208,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   /** index.html of the shell, or a short text page when the shell is not built. */
   const serveShell = (reply: FastifyReply, urlPath: string) => {
     if (fs.existsSync(indexFile)) {
-      // through @fastify/static: its compressed copy when the browser takes one (setHeaders adds no-cache)
-      return reply.code(200).sendFile('index.html');
+      // through @fastify/static: its compressed copy when the browser takes one (setHeaders adds no-cache);
+      // a shell built after this server started has no static route yet: sent as it is
+      if (shellStatic) return reply.code(200).sendFile('index.html');
+      return reply.code(200).type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(fs.createReadStream(indexFile));
     }
     return reply.code(urlPath === '/' ? 200 : 404).type('text/plain; charset=utf-8').send(notBuiltPage);
   };

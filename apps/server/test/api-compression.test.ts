@@ -135,3 +135,21 @@ describe.each(databases)('compressed transfer (%s)', (kind) => {
     expect(small.headers['content-encoding']).toBeUndefined();
   });
 });
+
+describe.each(databases)('a shell built after the server started (%s)', (kind) => {
+  it('is served at once, without a restart', async () => {
+    const shell = path.join(tempDir('campus-late-shell-'), 'dist');
+    const server = await startServer(kind, { env: { SHELL_DIST: shell } });
+    try {
+      expect((await rawGet(server.url, '/', { accept: 'text/html' })).body.toString()).toContain('npm run build');
+      fs.mkdirSync(shell, { recursive: true });
+      fs.writeFileSync(path.join(shell, 'index.html'), html);
+      const reply = await rawGet(server.url, '/login', { accept: 'text/html', 'accept-encoding': 'br' });
+      expect(reply.status).toBe(200);
+      expect(reply.headers['cache-control']).toBe('no-cache');
+      expect(decoded(reply).toString()).toBe(html);
+    } finally {
+      await server.close();
+    }
+  });
+});

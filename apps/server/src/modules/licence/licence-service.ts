@@ -204,12 +204,14 @@ export class LicenceService {
     const [records, installation] = await Promise.all([this.repo.all(), this.installation()]);
     const now = this.now();
     const setBack = await this.clockSetBack(installation, now);
-    const evaluated: EvaluatedLicence[] = records.map((r) => {
-      const { check, payload } = this.checkStored(r, installation.customer_no);
-      const detail = this.toDetail(r, payload, now);
-      return { state: r.state, licenseType: detail.isFormal ? licenceTypes.formal : licenceTypes.trial, check, effectiveness: detail.effectiveness };
-    });
-    return licenceStatus(evaluated, setBack);
+    return licenceStatus(records.map((r) => this.evaluate(r, installation.customer_no, now)), setBack);
+  }
+
+  /** One stored licence as the status reads it: its check, type, state and effectiveness at `now`. */
+  private evaluate(record: LicenceRecord, customerNo: string, now: number): EvaluatedLicence {
+    const { check, payload } = this.checkStored(record, customerNo);
+    const detail = this.toDetail(record, payload, now);
+    return { state: record.state, licenseType: detail.isFormal ? licenceTypes.formal : licenceTypes.trial, check, effectiveness: detail.effectiveness };
   }
 
   /**
@@ -221,10 +223,7 @@ export class LicenceService {
     if (!active) return false;
     const now = this.now();
     const setBack = await this.clockSetBack(installation, now);
-    const { check, payload } = this.checkStored(active, installation.customer_no);
-    const detail = this.toDetail(active, payload, now);
-    const evaluated: EvaluatedLicence = { state: active.state, licenseType: detail.isFormal ? licenceTypes.formal : licenceTypes.trial, check, effectiveness: detail.effectiveness };
-    return licenceStatus([evaluated], setBack).isNormal;
+    return licenceStatus([this.evaluate(active, installation.customer_no, now)], setBack).isNormal;
   }
 
   async permission(isSystemAdmin: boolean): Promise<LicencePermission> {

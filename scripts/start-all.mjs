@@ -9,8 +9,13 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const port = process.env.PORT?.trim() || '6300';
 const dataDir = process.env.DATA_DIR?.trim() || 'data';
 
+const mjSystem = Number(process.env.MJ_SYSTEM ?? '');
+const gateDemo = mjSystem >= 21 && mjSystem <= 29 && process.env.NODE_ENV !== 'production';
+
 const env = {
   ...process.env,
+  // a gate demo starts with the vendor's mother card for the demo customer on the virtual reader (README)
+  ...(gateDemo && !process.env.CARD_ISSUER_DEMO_MOTHER ? { CARD_ISSUER_DEMO_MOTHER: `${process.env.CUSTOMER_NO?.trim() || '10001'}:Customer#2026` } : {}),
   // the issuer answers the shell this server serves, and keeps its cards beside the server's data
   CARD_ISSUER_ALLOWED_ORIGINS: process.env.CARD_ISSUER_ALLOWED_ORIGINS?.trim() || `http://127.0.0.1:${port},http://localhost:${port}`,
   CARD_ISSUER_DATA_DIR: process.env.CARD_ISSUER_DATA_DIR?.trim() || path.join(dataDir, 'card-issuer'),

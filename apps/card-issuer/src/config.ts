@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { localDeviceServicePort } from '@campus/contracts';
+import { demoMotherFrom } from './readers/demo-cards.ts';
+import type { DemoMother } from './readers/demo-cards.ts';
 
 export interface IssuerConfig {
   port: number;
@@ -9,6 +11,8 @@ export interface IssuerConfig {
   /** Shell origins that may call the issuer (CORS); also the servers it may relay sign-ins to. */
   allowedOrigins: string[];
   reader: 'virtual' | 'pcsc';
+  /** CARD_ISSUER_DEMO_MOTHER (virtual reader only): the demo's mother card, made on start when the reader has none. */
+  demoMother: DemoMother | null;
 }
 
 export class IssuerConfigError extends Error {
@@ -42,11 +46,18 @@ export function loadIssuerConfig(env: Record<string, string | undefined> = proce
     .map((item) => origin(item, 'CARD_ISSUER_ALLOWED_ORIGINS'));
   const reader = (env.CARD_READER?.trim() || 'virtual').toLowerCase();
   if (reader !== 'virtual' && reader !== 'pcsc') throw new IssuerConfigError('CARD_READER', `must be virtual or pcsc, got "${reader}"`);
+  let demoMother: DemoMother | null;
+  try {
+    demoMother = demoMotherFrom(env.CARD_ISSUER_DEMO_MOTHER);
+  } catch (error) {
+    throw new IssuerConfigError('CARD_ISSUER_DEMO_MOTHER', `must be <customer number>:<customer password>, such as 10001:Customer#2026 (${(error as Error).message})`);
+  }
   return {
     port: Number(rawPort),
     host: '127.0.0.1',
     dataDir: path.resolve(cwd, env.CARD_ISSUER_DATA_DIR?.trim() || path.join('data', 'card-issuer')),
     allowedOrigins: [...new Set(origins)],
     reader,
+    demoMother,
   };
 }

@@ -14,12 +14,14 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const { reader, name } = openReader(config);
+  const { reader, name, made } = openReader(config);
   const app = await buildIssuer({ config, reader, readerName: name, logger: issuerLoggerOptions });
   await app.listen({ host: config.host, port: config.port });
   process.stdout.write(
     `\nCard issuer: http://127.0.0.1:${config.port}/ (${name}; cards in ${config.dataDir})\n` +
-      `Answers the shell at: ${config.allowedOrigins.join(', ')}\n\n`,
+      `Answers the shell at: ${config.allowedOrigins.join(', ')}\n` +
+      (made.length > 0 ? `Demo cards made: ${made.join('; ')}\n` : '') +
+      '\n',
   );
   const shutdown = (signal: string) => {
     process.stdout.write(`${signal}: card issuer shutting down\n`);

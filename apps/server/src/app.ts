@@ -35,6 +35,10 @@ import { entryOrigins } from './modules/sub-app/sub-app-registry.ts';
 import { registerSubAppRoutes } from './modules/sub-app/sub-app-routes.ts';
 import { registerToolsRoutes } from './modules/tools/tools-routes.ts';
 import { registerVersionRoutes } from './modules/version/version-routes.ts';
+import { registerAdminLoginCardRoutes } from './modules/admin-login-card/admin-login-card-routes.ts';
+import { makeRequireMasterCard } from './modules/card-write/card-schemas.ts';
+import { registerGmAccountRoutes } from './modules/gm-account/gm-account-routes.ts';
+import { registerSystemKeyCardRoutes } from './modules/system-key-card/system-key-card-routes.ts';
 import { createServices, isDemoInstallation } from './services.ts';
 import { logoIds } from './seed/seed.ts';
 
@@ -180,6 +184,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   registerVersionRoutes(app, { versions: services.versions, requireSession });
   registerSubAppRoutes(app, { files: services.subAppFiles, registry: services.subApps, requireSession });
   registerBackupLogRoutes(app, { backupLogs: services.backupLogs, privateDeployment: config.privateDeployment, requireSession });
+  const requireMasterCard = makeRequireMasterCard((token) => services.gm.masterTokenLive(token));
+  registerGmAccountRoutes(app, { gm: services.gm, systemKeyCards: services.systemKeyCards, requireMasterCard, rateLimitPerMinute: config.rateLimitPerMinute });
+  registerSystemKeyCardRoutes(app, { systemKeyCards: services.systemKeyCards, isGate: services.gm.isGate, requireMasterCard });
+  registerAdminLoginCardRoutes(app, { cards: services.adminCards, isGate: services.gm.isGate, requireMasterCard, requireSession, rateLimitPerMinute: config.rateLimitPerMinute });
   registerOssRoutes(app, services.oss);
   registerToolsRoutes(app, services.tools);
 

@@ -63,6 +63,8 @@ export interface Config {
   licenceTrustFile: string | null;
   /** DEMO_LICENCE: whether the demo seed adds and activates the demo licence (default on). */
   demoLicence: boolean;
+  /** SYSTEM_KEY_KEK_FILE: the key-encryption key of the gate system key (default `<data>/system-key.kek`; docs/cards.md). */
+  systemKeyKekFile: string;
 }
 
 export class ConfigError extends Error {
@@ -296,6 +298,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     customerNo,
     licenceTrustFile: licenceTrustFile === null ? null : path.resolve(cwd, licenceTrustFile),
     demoLicence: switchVar(env, 'DEMO_LICENCE', true),
+    systemKeyKekFile: path.resolve(cwd, textVar(env, 'SYSTEM_KEY_KEK_FILE') ?? path.join(dataDir, 'system-key.kek')),
   };
 }
 

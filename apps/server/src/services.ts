@@ -38,6 +38,10 @@ import { ToolsService } from './modules/tools/tools-service.ts';
 import { ReportableVersions } from './modules/version/reportable-versions.ts';
 import { VersionRepository } from './modules/version/version-repository.ts';
 import { VersionService, serverServiceName } from './modules/version/version-service.ts';
+import { AdminLoginCardService } from './modules/admin-login-card/admin-login-card-service.ts';
+import { GmAccountService } from './modules/gm-account/gm-account-service.ts';
+import { SystemKeyVault } from './modules/gm-account/system-key-vault.ts';
+import { SystemKeyCardService } from './modules/system-key-card/system-key-card-service.ts';
 
 export interface ServiceOptions {
   now?: Clock;
@@ -112,5 +116,35 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
       }),
     );
   const passwordChange = new PasswordChangeService({ account, lockout, logs, seal, inTransaction });
-  return { account, logs, sessions, captcha, lockout, login, menu, licence, oss, tools, seal, passwordChange, backupLogs, enterprise, versions, subAppFiles, subApps, now };
+
+  // gate deployments: the set-up, the system key card and the administrator login cards (docs/cards.md)
+  let systemKeyCards: SystemKeyCardService | null = null;
+  let adminCards: AdminLoginCardService | null = null;
+  const gm = new GmAccountService({
+    db,
+    vault: new SystemKeyVault(config.systemKeyKekFile),
+    licence,
+    logs,
+    mjSystem: config.mjSystem,
+    now,
+    keyCardIssued: () => systemKeyCards!.anyIssued(),
+    superAdminCardIssued: () => adminCards!.anySuperAdminIssued(),
+  });
+  systemKeyCards = new SystemKeyCardService({ db, gm, takenByOtherCard: (fixedNo) => adminCards!.isRegistered(fixedNo), logs, now });
+  adminCards = new AdminLoginCardService({
+    db,
+    gm,
+    account,
+    lockout,
+    logs,
+    login,
+    seal,
+    takenByOtherCard: (fixedNo) => systemKeyCards!.isRegistered(fixedNo),
+    sessionsOver: (executor) => new SessionService(new AuthRepository(executor), sessionIdleMs, sessionMaxMs, now),
+    now,
+  });
+  return {
+    account, logs, sessions, captcha, lockout, login, menu, licence, oss, tools, seal, passwordChange, backupLogs, enterprise, versions, subAppFiles, subApps,
+    gm, systemKeyCards, adminCards, now,
+  };
 }

@@ -214,10 +214,11 @@ export async function counts(server: TestServer): Promise<{ sessions: number; fa
  * A second server process on the database of `first` (its own connection pool, no seeding), as a
  * second node of one installation would be.
  */
-export async function attachServer(first: TestServer): Promise<{ url: string; handle: DatabaseHandle; close: () => Promise<void> }> {
+/** A second server process on the same database (configuration changes, such as another KEK file, optional). */
+export async function attachServer(first: TestServer, config: Partial<Config> = {}): Promise<{ url: string; handle: DatabaseHandle; close: () => Promise<void> }> {
   const handle = openDatabase(first.config);
   await migrateToLatest(handle.db, handle.dialect);
-  const app = await buildApp({ db: handle, config: first.config, now: first.clock.now, captchaText: () => first.captcha.text });
+  const app = await buildApp({ db: handle, config: { ...first.config, ...config }, now: first.clock.now, captchaText: () => first.captcha.text });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

@@ -75,6 +75,47 @@ export const apiPaths = {
   versionList: '/common-service/api/Version/VersionList',
   /** POST {pageInfo:{index,size}, startTime?, endTime?} → backup log rows, newest first (private deployments). */
   backupLogSearch: '/common-service/api/BackUpLog/SearchBackupLog',
+  // gate set-up and card sign-in (spec §7 card section; docs/cards.md "The server's card calls"); all POST
+  /** → GateSetupState: what the set-up has done (public: the entry checks of the card screens). */
+  gmIsSystemInit: '/iot-login/api/v1.0/GMAccount/IsSystemInit',
+  /** → {isIssue}: the system key card is issued. */
+  gmIsIssueSecretCard: '/iot-login/api/v1.0/GMAccount/IsIssueSecretCard',
+  /** → {isIssue}: the super administrator's login card is issued. */
+  gmIsIssueSuperAdminCard: '/iot-login/api/v1.0/GMAccount/IsIssueSuperAdminCard',
+  /** → CardSector: the card layout the server builds (version, size, kind). */
+  gmGetCardSector: '/iot-login/api/v1.0/GMAccount/GetCardSector',
+  /** SystemInitRequest → PreparedCardWrite: phase one of system initialisation (public until initialised). */
+  addGmInitData: '/qy/api/System/AddGMInitData',
+  /** CardWriteConfirm → GateSetupState: phase two of system initialisation (not in the spec; named like its siblings). */
+  gmSetSystemInit: '/iot-login/api/v1.0/GMAccount/SetSystemInit',
+  /** MasterCardVerifyRequest → MasterCardToken. */
+  gmMasterCardVerify: '/iot-login/api/v1.0/GMAccount/MasterCardVerify',
+  /** {fixedNo} → {canIssue}: the card is new to the server (master-card token). */
+  systemKeyCardCheckCanIssue: '/qy/api/SystemKeyCard/CheckCardCanIssue',
+  /** {fixedNo} → PreparedCardWrite: phase one of issuing the system key card (master-card token). */
+  systemKeyCardAdd: '/qy/api/SystemKeyCard/Add',
+  /** CardWriteConfirm → null: phase two of issuing the system key card (master-card token). */
+  gmSetIssueSecretCard: '/iot-login/api/v1.0/GMAccount/SetIssueSecretCard',
+  /** → SuperAdmin: the account the super administrator card signs in (master-card token). */
+  getSuperAdmin: '/qy/api/System/GetSuperAdmin',
+  /** → SuperAdminIssueData: the super administrator and his cards (master-card token). */
+  getSuperAdminIssueData: '/qy/api/OprtLoginCard/GetSuperAdminIssueData',
+  /** SuperAdminIssueRequest → PreparedCardWrite: phase one of issuing the super administrator card (master-card token). */
+  issueSuperAdmin: '/qy/api/OprtLoginCard/IssueSuperAdmin',
+  /** CardWriteConfirm → null: phase two of issuing the super administrator card (master-card token). */
+  gmSetIssueSuperAdminCard: '/iot-login/api/v1.0/GMAccount/SetIssueSuperAdminCard',
+  /** {oprtId} → {canIssue}: whether an operator may get a login card now (master-card token or session). */
+  operatorIsCanIssueCard: '/qy/api/Operator/IsCanIssueCard',
+  /** SysKeyDataRequest → {sysKeyData}: the system key sealed to a trusted card issuer (a master-card token trusts it). */
+  getSysKeyData: '/qy/api/SystemUsedCardKind/GetSysKeyData',
+  /** GmSysKeyDataRequest → {sysKeyData}: the system key card on the reader trusts the issuer, then as GetSysKeyData. */
+  getGmSysKeyData: '/qy/api/SystemUsedCardKind/GetGMSysKeyData',
+  /** → CardLoginSetting (public on gate deployments). */
+  cardLoginSetting: '/qy/api/System/GetCardLoginSetting',
+  /** {oprtPwd} → null: the card password of a card-login administrator (step 2 of spec §4 card password change). */
+  verifyGmPassword: '/system/api/Account/VerifyGMPassword',
+  /** ChangeGmPasswordPrepare → PreparedCardWrite, then CardWriteConfirm → null (spec §4 card password change). */
+  changeGmPassword: '/system/api/Account/ChangeGMPassword',
   // files and health
   ossObject: '/oss/file/getObject/:id',
   /** GET → the downloadable tools list (static JSON, no envelope). */

@@ -123,6 +123,8 @@ export interface UserInfo {
   tenantCode: string;
   tenantName: string;
   loginType: LoginType;
+  /** The administrator login card of a card sign-in (ChangeGMPassword's id); null for other sign-ins. */
+  cardId: string | null;
 }
 
 export interface UserSettings {
@@ -260,7 +262,10 @@ export interface BackupLogRow {
 // ---- operation log (DESIGN §5; the reference sub-app's /qy/operate-log) ----
 
 /** What the operation log records. */
-export const operationActions = ['login', 'ldap-login', 'lock', 'logout', 'change-password', 'licence-upload', 'licence-activate', 'licence-trial'] as const;
+export const operationActions = [
+  'login', 'ldap-login', 'lock', 'logout', 'change-password', 'licence-upload', 'licence-activate', 'licence-trial',
+  'card-login', 'system-init', 'master-card', 'card-issue', 'card-password', 'card-reader-trust',
+] as const;
 export type OperationAction = (typeof operationActions)[number];
 /** `refused`: the credentials were right but the sign-in was refused (detail says why, e.g. no-subsystem). */
 export const operationResults = ['success', 'failure', 'locked', 'disabled', 'no-local-account', 'refused'] as const;

@@ -10,3 +10,4 @@ export * from './licence.ts';
 export * from './forced-password-change.ts';
 export * from './card-reader-codes.ts';
 export * from './card-issuer.ts';
+export * from './gate-setup.ts';

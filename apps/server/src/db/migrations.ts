@@ -304,6 +304,76 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0014_gate_cards': {
+      async up(db: Kysely<unknown>) {
+        // Gate deployments (issue 13): the set-up state, two-phase card writes, master-card tokens, trusted
+        // card issuers, the system key cards and the administrator login cards; sessions remember their card.
+        await db.schema
+          .createTable('gate_installation')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('customer_no', 'text', (c) => c.notNull())
+          .addColumn('mother_fixed_no', 'text', (c) => c.notNull())
+          .addColumn('sys_key_code', 'text', (c) => c.notNull())
+          .addColumn('mother_proof_hash', 'text', (c) => c.notNull())
+          .addColumn('kid', 'text', (c) => c.notNull())
+          .addColumn('sealed_system_key', 'text', (c) => c.notNull())
+          .addColumn('customer_sealed_key', 'text', (c) => c.notNull())
+          .addColumn('mother_card_salt', 'text', (c) => c.notNull())
+          .addColumn('initialised_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('prepared_card_writes')
+          .addColumn('id_hash', 'text', (c) => c.primaryKey())
+          .addColumn('purpose', 'text', (c) => c.notNull())
+          .addColumn('fixed_no', 'text', (c) => c.notNull())
+          .addColumn('image_hash', 'text', (c) => c.notNull())
+          .addColumn('payload', 'text', (c) => c.notNull())
+          .addColumn('expires_at', 'bigint', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('master_card_tokens')
+          .addColumn('token_hash', 'text', (c) => c.primaryKey())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('expires_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('trusted_card_issuers')
+          .addColumn('public_key', 'text', (c) => c.primaryKey())
+          .addColumn('trusted_by', 'text', (c) => c.notNull())
+          .addColumn('trusted_at', 'bigint', (c) => c.notNull())
+          .addColumn('last_used_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('system_key_cards')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('kind_num', 'integer', (c) => c.notNull())
+          .addColumn('fixed_no', 'text', (c) => c.notNull().unique())
+          .addColumn('state', 'integer', (c) => c.notNull())
+          .addColumn('issue_seq', 'integer', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('admin_login_cards')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('tenant_code', 'text', (c) => c.notNull())
+          .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+          .addColumn('oprt_no', 'text', (c) => c.notNull())
+          .addColumn('kind_num', 'integer', (c) => c.notNull())
+          .addColumn('fixed_no', 'text', (c) => c.notNull().unique())
+          .addColumn('card_num', 'integer', (c) => c.notNull())
+          .addColumn('state', 'integer', (c) => c.notNull())
+          .addColumn('issue_seq', 'integer', (c) => c.notNull())
+          .addColumn('pwd_hash', 'text', (c) => c.notNull())
+          .addColumn('is_super_admin', 'integer', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('admin_login_cards_user').on('admin_login_cards').column('user_id').execute();
+        await db.schema.alterTable('sessions').addColumn('card_id', 'text').execute();
+      },
+    },
   };
 }
 

@@ -51,6 +51,8 @@ export interface SessionsTable {
   revoked_at: number | null;
   /** 1 when the password must be changed before anything else (decided at sign-in). */
   password_change_required: Generated<number>;
+  /** The administrator login card of a card sign-in (login type 3); null otherwise (migration 0014). */
+  card_id: Generated<string | null>;
 }
 
 export interface CaptchasTable {
@@ -224,6 +226,84 @@ export interface ProgramVersionsTable {
   reported_at: number;
 }
 
+export interface GateInstallationTable {
+  // gm-account: the gate set-up of this installation (one row, id 'this'; migration 0014)
+  id: string;
+  customer_no: string;
+  mother_fixed_no: string;
+  /** The mother card's system key code (hex). */
+  sys_key_code: string;
+  /** SHA-256 of the mother card's proof (its init MAC, hex): what MasterCardVerify compares. */
+  mother_proof_hash: string;
+  /** Key id of the system key (hex, 16 digits). */
+  kid: string;
+  /** The system key sealed under the key-encryption key (system-key-vault.ts). */
+  sealed_system_key: string;
+  /** The system key sealed under the customer's key, the mother card's salt (hex): what a system key card carries. */
+  customer_sealed_key: string;
+  mother_card_salt: string;
+  initialised_at: number;
+}
+
+export interface PreparedCardWritesTable {
+  // card-write: phase one of a two-phase card write, until confirmed or expired
+  id_hash: string;
+  /** 'systemInit', 'systemKeyCard', 'superAdminCard', 'cardPassword'. */
+  purpose: string;
+  fixed_no: string;
+  /** SHA-256 of the image to write (hex). */
+  image_hash: string;
+  /** What the confirm applies (JSON; secrets in it are sealed). */
+  payload: string;
+  expires_at: number;
+  created_at: number;
+}
+
+export interface MasterCardTokensTable {
+  // gm-account
+  token_hash: string;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface TrustedCardIssuersTable {
+  // gm-account: card issuers the system key may be sealed to (by their SM2 public key)
+  public_key: string;
+  /** 'master-card' or 'key-card:<fixedNo>'. */
+  trusted_by: string;
+  trusted_at: number;
+  last_used_at: number;
+}
+
+export interface SystemKeyCardsTable {
+  // system-key-card
+  id: string;
+  kind_num: number;
+  fixed_no: string;
+  state: number;
+  issue_seq: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface AdminLoginCardsTable {
+  // admin-login-card
+  id: string;
+  tenant_code: string;
+  user_id: string;
+  oprt_no: string;
+  kind_num: number;
+  fixed_no: string;
+  card_num: number;
+  state: number;
+  issue_seq: number;
+  /** argon2id of the SM3 digest of the card password. */
+  pwd_hash: string;
+  is_super_admin: number;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface DB {
   tenants: TenantsTable;
   users: UsersTable;
@@ -242,4 +322,10 @@ export interface DB {
   departments: DepartmentsTable;
   employees: EmployeesTable;
   program_versions: ProgramVersionsTable;
+  gate_installation: GateInstallationTable;
+  prepared_card_writes: PreparedCardWritesTable;
+  master_card_tokens: MasterCardTokensTable;
+  trusted_card_issuers: TrustedCardIssuersTable;
+  system_key_cards: SystemKeyCardsTable;
+  admin_login_cards: AdminLoginCardsTable;
 }

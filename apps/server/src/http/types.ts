@@ -16,6 +16,8 @@ export interface SessionInfo {
   createdAt: number;
   /** The password must be changed first (spec §4 forced cases): only the password-change rule's calls are answered. */
   passwordChangeRequired: boolean;
+  /** The administrator login card of a card sign-in (login type 3), else null. */
+  cardId: string | null;
 }
 
 declare module 'fastify' {

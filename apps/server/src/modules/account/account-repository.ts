@@ -47,6 +47,19 @@ export class AccountRepository {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** The oldest enabled system administrator of a tenant. */
+  firstSystemAdmin(tenantCode: string): Promise<UserRow | undefined> {
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('tenant_code', '=', tenantCode)
+      .where('is_system_admin', '=', 1)
+      .where('is_disabled', '=', 0)
+      .orderBy('created_at')
+      .orderBy('id')
+      .executeTakeFirst();
+  }
+
   async insertTenant(row: Insertable<TenantsTable>): Promise<void> {
     await this.db.insertInto('tenants').values(row).execute();
   }

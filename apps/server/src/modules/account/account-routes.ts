@@ -21,6 +21,7 @@ const UserInfoSchema = Type.Object({
   tenantCode: Type.String(),
   tenantName: Type.String(),
   loginType: Type.Integer(),
+  cardId: Type.Union([Type.String(), Type.Null()], { description: 'The administrator login card of a card sign-in' }),
 });
 
 const UserSettingsSchema = Type.Object({

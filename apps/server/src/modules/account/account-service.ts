@@ -131,6 +131,12 @@ export class AccountService {
     return id;
   }
 
+  /** The super administrator of a gate deployment: the oldest system administrator of the default tenant. */
+  async superAdmin(): Promise<UserRow | undefined> {
+    const tenant = await this.defaultTenant();
+    return tenant ? this.repo.firstSystemAdmin(tenant.code) : undefined;
+  }
+
   async isSystemAdmin(userId: string): Promise<boolean> {
     const user = await this.repo.userById(userId);
     return user?.is_system_admin === 1;
@@ -152,6 +158,7 @@ export class AccountService {
       tenantCode: user.tenant_code,
       tenantName: tenant ? pickLocalised(tenant.name_i18n, language) : '',
       loginType: session.loginType,
+      cardId: session.cardId,
     };
   }
 

@@ -22,6 +22,8 @@ export interface OperatorPasswordCheck {
   action: OperationAction;
   /** The code a wrong password answers (with remainingAttempts) while the account is not locked. */
   wrongCode: BusinessCode;
+  /** Checks the digest against another stored password than the account's (an administrator card's). */
+  matches?: (digest: string) => Promise<boolean>;
 }
 
 /** Refuses (accountLocked, logged) while the operator's account or address is locked. */
@@ -40,7 +42,8 @@ export async function refuseIfLocked(deps: OperatorPasswordDeps, check: Omit<Ope
 export async function confirmOperatorPassword(deps: OperatorPasswordDeps, check: OperatorPasswordCheck): Promise<void> {
   const { user, clientIp, action } = check;
   const entry = { tenantCode: user.tenant_code, account: user.account, action, clientIp };
-  if (await deps.account.checkPassword(user, check.digest)) {
+  const matches = check.matches ? await check.matches(check.digest) : await deps.account.checkPassword(user, check.digest);
+  if (matches) {
     await deps.lockout.recordSuccess(user.tenant_code, user.account, clientIp);
     return;
   }

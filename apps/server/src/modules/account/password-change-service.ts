@@ -1,17 +1,14 @@
-import { timingSafeEqual } from 'node:crypto';
-import { codeMessage, codes } from '@campus/contracts';
+import { codes } from '@campus/contracts';
 import type { LanguageCode } from '@campus/contracts';
 import { AppError } from '../../http/envelope.ts';
 import type { SessionInfo } from '../../http/types.ts';
 import type { LockoutService } from '../auth/lockout-service.ts';
 import type { SessionService } from '../auth/session-service.ts';
 import type { OperationLogService } from '../operation-log/operation-log-service.ts';
-import { SealError } from '../password-seal/password-seal-service.ts';
 import type { PasswordSealService } from '../password-seal/password-seal-service.ts';
 import type { AccountService } from './account-service.ts';
-import { passwordTip } from './account-service.ts';
+import { openSealedPassword, requirePasswordPolicy } from './new-password.ts';
 import { confirmOperatorPassword, refuseIfLocked } from './operator-password.ts';
-import { meetsPasswordPolicy, passwordDigest } from './password.ts';
 
 /** The services a password change writes through, bound to one database transaction. */
 export interface PasswordChangeWriters {
@@ -43,16 +40,6 @@ export interface PasswordChangeRequest {
   language: LanguageCode;
 }
 
-function sameDigest(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'utf8');
-  const y = Buffer.from(b, 'utf8');
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
-function badRequest(language: LanguageCode, field: string, problem: string): AppError {
-  return new AppError(codes.badRequest, 400, null, {}, `${codeMessage(codes.badRequest, language)}: body/${field} ${problem}`);
-}
-
 /**
  * ChangePassword (spec §4 forced change, §5 policy, §7). Check order: lock → the seal opens and holds
  * the password oprtNewPwd is the digest of (400 otherwise) → current password (counted like a failed
@@ -72,23 +59,16 @@ export class PasswordChangeService {
 
     await refuseIfLocked(this.deps, { user, clientIp: request.clientIp, action: entry.action });
 
-    let newPassword: string;
-    try {
-      newPassword = await seal.open(request.sealedNewPwd);
-    } catch (error) {
-      if (error instanceof SealError) throw badRequest(language, 'sealedNewPwd', `is not valid: ${error.message}`);
-      throw error;
-    }
-    if (!sameDigest(passwordDigest(newPassword, account.deploymentDigestMode), request.oprtNewPwd)) {
-      throw badRequest(language, 'oprtNewPwd', `is not the ${account.deploymentDigestMode} digest of the sealed new password`);
-    }
+    const newPassword = await openSealedPassword(seal, account.deploymentDigestMode, language, {
+      sealed: request.sealedNewPwd,
+      digest: request.oprtNewPwd,
+      sealedField: 'sealedNewPwd',
+      digestField: 'oprtNewPwd',
+    });
 
     await confirmOperatorPassword(this.deps, { user, digest: request.oprtPwd, clientIp: request.clientIp, action: entry.action, wrongCode: codes.oldPasswordWrong });
 
-    if (!meetsPasswordPolicy(newPassword)) {
-      const separator = language === 'en-US' ? ': ' : '：';
-      throw new AppError(codes.passwordPolicy, 200, null, {}, `${codeMessage(codes.passwordPolicy, language)}${separator}${passwordTip(language)}`);
-    }
+    requirePasswordPolicy(newPassword, language);
     if (await account.matchesStoredHash(user, request.oprtNewPwd)) throw new AppError(codes.passwordReused);
 
     const newHash = await account.hashNewDigest(request.oprtNewPwd);

@@ -47,6 +47,11 @@ export class AuthRepository {
     return Number(result.numUpdatedRows);
   }
 
+  async revokeSessionsOfCard(cardId: string, at: number): Promise<number> {
+    const result = await this.db.updateTable('sessions').set({ revoked_at: at }).where('card_id', '=', cardId).where('revoked_at', 'is', null).executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
   /** Sessions of a tenant live at `now`: not revoked, neither idle nor absolute expiry reached. */
   async countLiveSessions(tenantCode: string, now: number): Promise<number> {
     const row = await this.db

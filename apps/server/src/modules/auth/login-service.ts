@@ -17,7 +17,7 @@ export interface VerifyModel {
   imageVerifyCode?: string;
 }
 
-interface Attempt {
+export interface Attempt {
   account: string;
   tenantCode?: string;
   verifyModel?: VerifyModel;
@@ -78,7 +78,7 @@ export class LoginService {
     const user = await this.deps.account.findUser(tenantCode, attempt.account);
     const matches = await this.deps.account.checkPassword(user, attempt.digest);
     if (!user || !matches) return this.fail(tenantCode, attempt, 'login');
-    return this.succeed(user, attempt, 'login', loginTypes.password);
+    return this.openSession(user, attempt, 'login', loginTypes.password);
   }
 
   async ldapLogin(attempt: Attempt & { tenantCode: string; password: string }): Promise<LoginInfo> {
@@ -101,7 +101,7 @@ export class LoginService {
       await this.log(tenant.code, attempt, 'ldap-login', 'no-local-account');
       throw new AppError(codes.ldapNoLocalAccount);
     }
-    return this.succeed(user, attempt, 'ldap-login', loginTypes.ldap);
+    return this.openSession(user, attempt, 'ldap-login', loginTypes.ldap);
   }
 
   /** The tenant of a sign-in: the named one, or the account's only one (the default for unknown accounts). */
@@ -138,7 +138,8 @@ export class LoginService {
     }
   }
 
-  private async fail(tenantCode: string, attempt: Attempt, action: OperationAction): Promise<never> {
+  /** A sign-in with wrong credentials: counted toward the lock-out, logged, answered with the failure. */
+  async fail(tenantCode: string, attempt: Attempt, action: OperationAction): Promise<never> {
     const outcome = await this.deps.lockout.recordFailure(tenantCode, attempt.account, attempt.clientIp);
     await this.log(tenantCode, attempt, action, 'failure');
     if (outcome.lockedUntil !== null) {
@@ -149,7 +150,12 @@ export class LoginService {
     throw new AppError(codes.accountOrPasswordWrong, 200, data);
   }
 
-  private async succeed(user: UserRow, attempt: Attempt, action: OperationAction, loginType: LoginType): Promise<LoginInfo> {
+  /**
+   * Opens a session for credentials already checked (password, directory or card): refuses a disabled user and a
+   * user without any sub-system, clears the failures, applies the forced-change rule (not to card sign-ins: the
+   * card password is the administrator's own, set when the card was issued) and logs the sign-in.
+   */
+  async openSession(user: UserRow, attempt: Attempt, action: OperationAction, loginType: LoginType, cardId: string | null = null): Promise<LoginInfo> {
     if (user.is_disabled === 1) {
       await this.log(user.tenant_code, attempt, action, 'disabled');
       throw new AppError(codes.accountDisabled);
@@ -161,8 +167,8 @@ export class LoginService {
       throw new AppError(codes.noSubsystem);
     }
     // the licence part of the forced-change rule is applied per request (route-rules.ts): the licence may change
-    const forced = decideForcedChange({ oprtPwdEditReason: user.pwd_edit_reason, lockingTime: user.pwd_locking_time, thirdParty: false, licenceNormal: true });
-    const token = await this.deps.sessions.create({ id: user.id, tenantCode: user.tenant_code, account: user.account }, loginType, forced?.forced ?? false);
+    const forced = loginType === loginTypes.card ? null : decideForcedChange({ oprtPwdEditReason: user.pwd_edit_reason, lockingTime: user.pwd_locking_time, thirdParty: false, licenceNormal: true });
+    const token = await this.deps.sessions.create({ id: user.id, tenantCode: user.tenant_code, account: user.account }, loginType, forced?.forced ?? false, cardId);
     await this.log(user.tenant_code, attempt, action, 'success');
     return { token, tenantCode: user.tenant_code };
   }

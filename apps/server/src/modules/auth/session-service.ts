@@ -17,7 +17,8 @@ export class SessionService {
     private readonly now: () => number,
   ) {}
 
-  async create(user: { id: string; tenantCode: string; account: string }, loginType: LoginType, passwordChangeRequired = false): Promise<string> {
+  /** A new session; `cardId` names the administrator login card of a card sign-in. */
+  async create(user: { id: string; tenantCode: string; account: string }, loginType: LoginType, passwordChangeRequired = false, cardId: string | null = null): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     const now = this.now();
     const absolute = now + this.maxMs;
@@ -33,6 +34,7 @@ export class SessionService {
       absolute_expires_at: absolute,
       revoked_at: null,
       password_change_required: passwordChangeRequired ? 1 : 0,
+      card_id: cardId,
     });
     if (Math.random() < 0.05) await this.repo.deleteSessionsEndedBefore(now - 24 * 3600_000);
     return token;
@@ -56,6 +58,7 @@ export class SessionService {
       loginType: row.login_type as LoginType,
       createdAt: row.created_at,
       passwordChangeRequired: Number(row.password_change_required) === 1,
+      cardId: row.card_id ?? null,
     };
   }
 
@@ -66,6 +69,11 @@ export class SessionService {
 
   revoke(tokenHash: string): Promise<boolean> {
     return this.repo.revokeSession(tokenHash, this.now());
+  }
+
+  /** Ends every session signed in with an administrator login card; answers how many were still live. */
+  revokeAllOfCard(cardId: string): Promise<number> {
+    return this.repo.revokeSessionsOfCard(cardId, this.now());
   }
 
   /** Ends every session of a user (after a password change); answers how many were still live. */

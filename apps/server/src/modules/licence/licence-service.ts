@@ -83,6 +83,11 @@ export class LicenceService {
     return made;
   }
 
+  /** Takes the customer number of the mother card that initialised a gate installation, when none is set yet. */
+  async adoptCustomerNo(customerNo: string): Promise<void> {
+    if ((await this.installation()).customer_no === '') await this.repo.setCustomerNo(customerNo);
+  }
+
   /** Records how the installation was first seeded (the demo trusts the repository's test licence keys). */
   async markSeed(seed: 'demo' | 'production'): Promise<void> {
     await this.installation();

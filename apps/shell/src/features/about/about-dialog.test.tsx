@@ -37,6 +37,7 @@ function user(): UserInfo {
     isSystemAdmin,
     tenantCode: '1001',
     tenantName: 'Harbour',
+    cardId: null,
     loginType: 1,
   };
 }

@@ -1,0 +1,56 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { AdminLoginCardsTable, DB } from '../../db/schema.ts';
+import { issuedStates } from '../card-write/card-states.ts';
+
+export type AdminLoginCardRow = Selectable<AdminLoginCardsTable>;
+
+export class AdminLoginCardRepository {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  byFixedNo(fixedNo: string): Promise<AdminLoginCardRow | undefined> {
+    return this.db.selectFrom('admin_login_cards').selectAll().where('fixed_no', '=', fixedNo).executeTakeFirst();
+  }
+
+  byId(id: string): Promise<AdminLoginCardRow | undefined> {
+    return this.db.selectFrom('admin_login_cards').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  ofUser(userId: string): Promise<AdminLoginCardRow[]> {
+    return this.db.selectFrom('admin_login_cards').selectAll().where('user_id', '=', userId).orderBy('card_num').execute();
+  }
+
+  async superAdminCardIn(states: readonly number[]): Promise<boolean> {
+    const row = await this.db.selectFrom('admin_login_cards').select('id').where('is_super_admin', '=', 1).where('state', 'in', [...states]).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async anySuperAdminIssued(): Promise<boolean> {
+    return this.superAdminCardIn(issuedStates);
+  }
+
+  async nextCardNum(): Promise<number> {
+    const row = await this.db.selectFrom('admin_login_cards').select((eb) => eb.fn.max('card_num').as('top')).executeTakeFirst();
+    return Number(row?.top ?? 0) + 1;
+  }
+
+  /** A card issued onto a fixed number: a new row, or the recycled row of that number issued again. */
+  async upsertIssued(row: AdminLoginCardRow): Promise<void> {
+    const { id: _id, fixed_no: _fixedNo, created_at: _created, ...changes } = row;
+    await this.db
+      .insertInto('admin_login_cards')
+      .values(row)
+      .onConflict((oc) => oc.column('fixed_no').doUpdateSet(changes))
+      .execute();
+  }
+
+  /** The new issue number and password of a card rewritten with a new password, while it is still at `fromSeq`. */
+  async rewritePassword(id: string, fromSeq: number, issueSeq: number, pwdHash: string, at: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('admin_login_cards')
+      .set({ issue_seq: issueSeq, pwd_hash: pwdHash, updated_at: at })
+      .where('id', '=', id)
+      .where('issue_seq', '=', fromSeq)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+}

@@ -1,0 +1,289 @@
+import { adminCardKind, buildAdminCard, CardTrustError, openAdminCard, trimImage } from '@campus/card-crypto';
+import { codes, loginTypes } from '@campus/contracts';
+import type { CardWriteConfirm, ChangeGmPasswordPrepare, LanguageCode, LoginInfo, PreparedCardWrite, ServerCardLoginRequest, SuperAdmin, SuperAdminIssueData, SuperAdminIssueRequest } from '@campus/contracts';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.ts';
+import { AppError } from '../../http/envelope.ts';
+import type { SessionInfo } from '../../http/types.ts';
+import { newId } from '../../lib/hash.ts';
+import type { UserRow } from '../account/account-repository.ts';
+import type { AccountService } from '../account/account-service.ts';
+import { openSealedPassword, requirePasswordPolicy } from '../account/new-password.ts';
+import { confirmOperatorPassword, refuseIfLocked } from '../account/operator-password.ts';
+import { hashDigest, verifyDigest } from '../account/password.ts';
+import type { LockoutService } from '../auth/lockout-service.ts';
+import { lockedError, throttledError } from '../auth/login-service.ts';
+import type { Attempt, LoginService } from '../auth/login-service.ts';
+import type { SessionService } from '../auth/session-service.ts';
+import { cardStates, mayIssueOnto, requireInUse } from '../card-write/card-states.ts';
+import { PreparedCardWrites } from '../card-write/prepared-card-writes.ts';
+import type { GmAccountService } from '../gm-account/gm-account-service.ts';
+import type { OperationLogService } from '../operation-log/operation-log-service.ts';
+import type { PasswordSealService } from '../password-seal/password-seal-service.ts';
+import { fixedNoOf } from '../system-key-card/system-key-card-service.ts';
+import type { AdminLoginCardRow } from './admin-login-card-repository.ts';
+import { AdminLoginCardRepository } from './admin-login-card-repository.ts';
+
+interface SuperAdminCardPayload {
+  userId: string;
+  tenantCode: string;
+  oprtNo: string;
+  cardNum: number;
+  issueSeq: number;
+  pwdHash: string;
+}
+
+interface CardPasswordPayload {
+  cardId: string;
+  fromSeq: number;
+  issueSeq: number;
+  pwdHash: string;
+}
+
+export interface AdminLoginCardDeps {
+  db: Kysely<DB>;
+  gm: Pick<GmAccountService, 'systemKey'>;
+  account: AccountService;
+  lockout: LockoutService;
+  logs: OperationLogService;
+  login: Pick<LoginService, 'openSession' | 'fail'>;
+  seal: PasswordSealService;
+  /** Whether a fixed number is taken by another kind of card (a system key card). */
+  takenByOtherCard: (fixedNo: string) => Promise<boolean>;
+  /** Sessions over a transaction (a card password change ends the card's sessions with its write). */
+  sessionsOver: (db: Kysely<DB>) => SessionService;
+  now: () => number;
+}
+
+function superAdminOf(user: UserRow): SuperAdmin {
+  return { no: user.account, name: user.name, id: user.id, tenantCode: user.tenant_code };
+}
+
+/**
+ * Administrator login cards (spec §7 OprtLoginCard, System, Operator and Account card calls): the super
+ * administrator's card of the set-up, card sign-in (login type 3) and the card password.
+ */
+export class AdminLoginCardService {
+  private readonly repo: AdminLoginCardRepository;
+  private readonly prepared: PreparedCardWrites;
+
+  constructor(private readonly deps: AdminLoginCardDeps) {
+    this.repo = new AdminLoginCardRepository(deps.db);
+    this.prepared = new PreparedCardWrites(deps.db, deps.now);
+  }
+
+  anySuperAdminIssued(): Promise<boolean> {
+    return this.repo.anySuperAdminIssued();
+  }
+
+  /** Whether a fixed number holds, or held, an administrator card that is not recycled. */
+  async isRegistered(fixedNo: string): Promise<boolean> {
+    return !mayIssueOnto((await this.repo.byFixedNo(fixedNo))?.state);
+  }
+
+  private async superAdminUser(): Promise<UserRow> {
+    const user = await this.deps.account.superAdmin();
+    if (!user) throw new AppError(codes.superAdminMissing);
+    return user;
+  }
+
+  async superAdmin(): Promise<SuperAdmin> {
+    return superAdminOf(await this.superAdminUser());
+  }
+
+  async superAdminIssueData(): Promise<SuperAdminIssueData> {
+    const user = await this.superAdminUser();
+    const cards = await this.repo.ofUser(user.id);
+    return {
+      ...superAdminOf(user),
+      cardKind: adminCardKind,
+      cards: cards.map((c) => ({ id: c.id, fixedNo: c.fixed_no, cardNum: c.card_num, state: c.state, issueSeq: c.issue_seq })),
+    };
+  }
+
+  /** IsCanIssueCard: an enabled operator who holds no card in use. */
+  async operatorCanIssue(oprtId: string): Promise<boolean> {
+    const user = await this.deps.account.userById(oprtId);
+    if (!user || user.is_disabled === 1) return false;
+    return !(await this.repo.ofUser(user.id)).some((card) => card.state === cardStates.inUse);
+  }
+
+  // ---- the super administrator's card (two-phase) ----
+
+  async prepareSuperAdmin(request: SuperAdminIssueRequest, language: LanguageCode): Promise<PreparedCardWrite> {
+    const fixedNo = fixedNoOf(request.fixedNo);
+    const { key, installation } = await this.deps.gm.systemKey();
+    const user = await this.superAdminUser();
+    if (await this.repo.superAdminCardIn([cardStates.inUse])) throw new AppError(codes.setUpStepDone, 200, null, { step: 'super administrator card' });
+    if ((await this.isRegistered(fixedNo)) || (await this.deps.takenByOtherCard(fixedNo))) throw new AppError(codes.cardAlreadyRegistered);
+    const password = await openSealedPassword(this.deps.seal, this.deps.account.deploymentDigestMode, language, {
+      sealed: request.sealedPwd,
+      digest: request.oprtPwd,
+      sealedField: 'sealedPwd',
+      digestField: 'oprtPwd',
+    });
+    requirePasswordPolicy(password, language);
+    const payload: SuperAdminCardPayload = {
+      userId: user.id,
+      tenantCode: user.tenant_code,
+      oprtNo: user.account,
+      cardNum: await this.repo.nextCardNum(),
+      issueSeq: ((await this.repo.byFixedNo(fixedNo))?.issue_seq ?? 0) + 1,
+      pwdHash: await hashDigest(request.oprtPwd),
+    };
+    const image = buildAdminCard({ systemKey: key, fixedNo, customerNo: installation.customer_no, issueSeq: payload.issueSeq, oprtNo: payload.oprtNo, cardNum: payload.cardNum, tenantCode: payload.tenantCode });
+    const prepareId = await this.prepared.prepare('superAdminCard', fixedNo, image, payload);
+    return { prepareId, fixedNo, image: image.toString('hex'), alreadyWritten: false };
+  }
+
+  async confirmSuperAdmin(confirm: CardWriteConfirm, clientIp: string): Promise<void> {
+    const issued = await this.deps.db.transaction().execute(async (trx) => {
+      const write = await PreparedCardWrites.take<SuperAdminCardPayload>(trx, 'superAdminCard', confirm.prepareId, this.deps.now());
+      if (!confirm.isSuccess) return null;
+      const repo = new AdminLoginCardRepository(trx);
+      if (await repo.superAdminCardIn([cardStates.inUse])) throw new AppError(codes.setUpStepDone, 200, null, { step: 'super administrator card' });
+      const p = write.payload;
+      const now = this.deps.now();
+      await repo.upsertIssued({
+        id: newId(),
+        tenant_code: p.tenantCode,
+        user_id: p.userId,
+        oprt_no: p.oprtNo,
+        kind_num: adminCardKind,
+        fixed_no: write.fixedNo,
+        card_num: p.cardNum,
+        state: cardStates.inUse,
+        issue_seq: p.issueSeq,
+        pwd_hash: p.pwdHash,
+        is_super_admin: 1,
+        created_at: now,
+        updated_at: now,
+      });
+      return p;
+    });
+    if (issued) {
+      await this.deps.logs.record({ tenantCode: issued.tenantCode, account: issued.oprtNo, action: 'card-issue', result: 'success', clientIp, detail: `super administrator card ${issued.cardNum}` });
+    }
+  }
+
+  // ---- card sign-in ----
+
+  /**
+   * Card sign-in (login type 3), the card as the issuer read it: the card opens under the system key and is
+   * this installation's, its row's issue number and operator match, it is in use, the account is not locked
+   * and, with swipe plus password, the card password is right (failures count as failed sign-ins).
+   */
+  async cardLogin(request: ServerCardLoginRequest, clientIp: string): Promise<LoginInfo> {
+    const fixedNo = fixedNoOf(request.fixedNo);
+    const { key } = await this.deps.gm.systemKey();
+    const anonymous: Attempt = { account: request.oprtNo ?? '', clientIp };
+    let fields;
+    try {
+      fields = openAdminCard(trimImage(Buffer.from(request.image, 'hex')), key, fixedNo);
+    } catch (error) {
+      if (!(error instanceof CardTrustError)) throw error;
+      await this.refuse('', anonymous, 'failure', `card ${fixedNo} not valid`);
+      throw new AppError(codes.cardNotValid);
+    }
+    const attempt: Attempt = { account: fields.oprtNo, tenantCode: fields.tenantCode, clientIp };
+    const row = await this.repo.byFixedNo(fixedNo);
+    if (!row || row.oprt_no !== fields.oprtNo || row.tenant_code !== fields.tenantCode) {
+      await this.refuse(fields.tenantCode, attempt, 'failure', `card ${fixedNo} unknown`);
+      throw new AppError(codes.cardUnknown);
+    }
+    if (row.issue_seq !== fields.header.issueSeq) {
+      await this.refuse(row.tenant_code, attempt, 'failure', `card ${fixedNo} holds issue ${fields.header.issueSeq}, not ${row.issue_seq}`);
+      throw new AppError(codes.cardOutdated);
+    }
+    if ((request.oprtNo !== undefined && request.oprtNo !== '' && request.oprtNo !== row.oprt_no) || (request.tenantCode !== undefined && request.tenantCode !== row.tenant_code)) {
+      await this.refuse(row.tenant_code, attempt, 'failure', `card ${fixedNo} of another operator`);
+      throw new AppError(codes.cardOtherOperator);
+    }
+    try {
+      requireInUse(row.state);
+    } catch (error) {
+      await this.refuse(row.tenant_code, attempt, 'refused', `card ${fixedNo} in state ${row.state}`);
+      throw error;
+    }
+    const user = await this.deps.account.userById(row.user_id);
+    if (!user) throw new AppError(codes.cardUnknown);
+    const lock = await this.deps.lockout.state(row.tenant_code, row.oprt_no, clientIp);
+    if (lock.throttledUntil !== null) throw throttledError(lock.throttledUntil - this.deps.now());
+    if (lock.lockedUntil !== null) {
+      await this.refuse(row.tenant_code, attempt, 'locked');
+      throw lockedError(lock.lockedUntil);
+    }
+    if (request.oprtPwd !== undefined && !(await verifyDigest(row.pwd_hash, request.oprtPwd))) {
+      return this.deps.login.fail(row.tenant_code, attempt, 'card-login');
+    }
+    return this.deps.login.openSession(user, attempt, 'card-login', loginTypes.card, row.id);
+  }
+
+  private refuse(tenantCode: string, attempt: Attempt, result: 'failure' | 'refused' | 'locked', detail?: string) {
+    return this.deps.logs.record({ tenantCode, account: attempt.account, action: 'card-login', result, clientIp: attempt.clientIp, detail });
+  }
+
+  // ---- the card password (spec §4 "Card-login password change") ----
+
+  /** The card a card-login session signed in with, in use (notCardLogin for any other session). */
+  private async sessionCard(session: SessionInfo): Promise<{ card: AdminLoginCardRow; user: UserRow }> {
+    if (session.loginType !== loginTypes.card || !session.cardId) throw new AppError(codes.notCardLogin);
+    const card = await this.repo.byId(session.cardId);
+    const user = await this.deps.account.userById(session.userId);
+    if (!card || !user) throw new AppError(codes.notCardLogin);
+    requireInUse(card.state);
+    return { card, user };
+  }
+
+  private confirmCardPassword(card: AdminLoginCardRow, user: UserRow, digest: string, clientIp: string) {
+    return confirmOperatorPassword(this.deps, {
+      user,
+      digest,
+      clientIp,
+      action: 'card-password',
+      wrongCode: codes.oldPasswordWrong,
+      matches: (given) => verifyDigest(card.pwd_hash, given),
+    });
+  }
+
+  async verifyPassword(session: SessionInfo, digest: string, clientIp: string): Promise<void> {
+    const { card, user } = await this.sessionCard(session);
+    await refuseIfLocked(this.deps, { user, clientIp, action: 'card-password' });
+    await this.confirmCardPassword(card, user, digest, clientIp);
+  }
+
+  async prepareChangePassword(session: SessionInfo, request: ChangeGmPasswordPrepare, language: LanguageCode, clientIp: string): Promise<PreparedCardWrite> {
+    const { card, user } = await this.sessionCard(session);
+    if (request.id !== card.id || fixedNoOf(request.fixedNo) !== card.fixed_no || request.kindNum !== card.kind_num) throw new AppError(codes.cardOtherOperator);
+    await refuseIfLocked(this.deps, { user, clientIp, action: 'card-password' });
+    const password = await openSealedPassword(this.deps.seal, this.deps.account.deploymentDigestMode, language, {
+      sealed: request.sealedPwd,
+      digest: request.oprtPwd,
+      sealedField: 'sealedPwd',
+      digestField: 'oprtPwd',
+    });
+    await this.confirmCardPassword(card, user, request.oprtOldPwd, clientIp);
+    requirePasswordPolicy(password, language);
+    if (await verifyDigest(card.pwd_hash, request.oprtPwd)) throw new AppError(codes.passwordReused);
+    const { key, installation } = await this.deps.gm.systemKey();
+    const payload: CardPasswordPayload = { cardId: card.id, fromSeq: card.issue_seq, issueSeq: card.issue_seq + 1, pwdHash: await hashDigest(request.oprtPwd) };
+    // a new issue number: the card's earlier image (and every copy of it) stops signing in
+    const image = buildAdminCard({ systemKey: key, fixedNo: card.fixed_no, customerNo: installation.customer_no, issueSeq: payload.issueSeq, oprtNo: card.oprt_no, cardNum: card.card_num, tenantCode: card.tenant_code });
+    const prepareId = await this.prepared.prepare('cardPassword', card.fixed_no, image, payload);
+    return { prepareId, fixedNo: card.fixed_no, image: image.toString('hex'), alreadyWritten: false };
+  }
+
+  /** Phase two: the new password and issue number, and every session of the card ends (the shell signs out). */
+  async confirmChangePassword(session: SessionInfo, confirm: CardWriteConfirm, clientIp: string): Promise<void> {
+    const changed = await this.deps.db.transaction().execute(async (trx) => {
+      const write = await PreparedCardWrites.take<CardPasswordPayload>(trx, 'cardPassword', confirm.prepareId, this.deps.now());
+      if (write.payload.cardId !== session.cardId) throw new AppError(codes.cardWriteUnknown);
+      if (!confirm.isSuccess) return false;
+      const p = write.payload;
+      if (!(await new AdminLoginCardRepository(trx).rewritePassword(p.cardId, p.fromSeq, p.issueSeq, p.pwdHash, this.deps.now()))) throw new AppError(codes.cardWriteUnknown);
+      await this.deps.sessionsOver(trx).revokeAllOfCard(p.cardId);
+      return true;
+    });
+    if (changed) await this.deps.logs.record({ tenantCode: session.tenantCode, account: session.account, action: 'card-password', result: 'success', clientIp });
+  }
+}

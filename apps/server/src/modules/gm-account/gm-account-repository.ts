@@ -1,0 +1,49 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { DB, GateInstallationTable } from '../../db/schema.ts';
+
+export type GateInstallationRow = Selectable<GateInstallationTable>;
+
+const rowId = 'this';
+
+/** The gate set-up's tables: the installation row, master-card tokens and trusted card issuers. */
+export class GmAccountRepository {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  installation(): Promise<GateInstallationRow | undefined> {
+    return this.db.selectFrom('gate_installation').selectAll().where('id', '=', rowId).executeTakeFirst();
+  }
+
+  /** Inserts the initialised installation unless one exists, then answers the stored one. */
+  async insertInstallationThenRead(row: Omit<Insertable<GateInstallationTable>, 'id'>): Promise<GateInstallationRow> {
+    await this.db
+      .insertInto('gate_installation')
+      .values({ ...row, id: rowId })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+    return this.db.selectFrom('gate_installation').selectAll().where('id', '=', rowId).executeTakeFirstOrThrow();
+  }
+
+  async insertMasterToken(tokenHash: string, createdAt: number, expiresAt: number): Promise<void> {
+    await this.db.deleteFrom('master_card_tokens').where('expires_at', '<=', createdAt).execute();
+    await this.db.insertInto('master_card_tokens').values({ token_hash: tokenHash, created_at: createdAt, expires_at: expiresAt }).execute();
+  }
+
+  async masterTokenLive(tokenHash: string, now: number): Promise<boolean> {
+    const row = await this.db.selectFrom('master_card_tokens').select('token_hash').where('token_hash', '=', tokenHash).where('expires_at', '>', now).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async trustIssuer(publicKey: string, trustedBy: string, at: number): Promise<void> {
+    await this.db
+      .insertInto('trusted_card_issuers')
+      .values({ public_key: publicKey, trusted_by: trustedBy, trusted_at: at, last_used_at: at })
+      .onConflict((oc) => oc.column('public_key').doUpdateSet({ trusted_by: trustedBy, last_used_at: at }))
+      .execute();
+  }
+
+  /** Marks a trusted issuer used; false when the issuer is not trusted. */
+  async touchTrustedIssuer(publicKey: string, at: number): Promise<boolean> {
+    const result = await this.db.updateTable('trusted_card_issuers').set({ last_used_at: at }).where('public_key', '=', publicKey).executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+}

@@ -1,0 +1,161 @@
+import { Type } from 'typebox';
+import type { onRequestHookHandler } from 'fastify';
+import { apiPaths } from '@campus/contracts';
+import type { App } from '../../http/types.ts';
+import { envelope, failureReplies, languageHeaders, ok, tokenHeaders } from '../../http/envelope.ts';
+import {
+  CardImage,
+  CardWriteConfirmBody,
+  CustomerNo,
+  DevicePublicKey,
+  Digest,
+  FixedNo,
+  GateSetupStateSchema,
+  PrepareId,
+  PreparedCardWriteReply,
+  gateOnly,
+} from '../card-write/card-schemas.ts';
+import type { SystemKeyCardService } from '../system-key-card/system-key-card-service.ts';
+import type { GmAccountService } from './gm-account-service.ts';
+
+export interface GmAccountRouteDeps {
+  gm: GmAccountService;
+  systemKeyCards: SystemKeyCardService;
+  requireMasterCard: onRequestHookHandler;
+  rateLimitPerMinute: number;
+}
+
+const IsIssueReply = envelope(Type.Object({ isIssue: Type.Boolean() }));
+const SysKeyDataReply = envelope(Type.Object({ sysKeyData: Type.String({ description: 'SM2 (C1C3C2, hex) of the system key and its key id, sealed to devicePublicKey' }) }));
+
+/** GMAccount calls (system initialisation, the master card) and the system key for card issuers (SystemUsedCardKind). */
+export function registerGmAccountRoutes(app: App, deps: GmAccountRouteDeps) {
+  const { gm, systemKeyCards } = deps;
+  const gate = gateOnly(gm.isGate);
+  const rateLimit = { rateLimit: { max: deps.rateLimitPerMinute, timeWindow: 60_000 } };
+  const tags = ['gate set-up'];
+
+  app.post(
+    apiPaths.gmIsSystemInit,
+    { onRequest: gate, schema: { tags, summary: 'What the gate set-up has done (the entry checks of the card screens)', headers: languageHeaders, response: { 200: envelope(GateSetupStateSchema), ...failureReplies } } },
+    async (request) => ok(request, await gm.state()),
+  );
+  app.post(
+    apiPaths.gmIsIssueSecretCard,
+    { onRequest: gate, schema: { tags, summary: 'Whether the system key card is issued', headers: languageHeaders, response: { 200: IsIssueReply, ...failureReplies } } },
+    async (request) => ok(request, { isIssue: (await gm.state()).isIssueSecretCard }),
+  );
+  app.post(
+    apiPaths.gmIsIssueSuperAdminCard,
+    { onRequest: gate, schema: { tags, summary: "Whether the super administrator's login card is issued", headers: languageHeaders, response: { 200: IsIssueReply, ...failureReplies } } },
+    async (request) => ok(request, { isIssue: (await gm.state()).isIssueSuperAdminCard }),
+  );
+  app.post(
+    apiPaths.gmGetCardSector,
+    {
+      onRequest: gate,
+      schema: { tags, summary: 'The card layout the server builds (docs/cards.md)', headers: languageHeaders, response: { 200: envelope(Type.Object({ layoutVersion: Type.Integer(), imageSize: Type.Integer(), cardKind: Type.Integer() })), ...failureReplies } },
+    },
+    async (request) => ok(request, { layoutVersion: 1, imageSize: 256, cardKind: 11 }),
+  );
+
+  app.post(
+    apiPaths.addGmInitData,
+    {
+      onRequest: gate,
+      config: rateLimit,
+      schema: {
+        tags,
+        summary: 'System initialisation, phase one: a new system key sealed onto the mother card (until initialised)',
+        headers: languageHeaders,
+        body: Type.Object({ customerNo: CustomerNo, customerPwd: Digest, fixedNo: FixedNo, image: CardImage }),
+        response: { 200: PreparedCardWriteReply, ...failureReplies },
+      },
+    },
+    async (request) => ok(request, await gm.prepareInit(request.body, request.ip)),
+  );
+  app.post(
+    apiPaths.gmSetSystemInit,
+    {
+      onRequest: gate,
+      config: rateLimit,
+      schema: {
+        tags,
+        summary: 'System initialisation, phase two: the mother card read back after the write',
+        headers: languageHeaders,
+        body: Type.Object({ prepareId: PrepareId, isSuccess: Type.Boolean(), image: Type.Optional(CardImage) }),
+        response: { 200: envelope(GateSetupStateSchema), ...failureReplies },
+      },
+    },
+    async (request) => ok(request, await gm.confirmInit(request.body, request.ip)),
+  );
+  app.post(
+    apiPaths.gmMasterCardVerify,
+    {
+      onRequest: gate,
+      config: rateLimit,
+      schema: {
+        tags,
+        summary: 'Checks the swiped mother card and answers a master-card token (30 minutes)',
+        headers: languageHeaders,
+        body: Type.Object({
+          sysKeyCode: Type.String({ pattern: '^[0-9a-fA-F]{32}$' }),
+          customerNo: CustomerNo,
+          customerPwd: Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: "The mother card's proof as ReadMasterCard answers it" }),
+        }),
+        response: { 200: envelope(Type.Object({ token: Type.String(), expiresIn: Type.Integer() })), ...failureReplies },
+      },
+    },
+    async (request) => ok(request, await gm.verifyMasterCard(request.body, request.ip)),
+  );
+  app.post(
+    apiPaths.gmSetIssueSecretCard,
+    {
+      onRequest: [gate, deps.requireMasterCard],
+      schema: { tags, summary: 'Issuing the system key card, phase two (master-card token)', headers: tokenHeaders, body: CardWriteConfirmBody, response: { 200: envelope(Type.Null()), ...failureReplies } },
+    },
+    async (request) => {
+      await systemKeyCards.confirmIssue(request.body, request.ip);
+      return ok(request, null);
+    },
+  );
+
+  app.post(
+    apiPaths.getSysKeyData,
+    {
+      onRequest: gate,
+      config: rateLimit,
+      schema: {
+        tags,
+        summary: 'The system key sealed to a trusted card issuer; with a master-card token the issuer becomes trusted',
+        headers: tokenHeaders,
+        body: Type.Object({ devicePublicKey: DevicePublicKey }),
+        response: { 200: SysKeyDataReply, ...failureReplies },
+      },
+    },
+    async (request) => {
+      const header = request.headers.token;
+      const token = typeof header === 'string' ? header : undefined;
+      const trustedBy = token !== undefined && (await gm.masterTokenLive(token)) ? 'master-card' : null;
+      return ok(request, { sysKeyData: await gm.sysKeyDataFor(request.body.devicePublicKey, trustedBy, request.ip) });
+    },
+  );
+  app.post(
+    apiPaths.getGmSysKeyData,
+    {
+      onRequest: gate,
+      config: rateLimit,
+      schema: {
+        tags,
+        summary: 'The system key card on the reader makes the card issuer trusted; then the key sealed to it',
+        headers: languageHeaders,
+        body: Type.Object({ devicePublicKey: DevicePublicKey, fixedNo: FixedNo, image: CardImage }),
+        response: { 200: SysKeyDataReply, ...failureReplies },
+      },
+    },
+    async (request) => {
+      const fixedNo = await systemKeyCards.requireValid(request.body.fixedNo, request.body.image);
+      return ok(request, { sysKeyData: await gm.sysKeyDataFor(request.body.devicePublicKey, `key-card:${fixedNo}`, request.ip) });
+    },
+  );
+}

@@ -1,0 +1,248 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { sm2 } from 'sm-crypto-v2';
+import { CardTrustError, classifyCard, initialiseMotherCard, normaliseFixedNo, readMotherCard, systemKeyId, trimImage } from '@campus/card-crypto';
+import { codes, isGateSystem } from '@campus/contracts';
+import type { GateSetupState, MasterCardToken, MasterCardVerifyRequest, PreparedCardWrite, SystemInitConfirm, SystemInitRequest } from '@campus/contracts';
+import type { DB } from '../../db/schema.ts';
+import { AppError } from '../../http/envelope.ts';
+import { sha256Hex } from '../../lib/hash.ts';
+import { imageHash, PreparedCardWrites } from '../card-write/prepared-card-writes.ts';
+import type { LicenceService } from '../licence/licence-service.ts';
+import type { OperationLogService } from '../operation-log/operation-log-service.ts';
+import { GmAccountRepository } from './gm-account-repository.ts';
+import type { GateInstallationRow } from './gm-account-repository.ts';
+import type { SystemKeyVault } from './system-key-vault.ts';
+
+/** How long a master-card token is good for (spec §6: the set-up and card-management calls). */
+export const masterTokenTtlMs = 30 * 60_000;
+const masterTokenPattern = /^[A-Za-z0-9_-]{43}$/;
+
+/** What initialisation keeps until its confirm (the system key only sealed under the KEK). */
+interface InitPayload {
+  customerNo: string;
+  sysKeyCode: string;
+  proofHash: string;
+  kid: string;
+  sealedSystemKey: string;
+  customerSealedKey: string;
+  motherCardSalt: string;
+}
+
+export interface GmAccountDeps {
+  db: Kysely<DB>;
+  vault: SystemKeyVault;
+  licence: Pick<LicenceService, 'customerInfo' | 'adoptCustomerNo'>;
+  logs: OperationLogService;
+  mjSystem: number;
+  now: () => number;
+  /** Whether a system key card / a super administrator card is issued (their areas answer). */
+  keyCardIssued: () => Promise<boolean>;
+  superAdminCardIssued: () => Promise<boolean>;
+}
+
+function hexBytes(hex: string, field: string): Buffer {
+  if (!/^([0-9a-fA-F]{2})+$/.test(hex)) throw new AppError(codes.badRequest, 400, null, {}, `body/${field} must be hex bytes`);
+  return Buffer.from(hex, 'hex');
+}
+
+function fixedNoOf(fixedNo: string): string {
+  try {
+    return normaliseFixedNo(fixedNo);
+  } catch {
+    throw new AppError(codes.badRequest, 400, null, {}, 'body/fixedNo must be 8 to 20 hex digits');
+  }
+}
+
+function sameHex(a: string, b: string): boolean {
+  const x = Buffer.from(a.toLowerCase(), 'utf8');
+  const y = Buffer.from(b.toLowerCase(), 'utf8');
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * The gate set-up (spec §4 "Gate set-up order", docs/cards.md): system initialisation with the mother card,
+ * the master-card token, the system key (sealed at rest, sealed to trusted card issuers on the way out).
+ */
+export class GmAccountService {
+  private readonly repo: GmAccountRepository;
+  private readonly prepared: PreparedCardWrites;
+
+  constructor(private readonly deps: GmAccountDeps) {
+    this.repo = new GmAccountRepository(deps.db);
+    this.prepared = new PreparedCardWrites(deps.db, deps.now);
+  }
+
+  get isGate(): boolean {
+    return isGateSystem(this.deps.mjSystem);
+  }
+
+  /** notGateSystem outside gate deployments (system type 21 to 29). */
+  requireGate(): void {
+    if (!this.isGate) throw new AppError(codes.notGateSystem);
+  }
+
+  async state(): Promise<GateSetupState> {
+    const row = await this.repo.installation();
+    const [isIssueSecretCard, isIssueSuperAdminCard, customer] = await Promise.all([this.deps.keyCardIssued(), this.deps.superAdminCardIssued(), this.deps.licence.customerInfo()]);
+    return {
+      mjSystem: this.deps.mjSystem,
+      isGate: this.isGate,
+      isInit: row !== undefined,
+      hasSecret: row !== undefined && this.openSystemKey(row) !== null,
+      isIssueSecretCard,
+      isIssueSuperAdminCard,
+      customerNo: row?.customer_no ?? customer.customerNo,
+    };
+  }
+
+  private openSystemKey(row: GateInstallationRow): Buffer | null {
+    const key = this.deps.vault.open(row.sealed_system_key);
+    return key && key.length === 16 && systemKeyId(key).toString('hex') === row.kid ? key : null;
+  }
+
+  /** The initialised installation (systemNotInitialised otherwise). */
+  async installation(): Promise<GateInstallationRow> {
+    const row = await this.repo.installation();
+    if (!row) throw new AppError(codes.systemNotInitialised);
+    return row;
+  }
+
+  /** The system key in clear, for building and checking cards in this process only; never stored or logged. */
+  async systemKey(): Promise<{ key: Buffer; installation: GateInstallationRow }> {
+    const installation = await this.installation();
+    const key = this.openSystemKey(installation);
+    if (!key) throw new AppError(codes.systemSecretMissing);
+    return { key, installation };
+  }
+
+  // ---- system initialisation (two-phase) ----
+
+  async prepareInit(request: SystemInitRequest, clientIp: string): Promise<PreparedCardWrite> {
+    if (await this.repo.installation()) throw new AppError(codes.systemAlreadyInitialised);
+    const fixedNo = fixedNoOf(request.fixedNo);
+    const image = trimImage(hexBytes(request.image, 'image'));
+    if (classifyCard(image) !== 'mother') throw new AppError(codes.notMotherCard);
+    let card;
+    try {
+      card = readMotherCard(image);
+    } catch {
+      throw new AppError(codes.notMotherCard);
+    }
+    if (card.customerNo !== request.customerNo) throw new AppError(codes.customerNoMismatch, 200, null, { customerNo: request.customerNo });
+    const { customerNo: installationCustomerNo } = await this.deps.licence.customerInfo();
+    if (installationCustomerNo !== '' && installationCustomerNo !== card.customerNo) {
+      throw new AppError(codes.customerNoOtherInstallation, 200, null, { customerNo: installationCustomerNo });
+    }
+    if (card.initialised) {
+      // the write of an earlier prepare landed but its confirm was lost: confirm that one, do not write again
+      const pending = await this.prepared.pendingFor<InitPayload>('systemInit', fixedNo);
+      if (pending && pending.imageHash === imageHash(image)) {
+        const prepareId = await this.prepared.prepare('systemInit', fixedNo, image, pending.payload);
+        return { prepareId, fixedNo, image: image.toString('hex'), alreadyWritten: true };
+      }
+      throw new AppError(codes.motherCardUsed);
+    }
+    const systemKey = randomBytes(16);
+    let written;
+    try {
+      written = initialiseMotherCard(image, fixedNo, request.customerPwd, systemKey);
+    } catch (error) {
+      if (error instanceof CardTrustError && error.reason === 'passwordWrong') {
+        await this.log(clientIp, 'system-init', 'failure', 'wrong customer password');
+        throw new AppError(codes.customerPasswordWrong);
+      }
+      throw new AppError(codes.notMotherCard);
+    }
+    const payload: InitPayload = {
+      customerNo: card.customerNo,
+      sysKeyCode: card.sysKeyCode,
+      proofHash: sha256Hex(readMotherCard(written.image).proof),
+      kid: systemKeyId(systemKey).toString('hex'),
+      sealedSystemKey: this.deps.vault.seal(systemKey),
+      customerSealedKey: written.recovery.sealedSystemKey.toString('hex'),
+      motherCardSalt: written.recovery.cardSalt.toString('hex'),
+    };
+    const prepareId = await this.prepared.prepare('systemInit', fixedNo, written.image, payload);
+    return { prepareId, fixedNo, image: written.image.toString('hex'), alreadyWritten: false };
+  }
+
+  /** Phase two: the mother card read back must hold the prepared image; then the installation is initialised. */
+  async confirmInit(confirm: SystemInitConfirm, clientIp: string): Promise<GateSetupState> {
+    const initialised = await this.deps.db.transaction().execute(async (trx) => {
+      const write = await PreparedCardWrites.take<InitPayload>(trx, 'systemInit', confirm.prepareId, this.deps.now());
+      if (!confirm.isSuccess) return null;
+      if (confirm.image === undefined || imageHash(trimImage(hexBytes(confirm.image, 'image'))) !== write.imageHash) {
+        throw new AppError(codes.cardWriteUnknown);
+      }
+      const p = write.payload;
+      const stored = await new GmAccountRepository(trx).insertInstallationThenRead({
+        customer_no: p.customerNo,
+        mother_fixed_no: write.fixedNo,
+        sys_key_code: p.sysKeyCode,
+        mother_proof_hash: p.proofHash,
+        kid: p.kid,
+        sealed_system_key: p.sealedSystemKey,
+        customer_sealed_key: p.customerSealedKey,
+        mother_card_salt: p.motherCardSalt,
+        initialised_at: this.deps.now(),
+      });
+      if (stored.kid !== p.kid) throw new AppError(codes.systemAlreadyInitialised);
+      return p;
+    });
+    if (initialised) {
+      await this.deps.licence.adoptCustomerNo(initialised.customerNo);
+      await this.log(clientIp, 'system-init', 'success', `customer ${initialised.customerNo}`);
+    }
+    return this.state();
+  }
+
+  // ---- the master card ----
+
+  async verifyMasterCard(request: MasterCardVerifyRequest, clientIp: string): Promise<MasterCardToken> {
+    const row = await this.installation();
+    const matches =
+      sameHex(request.customerNo, row.customer_no) && sameHex(request.sysKeyCode, row.sys_key_code) && sameHex(sha256Hex(request.customerPwd.toLowerCase()), row.mother_proof_hash);
+    if (!matches) {
+      await this.log(clientIp, 'master-card', 'failure');
+      throw new AppError(codes.masterCardRejected);
+    }
+    const token = randomBytes(32).toString('base64url');
+    const now = this.deps.now();
+    await this.repo.insertMasterToken(sha256Hex(token), now, now + masterTokenTtlMs);
+    await this.log(clientIp, 'master-card', 'success');
+    return { token, expiresIn: masterTokenTtlMs / 1000 };
+  }
+
+  /** Whether `token` is a live master-card token. */
+  async masterTokenLive(token: string): Promise<boolean> {
+    if (!masterTokenPattern.test(token)) return false;
+    return this.repo.masterTokenLive(sha256Hex(token), this.deps.now());
+  }
+
+  // ---- the system key for card issuers ----
+
+  /**
+   * The system key and its key id, SM2-sealed to a card issuer's public key. `trustedBy` (a master-card swipe,
+   * a system key card) makes the issuer trusted first; without it only an issuer trusted before gets the key.
+   */
+  async sysKeyDataFor(devicePublicKey: string, trustedBy: string | null, clientIp: string): Promise<string> {
+    const publicKey = devicePublicKey.toLowerCase();
+    if (!/^04[0-9a-f]{128}$/.test(publicKey) || !sm2.verifyPublicKey(publicKey)) {
+      throw new AppError(codes.badRequest, 400, null, {}, 'body/devicePublicKey must be an uncompressed SM2 public key (130 hex digits)');
+    }
+    const { key } = await this.systemKey();
+    const now = this.deps.now();
+    if (trustedBy !== null) {
+      await this.repo.trustIssuer(publicKey, trustedBy, now);
+      await this.log(clientIp, 'card-reader-trust', 'success', trustedBy);
+    } else if (!(await this.repo.touchTrustedIssuer(publicKey, now))) {
+      throw new AppError(codes.readerNotTrusted);
+    }
+    return sm2.doEncrypt(new Uint8Array(Buffer.concat([key, systemKeyId(key)])), publicKey, 1);
+  }
+
+  private log(clientIp: string, action: 'system-init' | 'master-card' | 'card-reader-trust', result: 'success' | 'failure', detail?: string) {
+    return this.deps.logs.record({ tenantCode: '', account: '', action, result, clientIp, detail });
+  }
+}

@@ -1,0 +1,117 @@
+import { adminCardKind, buildSystemKeyCard, CardTrustError, normaliseFixedNo, openSystemKeyCard, trimImage } from '@campus/card-crypto';
+import { codes } from '@campus/contracts';
+import type { CardWriteConfirm, PreparedCardWrite } from '@campus/contracts';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.ts';
+import { AppError } from '../../http/envelope.ts';
+import { newId } from '../../lib/hash.ts';
+import { cardStates, mayIssueOnto, requireInUse } from '../card-write/card-states.ts';
+import { PreparedCardWrites } from '../card-write/prepared-card-writes.ts';
+import type { GmAccountService } from '../gm-account/gm-account-service.ts';
+import type { OperationLogService } from '../operation-log/operation-log-service.ts';
+import { SystemKeyCardRepository } from './system-key-card-repository.ts';
+
+interface KeyCardPayload {
+  issueSeq: number;
+}
+
+export interface SystemKeyCardDeps {
+  db: Kysely<DB>;
+  gm: Pick<GmAccountService, 'systemKey'>;
+  /** Whether a fixed number is taken by another kind of card (an administrator login card). */
+  takenByOtherCard: (fixedNo: string) => Promise<boolean>;
+  logs: OperationLogService;
+  now: () => number;
+}
+
+export function fixedNoOf(fixedNo: string): string {
+  try {
+    return normaliseFixedNo(fixedNo);
+  } catch {
+    throw new AppError(codes.badRequest, 400, null, {}, 'body/fixedNo must be 8 to 20 hex digits');
+  }
+}
+
+/** The system key card (spec §7 /qy/api/SystemKeyCard/): issued in the set-up, proves a card issuer later. */
+export class SystemKeyCardService {
+  private readonly repo: SystemKeyCardRepository;
+  private readonly prepared: PreparedCardWrites;
+
+  constructor(private readonly deps: SystemKeyCardDeps) {
+    this.repo = new SystemKeyCardRepository(deps.db);
+    this.prepared = new PreparedCardWrites(deps.db, deps.now);
+  }
+
+  anyIssued(): Promise<boolean> {
+    return this.repo.anyIssued();
+  }
+
+  /** Whether a fixed number holds, or held, a system key card that is not recycled. */
+  async isRegistered(fixedNo: string): Promise<boolean> {
+    return !mayIssueOnto((await this.repo.byFixedNo(fixedNo))?.state);
+  }
+
+  /** CheckCardCanIssue: the card is new to the server (or recycled). */
+  async canIssue(fixedNo: string): Promise<boolean> {
+    const id = fixedNoOf(fixedNo);
+    return !(await this.isRegistered(id)) && !(await this.deps.takenByOtherCard(id));
+  }
+
+  /** Add, phase one: the set-up's system key card, while none is issued. */
+  async prepareIssue(fixedNo: string): Promise<PreparedCardWrite> {
+    const id = fixedNoOf(fixedNo);
+    const { key, installation } = await this.deps.gm.systemKey();
+    if (await this.repo.anyIssued()) throw new AppError(codes.setUpStepDone, 200, null, { step: 'system key card' });
+    if (!(await this.canIssue(id))) throw new AppError(codes.cardAlreadyRegistered);
+    const issueSeq = ((await this.repo.byFixedNo(id))?.issue_seq ?? 0) + 1;
+    const image = buildSystemKeyCard({
+      systemKey: key,
+      fixedNo: id,
+      customerNo: installation.customer_no,
+      issueSeq,
+      recovery: {
+        sealedSystemKey: Buffer.from(installation.customer_sealed_key, 'hex'),
+        cardSalt: Buffer.from(installation.mother_card_salt, 'hex'),
+        motherFixedNo: installation.mother_fixed_no,
+      },
+    });
+    const payload: KeyCardPayload = { issueSeq };
+    const prepareId = await this.prepared.prepare('systemKeyCard', id, image, payload);
+    return { prepareId, fixedNo: id, image: image.toString('hex'), alreadyWritten: false };
+  }
+
+  /** SetIssueSecretCard, phase two. */
+  async confirmIssue(confirm: CardWriteConfirm, clientIp: string): Promise<void> {
+    const issued = await this.deps.db.transaction().execute(async (trx) => {
+      const write = await PreparedCardWrites.take<KeyCardPayload>(trx, 'systemKeyCard', confirm.prepareId, this.deps.now());
+      if (!confirm.isSuccess) return null;
+      const repo = new SystemKeyCardRepository(trx);
+      if (await repo.anyIssued()) throw new AppError(codes.setUpStepDone, 200, null, { step: 'system key card' });
+      const now = this.deps.now();
+      await repo.upsertIssued({ id: newId(), kind_num: adminCardKind, fixed_no: write.fixedNo, state: cardStates.inUse, issue_seq: write.payload.issueSeq, created_at: now, updated_at: now });
+      return write.fixedNo;
+    });
+    if (issued) await this.deps.logs.record({ tenantCode: '', account: '', action: 'card-issue', result: 'success', clientIp, detail: `system key card ${issued}` });
+  }
+
+  /**
+   * A system key card of this installation in use, as the issuer read it: its MAC under the system key, its
+   * row, its issue number (an older copy is refused) and its state.
+   */
+  async requireValid(fixedNo: string, imageHex: string): Promise<string> {
+    const id = fixedNoOf(fixedNo);
+    const { key } = await this.deps.gm.systemKey();
+    let header;
+    try {
+      header = openSystemKeyCard(trimImage(Buffer.from(imageHex, 'hex')), key, id).header;
+    } catch (error) {
+      if (error instanceof CardTrustError) throw new AppError(codes.cardNotValid);
+      throw error;
+    }
+    const row = await this.repo.byFixedNo(id);
+    if (!row) throw new AppError(codes.cardUnknown);
+    if (row.issue_seq !== header.issueSeq) throw new AppError(codes.cardOutdated);
+    requireInUse(row.state);
+    return id;
+  }
+}

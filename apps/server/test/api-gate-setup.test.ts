@@ -1,0 +1,384 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sm2 } from 'sm-crypto-v2';
+import { blankImage, customerKey, makeMotherCard, openAdminCard, readMotherCard, recoverSystemKey, sm3Hex, sm4DecryptBlock, systemKeyId } from '@campus/card-crypto';
+import { apiPaths, codes, loginTypes } from '@campus/contracts';
+import type { GateSetupState, PasswordComplexity, PreparedCardWrite, SuperAdmin, UserInfo } from '@campus/contracts';
+import { attachServer, call, databases, startServer, tempDir } from './helpers.ts';
+import type { TestServer } from './helpers.ts';
+
+const customerNo = '10001';
+const customerPassword = 'Customer#2026';
+const motherFixedNo = 'A1B2C3D4';
+const keyCardFixedNo = '04AA0001';
+const adminCardFixedNo = '04AB0002';
+const cardPassword = 'Card#2026a';
+
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+const gateEnv = { MJ_SYSTEM: '21' };
+
+async function state(server: TestServer): Promise<GateSetupState> {
+  return (await call<GateSetupState>(server, 'POST', apiPaths.gmIsSystemInit)).body.data;
+}
+
+async function sealed(server: TestServer, password: string): Promise<string> {
+  const complexity = await call<PasswordComplexity>(server, 'GET', apiPaths.passwordComplexity);
+  return sm2.doEncrypt(password, complexity.body.data.sealKey, 1);
+}
+
+/** What a set-up that got as far as `step` leaves: the images the card issuer would have written. */
+interface Installed {
+  motherImage: Buffer;
+  masterToken: string;
+  keyCardImage: Buffer;
+  adminCardImage: Buffer;
+}
+
+async function initialise(server: TestServer): Promise<{ motherImage: Buffer }> {
+  const blankMother = makeMotherCard({ customerNo, customerPwdDigest: sm3Hex(customerPassword) });
+  const prepared = await call<PreparedCardWrite>(server, 'POST', apiPaths.addGmInitData, { customerNo, customerPwd: sm3Hex(customerPassword), fixedNo: motherFixedNo, image: hex(blankMother) });
+  expect(prepared.body.code).toBe(0);
+  const confirmed = await call(server, 'POST', apiPaths.gmSetSystemInit, { prepareId: prepared.body.data.prepareId, isSuccess: true, image: prepared.body.data.image });
+  expect(confirmed.body.code).toBe(0);
+  return { motherImage: Buffer.from(prepared.body.data.image, 'hex') };
+}
+
+async function swipeMother(server: TestServer, motherImage: Buffer) {
+  const card = readMotherCard(motherImage);
+  return call<{ token: string; expiresIn: number }>(server, 'POST', apiPaths.gmMasterCardVerify, { sysKeyCode: card.sysKeyCode, customerNo: card.customerNo, customerPwd: card.proof });
+}
+
+async function install(server: TestServer): Promise<Installed> {
+  const { motherImage } = await initialise(server);
+  const masterToken = (await swipeMother(server, motherImage)).body.data.token;
+  const key = await call<PreparedCardWrite>(server, 'POST', apiPaths.systemKeyCardAdd, { fixedNo: keyCardFixedNo }, { token: masterToken });
+  expect(key.body.code).toBe(0);
+  expect((await call(server, 'POST', apiPaths.gmSetIssueSecretCard, { prepareId: key.body.data.prepareId, isSuccess: true }, { token: masterToken })).body.code).toBe(0);
+  const admin = await call<PreparedCardWrite>(server, 'POST', apiPaths.issueSuperAdmin, { fixedNo: adminCardFixedNo, oprtPwd: sm3Hex(cardPassword), sealedPwd: await sealed(server, cardPassword) }, { token: masterToken });
+  expect(admin.body.code).toBe(0);
+  expect((await call(server, 'POST', apiPaths.gmSetIssueSuperAdminCard, { prepareId: admin.body.data.prepareId, isSuccess: true }, { token: masterToken })).body.code).toBe(0);
+  return { motherImage, masterToken, keyCardImage: Buffer.from(key.body.data.image, 'hex'), adminCardImage: Buffer.from(admin.body.data.image, 'hex') };
+}
+
+function cardLogin(server: TestServer, image: Buffer, extra: Record<string, unknown> = {}, fixedNo = adminCardFixedNo) {
+  return call<{ token: string; tenantCode: string }>(server, 'POST', apiPaths.cardLogin, { cardKind: 11, fixedNo, image: hex(image), ...extra }, { language: 'en-US' });
+}
+
+describe.each(databases)('gate set-up (%s)', (kind) => {
+  describe('a fresh gate deployment, step by step', () => {
+    let server: TestServer;
+    beforeAll(async () => {
+      server = await startServer(kind, { env: gateEnv });
+    });
+    afterAll(async () => {
+      await server?.close();
+    });
+
+    it('starts with nothing done', async () => {
+      expect(await state(server)).toEqual({ mjSystem: 21, isGate: true, isInit: false, hasSecret: false, isIssueSecretCard: false, isIssueSuperAdminCard: false, customerNo });
+      expect((await call(server, 'POST', apiPaths.gmIsIssueSecretCard)).body.data).toEqual({ isIssue: false });
+      expect((await call(server, 'POST', apiPaths.gmGetCardSector)).body.data).toEqual({ layoutVersion: 1, imageSize: 256, cardKind: 11 });
+    });
+
+    it('refuses the later steps before initialisation', async () => {
+      const mother = readMotherCard(makeMotherCard({ customerNo, customerPwdDigest: sm3Hex(customerPassword) }));
+      const verify = await call(server, 'POST', apiPaths.gmMasterCardVerify, { sysKeyCode: mother.sysKeyCode, customerNo, customerPwd: 'ab'.repeat(32) });
+      expect(verify.body.code).toBe(codes.systemNotInitialised);
+      const add = await call(server, 'POST', apiPaths.systemKeyCardAdd, { fixedNo: keyCardFixedNo });
+      expect(add.status).toBe(401);
+      expect(add.body.code).toBe(codes.masterCardTokenInvalid);
+      const login = await cardLogin(server, blankImage());
+      expect(login.body.code).toBe(codes.systemNotInitialised);
+    });
+
+    it('initialisation refuses a wrong customer password, another customer number, and a card that is not a mother card', async () => {
+      const image = hex(makeMotherCard({ customerNo, customerPwdDigest: sm3Hex(customerPassword) }));
+      const body = { customerNo, customerPwd: sm3Hex(customerPassword), fixedNo: motherFixedNo, image };
+      const wrongPassword = await call(server, 'POST', apiPaths.addGmInitData, { ...body, customerPwd: sm3Hex('Wrong#2026') }, { language: 'en-US' });
+      expect(wrongPassword.body).toMatchObject({ code: codes.customerPasswordWrong, msg: 'The customer password does not match the mother card' });
+      expect((await call(server, 'POST', apiPaths.addGmInitData, { ...body, customerNo: '10002' })).body.code).toBe(codes.customerNoMismatch);
+      const otherCustomer = hex(makeMotherCard({ customerNo: '20002', customerPwdDigest: sm3Hex(customerPassword) }));
+      const other = await call(server, 'POST', apiPaths.addGmInitData, { ...body, customerNo: '20002', image: otherCustomer }, { language: 'en-US' });
+      expect(other.body.code).toBe(codes.customerNoOtherInstallation);
+      expect(other.body.msg).toContain('10001');
+      expect((await call(server, 'POST', apiPaths.addGmInitData, { ...body, image: hex(blankImage()) })).body.code).toBe(codes.notMotherCard);
+      expect((await call(server, 'POST', apiPaths.addGmInitData, { ...body, customerNo: '0123' })).status).toBe(400);
+      expect((await state(server)).isInit).toBe(false);
+    });
+
+    let motherImage: Buffer;
+    it('initialises in two phases: nothing until the mother card read back holds the prepared image', async () => {
+      const blank = makeMotherCard({ customerNo, customerPwdDigest: sm3Hex(customerPassword) });
+      const prepared = await call<PreparedCardWrite>(server, 'POST', apiPaths.addGmInitData, { customerNo, customerPwd: sm3Hex(customerPassword), fixedNo: motherFixedNo, image: hex(blank) });
+      expect(prepared.body.code).toBe(0);
+      expect(prepared.body.data).toMatchObject({ fixedNo: motherFixedNo, alreadyWritten: false });
+      const written = Buffer.from(prepared.body.data.image, 'hex');
+      expect(readMotherCard(written).initialised).toBe(true);
+      expect((await state(server)).isInit).toBe(false);
+
+      const { prepareId } = prepared.body.data;
+      // confirmed without the card read back, or with the old card: refused, and the prepared write survives
+      expect((await call(server, 'POST', apiPaths.gmSetSystemInit, { prepareId, isSuccess: true })).body.code).toBe(codes.cardWriteUnknown);
+      expect((await call(server, 'POST', apiPaths.gmSetSystemInit, { prepareId, isSuccess: true, image: hex(blank) })).body.code).toBe(codes.cardWriteUnknown);
+      // the write landed but the confirm was lost: the same card again is recognised, not written twice
+      const again = await call<PreparedCardWrite>(server, 'POST', apiPaths.addGmInitData, { customerNo, customerPwd: sm3Hex(customerPassword), fixedNo: motherFixedNo, image: hex(written) });
+      expect(again.body.data).toMatchObject({ alreadyWritten: true, image: hex(written) });
+      // the older prepareId is replaced by the new one
+      expect((await call(server, 'POST', apiPaths.gmSetSystemInit, { prepareId, isSuccess: true, image: hex(written) })).body.code).toBe(codes.cardWriteUnknown);
+      const confirmed = await call<GateSetupState>(server, 'POST', apiPaths.gmSetSystemInit, { prepareId: again.body.data.prepareId, isSuccess: true, image: hex(written) });
+      expect(confirmed.body.code).toBe(0);
+      expect(confirmed.body.data).toMatchObject({ isInit: true, hasSecret: true, isIssueSecretCard: false });
+      // once only
+      expect((await call(server, 'POST', apiPaths.gmSetSystemInit, { prepareId: again.body.data.prepareId, isSuccess: true, image: hex(written) })).body.code).toBe(codes.cardWriteUnknown);
+      motherImage = written;
+    });
+
+    it('a second initialisation is refused', async () => {
+      const fresh = hex(makeMotherCard({ customerNo, customerPwdDigest: sm3Hex(customerPassword) }));
+      const reply = await call(server, 'POST', apiPaths.addGmInitData, { customerNo, customerPwd: sm3Hex(customerPassword), fixedNo: '0BADF00D', image: fresh });
+      expect(reply.body.code).toBe(codes.systemAlreadyInitialised);
+    });
+
+    it('keeps the system key only sealed: neither the database row nor the log holds it', async () => {
+      const key = recoverFromMother(motherImage);
+      const row = await server.handle.db.selectFrom('gate_installation').selectAll().executeTakeFirstOrThrow();
+      const logs = await server.handle.db.selectFrom('operation_logs').selectAll().execute();
+      const everything = JSON.stringify({ row, logs }).toLowerCase();
+      expect(everything).not.toContain(key.toString('hex'));
+      expect(row.kid).toBe(systemKeyId(key).toString('hex'));
+      expect(row.sealed_system_key).toMatch(/^kek1:/);
+      expect(fs.statSync(server.config.systemKeyKekFile).mode & 0o777).toBe(0o600);
+    });
+
+    let masterToken: string;
+    it('the mother card swipe answers a master-card token; a changed proof is refused', async () => {
+      const card = readMotherCard(motherImage);
+      const forged = await call(server, 'POST', apiPaths.gmMasterCardVerify, { sysKeyCode: card.sysKeyCode, customerNo, customerPwd: `${card.proof.slice(0, 63)}${card.proof.endsWith('0') ? '1' : '0'}` });
+      expect(forged.body.code).toBe(codes.masterCardRejected);
+      const reply = await swipeMother(server, motherImage);
+      expect(reply.body.code).toBe(0);
+      expect(reply.body.data.expiresIn).toBe(1800);
+      masterToken = reply.body.data.token;
+    });
+
+    it('a master-card token is no access token, and an access token is no master-card token', async () => {
+      const normal = await call(server, 'GET', apiPaths.userDetail, undefined, { token: masterToken });
+      expect(normal.status).toBe(401);
+      expect(normal.body.code).toBe(codes.tokenInvalid);
+      const digest = sm3Hex('Sysadmin#2026');
+      const login = await call<{ loginInfo: { token: string } }>(server, 'POST', apiPaths.webLogin, { user: { account: 'sysadmin', password: digest, tenantCode: '1001' } });
+      expect(login.body.code).toBe(0);
+      const add = await call(server, 'POST', apiPaths.systemKeyCardAdd, { fixedNo: keyCardFixedNo }, { token: login.body.data.loginInfo.token });
+      expect(add.status).toBe(401);
+      expect(add.body.code).toBe(codes.masterCardTokenInvalid);
+    });
+
+    it('a failed key card write issues nothing', async () => {
+      const key = await call<PreparedCardWrite>(server, 'POST', apiPaths.systemKeyCardAdd, { fixedNo: keyCardFixedNo }, { token: masterToken });
+      expect(key.body.code).toBe(0);
+      // the issuer failed: nothing is issued, and the card may be prepared again
+      expect((await call(server, 'POST', apiPaths.gmSetIssueSecretCard, { prepareId: key.body.data.prepareId, isSuccess: false }, { token: masterToken })).body.code).toBe(0);
+      expect((await state(server)).isIssueSecretCard).toBe(false);
+    });
+
+    let keyCardImage: Buffer;
+    it('issues the system key card in two phases, once', async () => {
+      expect((await call(server, 'POST', apiPaths.systemKeyCardCheckCanIssue, { fixedNo: keyCardFixedNo }, { token: masterToken })).body.data).toEqual({ canIssue: true });
+      const key = await call<PreparedCardWrite>(server, 'POST', apiPaths.systemKeyCardAdd, { fixedNo: keyCardFixedNo }, { token: masterToken });
+      keyCardImage = Buffer.from(key.body.data.image, 'hex');
+      expect(recoverSystemKey(keyCardImage, keyCardFixedNo, sm3Hex(customerPassword)).equals(recoverFromMother(motherImage))).toBe(true);
+      expect((await call(server, 'POST', apiPaths.gmSetIssueSecretCard, { prepareId: key.body.data.prepareId, isSuccess: true }, { token: masterToken })).body.code).toBe(0);
+      expect((await state(server)).isIssueSecretCard).toBe(true);
+      expect((await call(server, 'POST', apiPaths.systemKeyCardCheckCanIssue, { fixedNo: keyCardFixedNo }, { token: masterToken })).body.data).toEqual({ canIssue: false });
+      const second = await call(server, 'POST', apiPaths.systemKeyCardAdd, { fixedNo: '04AA0009' }, { token: masterToken });
+      expect(second.body.code).toBe(codes.setUpStepDone);
+    });
+
+    it('seals the system key only to a trusted card issuer', async () => {
+      const device = sm2.generateKeyPairHex();
+      const untrusted = await call(server, 'POST', apiPaths.getSysKeyData, { devicePublicKey: device.publicKey });
+      expect(untrusted.body.code).toBe(codes.readerNotTrusted);
+      const trusted = await call<{ sysKeyData: string }>(server, 'POST', apiPaths.getSysKeyData, { devicePublicKey: device.publicKey }, { token: masterToken });
+      expect(trusted.body.code).toBe(0);
+      const opened = Buffer.from(sm2.doDecrypt(trusted.body.data.sysKeyData, device.privateKey, 1, { output: 'array' }) as Uint8Array);
+      const key = recoverFromMother(motherImage);
+      expect(opened.equals(Buffer.concat([key, systemKeyId(key)]))).toBe(true);
+      // trusted from now on, without a token
+      expect((await call(server, 'POST', apiPaths.getSysKeyData, { devicePublicKey: device.publicKey })).body.code).toBe(0);
+      // another issuer with the system key card; a changed key card is refused
+      const other = sm2.generateKeyPairHex();
+      const changed = Buffer.from(keyCardImage);
+      changed[30] = (changed[30] ?? 0) ^ 1;
+      expect((await call(server, 'POST', apiPaths.getGmSysKeyData, { devicePublicKey: other.publicKey, fixedNo: keyCardFixedNo, image: hex(changed) })).body.code).toBe(codes.cardNotValid);
+      expect((await call(server, 'POST', apiPaths.getGmSysKeyData, { devicePublicKey: other.publicKey, fixedNo: keyCardFixedNo, image: hex(keyCardImage) })).body.code).toBe(0);
+      expect((await call(server, 'POST', apiPaths.getSysKeyData, { devicePublicKey: other.publicKey })).body.code).toBe(0);
+    });
+
+    let adminCardImage: Buffer;
+    it('issues the super administrator card: the password policy is the server’s, and only once', async () => {
+      const admin = await call<SuperAdmin>(server, 'POST', apiPaths.getSuperAdmin, undefined, { token: masterToken });
+      expect(admin.body.data).toMatchObject({ no: 'sysadmin', tenantCode: '1001' });
+      const weak = await call(server, 'POST', apiPaths.issueSuperAdmin, { fixedNo: adminCardFixedNo, oprtPwd: sm3Hex('short'), sealedPwd: await sealed(server, 'short') }, { token: masterToken });
+      expect(weak.body.code).toBe(codes.passwordPolicy);
+      const keyCardAgain = await call(server, 'POST', apiPaths.issueSuperAdmin, { fixedNo: keyCardFixedNo, oprtPwd: sm3Hex(cardPassword), sealedPwd: await sealed(server, cardPassword) }, { token: masterToken });
+      expect(keyCardAgain.body.code).toBe(codes.cardAlreadyRegistered);
+      const mismatch = await call(server, 'POST', apiPaths.issueSuperAdmin, { fixedNo: adminCardFixedNo, oprtPwd: sm3Hex('Other#2026'), sealedPwd: await sealed(server, cardPassword) }, { token: masterToken });
+      expect(mismatch.status).toBe(400);
+      const prepared = await call<PreparedCardWrite>(server, 'POST', apiPaths.issueSuperAdmin, { fixedNo: adminCardFixedNo, oprtPwd: sm3Hex(cardPassword), sealedPwd: await sealed(server, cardPassword) }, { token: masterToken });
+      expect(prepared.body.code).toBe(0);
+      adminCardImage = Buffer.from(prepared.body.data.image, 'hex');
+      expect(openAdminCard(adminCardImage, recoverFromMother(motherImage), adminCardFixedNo)).toMatchObject({ oprtNo: 'sysadmin', tenantCode: '1001' });
+      // not issued until confirmed: the card does not sign in yet
+      expect((await cardLogin(server, adminCardImage)).body.code).toBe(codes.cardUnknown);
+      expect((await call(server, 'POST', apiPaths.gmSetIssueSuperAdminCard, { prepareId: prepared.body.data.prepareId, isSuccess: true }, { token: masterToken })).body.code).toBe(0);
+      expect(await state(server)).toMatchObject({ isInit: true, hasSecret: true, isIssueSecretCard: true, isIssueSuperAdminCard: true });
+      const second = await call(server, 'POST', apiPaths.issueSuperAdmin, { fixedNo: '04AB0003', oprtPwd: sm3Hex(cardPassword), sealedPwd: await sealed(server, cardPassword) }, { token: masterToken });
+      expect(second.body.code).toBe(codes.setUpStepDone);
+    });
+
+    it('the card signs in alone and with its password (login type 3); a wrong password counts toward the lock', async () => {
+      const alone = await cardLogin(server, adminCardImage);
+      expect(alone.body).toMatchObject({ code: 0, data: { tenantCode: '1001' } });
+      const info = await call<UserInfo & { cardId?: string }>(server, 'GET', apiPaths.userDetail, undefined, { token: alone.body.data.token });
+      expect(info.body.data).toMatchObject({ code: 'sysadmin', loginType: loginTypes.card });
+      expect(info.body.data.cardId).toEqual(expect.any(String));
+      const withPassword = await cardLogin(server, adminCardImage, { oprtNo: 'sysadmin', oprtPwd: sm3Hex(cardPassword), tenantCode: '1001' });
+      expect(withPassword.body.code).toBe(0);
+      const wrong = await cardLogin(server, adminCardImage, { oprtNo: 'sysadmin', oprtPwd: sm3Hex('Wrong#2026') });
+      expect(wrong.body).toMatchObject({ code: codes.accountOrPasswordWrong, data: { remainingAttempts: 4 } });
+      expect((await cardLogin(server, adminCardImage, { oprtNo: 'staff', oprtPwd: sm3Hex(cardPassword) })).body.code).toBe(codes.cardOtherOperator);
+      expect((await cardLogin(server, adminCardImage, { tenantCode: '1002' })).body.code).toBe(codes.cardOtherOperator);
+      // the right password clears the count
+      expect((await cardLogin(server, adminCardImage, { oprtPwd: sm3Hex(cardPassword) })).body.code).toBe(0);
+    });
+
+    it('refuses a changed card, a copy on another card, another installation’s card, and a card not in use', async () => {
+      const changed = Buffer.from(adminCardImage);
+      changed[50] = (changed[50] ?? 0) ^ 0x80;
+      expect((await cardLogin(server, changed)).body.code).toBe(codes.cardNotValid);
+      expect((await cardLogin(server, adminCardImage, {}, '04FFEE01')).body.code).toBe(codes.cardNotValid);
+      expect((await cardLogin(server, keyCardImage, {}, keyCardFixedNo)).body.code).toBe(codes.cardNotValid);
+      for (const [state, code] of [[40, codes.cardLost], [80, codes.cardFrozen], [60, codes.cardNotInUse]] as const) {
+        await server.handle.db.updateTable('admin_login_cards').set({ state }).where('fixed_no', '=', adminCardFixedNo).execute();
+        const reply = await cardLogin(server, adminCardImage);
+        expect(reply.body.code, `state ${state}`).toBe(code);
+        expect(JSON.stringify(reply.body.data ?? null)).not.toContain('token');
+      }
+      await server.handle.db.updateTable('admin_login_cards').set({ state: 20 }).where('fixed_no', '=', adminCardFixedNo).execute();
+      const logs = await server.handle.db.selectFrom('operation_logs').selectAll().where('action', '=', 'card-login').where('result', '=', 'refused').execute();
+      expect(logs.length).toBeGreaterThanOrEqual(3);
+    });
+
+    it('the card password change: verify, prepare a new image, confirm; the old image and the sessions end', async () => {
+      const token = (await cardLogin(server, adminCardImage)).body.data.token;
+      const cardId = (await call<{ cardId: string }>(server, 'GET', apiPaths.userDetail, undefined, { token })).body.data.cardId;
+      expect((await call(server, 'POST', apiPaths.verifyGmPassword, { oprtPwd: sm3Hex('Wrong#2026') }, { token })).body.code).toBe(codes.oldPasswordWrong);
+      expect((await call(server, 'POST', apiPaths.verifyGmPassword, { oprtPwd: sm3Hex(cardPassword) }, { token })).body.code).toBe(0);
+      const next = 'Card#2027b';
+      const base = { id: cardId, kindNum: 11, fixedNo: adminCardFixedNo, oprtPwd: sm3Hex(next), sealedPwd: await sealed(server, next) };
+      expect((await call(server, 'POST', apiPaths.changeGmPassword, { ...base, oprtOldPwd: sm3Hex('Wrong#2026') }, { token })).body.code).toBe(codes.oldPasswordWrong);
+      expect((await call(server, 'POST', apiPaths.changeGmPassword, { ...base, id: 'another-card', oprtOldPwd: sm3Hex(cardPassword) }, { token })).body.code).toBe(codes.cardOtherOperator);
+      const prepared = await call<PreparedCardWrite>(server, 'POST', apiPaths.changeGmPassword, { ...base, oprtOldPwd: sm3Hex(cardPassword) }, { token });
+      expect(prepared.body.code).toBe(0);
+      const newImage = Buffer.from(prepared.body.data.image, 'hex');
+      const confirmed = await call(server, 'POST', apiPaths.changeGmPassword, { prepareId: prepared.body.data.prepareId, isSuccess: true }, { token });
+      expect(confirmed.body.code).toBe(0);
+      expect((await call(server, 'GET', apiPaths.userDetail, undefined, { token })).status).toBe(401);
+      expect((await cardLogin(server, adminCardImage)).body.code).toBe(codes.cardOutdated);
+      expect((await cardLogin(server, newImage, { oprtPwd: sm3Hex(cardPassword) })).body.code).toBe(codes.accountOrPasswordWrong);
+      expect((await cardLogin(server, newImage, { oprtPwd: sm3Hex(next) })).body.code).toBe(0);
+    });
+
+    it('the card password calls are for card sign-ins only', async () => {
+      const login = await call<{ loginInfo: { token: string } }>(server, 'POST', apiPaths.webLogin, { user: { account: 'sysadmin', password: sm3Hex('Sysadmin#2026'), tenantCode: '1001' } });
+      const reply = await call(server, 'POST', apiPaths.verifyGmPassword, { oprtPwd: sm3Hex(cardPassword) }, { token: login.body.data.loginInfo.token });
+      expect(reply.body.code).toBe(codes.notCardLogin);
+    });
+  });
+
+  describe('the whole set-up, then the server loses its key-encryption key', () => {
+    let server: TestServer;
+    let installed: Installed;
+    beforeAll(async () => {
+      server = await startServer(kind, { env: gateEnv });
+      installed = await install(server);
+    });
+    afterAll(async () => {
+      await server?.close();
+    });
+
+    it('a server whose KEK does not open the stored key reports the secret missing and refuses card sign-in', async () => {
+      expect((await cardLogin(server, installed.adminCardImage)).body.code).toBe(0);
+      const other = await attachServer(server, { systemKeyKekFile: `${tempDir()}/other.kek` });
+      try {
+        expect((await call<GateSetupState>(other, 'POST', apiPaths.gmIsSystemInit)).body.data).toMatchObject({ isInit: true, hasSecret: false });
+        const reply = await call(other, 'POST', apiPaths.cardLogin, { cardKind: 11, fixedNo: adminCardFixedNo, image: hex(installed.adminCardImage) });
+        expect(reply.status).toBe(200);
+        expect(reply.body.code).toBe(codes.systemSecretMissing);
+        // the KEK the first server made still opens it
+        expect((await cardLogin(server, installed.adminCardImage)).body.code).toBe(0);
+      } finally {
+        await other.close();
+      }
+    });
+
+    it('walks every registered route: a master-card token opens no session route, an access token no master-card route', async () => {
+      const login = await call<{ loginInfo: { token: string } }>(server, 'POST', apiPaths.webLogin, { user: { account: 'sysadmin', password: sm3Hex('Sysadmin#2026'), tenantCode: '1001' } });
+      const accessToken = login.body.data.loginInfo.token;
+      const sessionRoutes: string[] = [];
+      const masterRoutes: string[] = [];
+      for (const route of server.app.routeList) {
+        if (route.method !== 'GET' && route.method !== 'POST') continue;
+        const url = route.url.replace(/:[A-Za-z]+/g, 'x').replace(/\*/g, 'x');
+        const bare = await call(server, route.method, url);
+        if (bare.status !== 401) continue;
+        if (bare.body.code === codes.masterCardTokenInvalid) masterRoutes.push(`${route.method} ${route.url}`);
+        else sessionRoutes.push(`${route.method} ${route.url}`);
+        const withMaster = await call(server, route.method, url, undefined, { token: installed.masterToken });
+        const withAccess = await call(server, route.method, url, undefined, { token: accessToken });
+        if (bare.body.code === codes.masterCardTokenInvalid) {
+          expect(withAccess.body.code, `${route.method} ${route.url} with an access token`).toBe(codes.masterCardTokenInvalid);
+          expect(withMaster.body.code, `${route.method} ${route.url} with the master-card token`).not.toBe(codes.masterCardTokenInvalid);
+        } else {
+          expect(withMaster.status, `${route.method} ${route.url} with the master-card token`).toBe(401);
+        }
+      }
+      expect(masterRoutes).toEqual(
+        expect.arrayContaining([`POST ${apiPaths.systemKeyCardAdd}`, `POST ${apiPaths.issueSuperAdmin}`, `POST ${apiPaths.gmSetIssueSecretCard}`, `POST ${apiPaths.gmSetIssueSuperAdminCard}`, `POST ${apiPaths.getSuperAdmin}`]),
+      );
+      expect(sessionRoutes).toEqual(expect.arrayContaining([`POST ${apiPaths.verifyGmPassword}`, `POST ${apiPaths.changeGmPassword}`, `GET ${apiPaths.userDetail}`]));
+    });
+
+    it('a second server with the same KEK file answers the same (stateless peers on one database)', async () => {
+      const peer = await attachServer(server);
+      try {
+        const reply = await call<{ token: string }>(peer, 'POST', apiPaths.cardLogin, { cardKind: 11, fixedNo: adminCardFixedNo, image: hex(installed.adminCardImage) });
+        expect(reply.body.code).toBe(0);
+        expect((await call(server, 'GET', apiPaths.userDetail, undefined, { token: reply.body.data.token })).body.code).toBe(0);
+        const master = await call(peer, 'POST', apiPaths.getSuperAdminIssueData, undefined, { token: installed.masterToken });
+        expect(master.body).toMatchObject({ code: 0, data: { no: 'sysadmin', cards: [{ fixedNo: adminCardFixedNo, state: 20 }] } });
+      } finally {
+        await peer.close();
+      }
+    });
+  });
+
+  it('outside gate deployments every card call answers notGateSystem', async () => {
+    const server = await startServer(kind);
+    try {
+      for (const path of [apiPaths.gmIsSystemInit, apiPaths.addGmInitData, apiPaths.gmMasterCardVerify, apiPaths.systemKeyCardAdd, apiPaths.cardLogin, apiPaths.getSysKeyData, apiPaths.verifyGmPassword]) {
+        const reply = await call(server, 'POST', path, {});
+        expect(reply.body.code, path).toBe(codes.notGateSystem);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/** The system key, as the customer recovers it from the mother card with the customer password (docs/cards.md K_cust). */
+function recoverFromMother(motherImage: Buffer): Buffer {
+  const card = readMotherCard(motherImage);
+  if (!card.sealedSystemKey) throw new Error('the mother card is not initialised');
+  return sm4DecryptBlock(customerKey(card.customerNo, sm3Hex(customerPassword), card.cardSalt), card.sealedSystemKey);
+}

@@ -74,6 +74,8 @@ export interface CardLoginRequest extends CardKindRequest {
   oprtNo?: string;
   /** SM3 hex digest of the password (swipe plus password). */
   oprtPwd?: string;
+  /** The tenant chosen when the login name is in several tenants (relayed to the server). */
+  tenantCode?: string;
 }
 /** ReadBaseInfo, ReadOprtLoginCard and RecoverySystemKey; the opened fields only for this installation's cards. */
 export interface CardReadReply extends CardOnReaderInfo {

@@ -57,3 +57,16 @@ export const operationLogPaging = {
 } as const;
 /** Function code of the operation log page (qy): its holders may read the operation log. */
 export const operationLogPermission = '1001030';
+/** Card reader timings of spec §4 and §9 (milliseconds). */
+export const cardTimings = {
+  /** Poll and retry while no card is on the reader, and after a failed read. */
+  retryMs: 3000,
+  /** Issue and recycle dialogs close this long after success. */
+  issueDialogCloseMs: 2000,
+  /** The card password change closes this long after 'password changed'. */
+  passwordChangedCloseMs: 1000,
+  /** The initialisation button shows loading this long. */
+  initButtonLoadingMs: 3000,
+  /** Retries of a card operation before the dialog gives up and offers Try again. */
+  maxRetries: 40,
+} as const;

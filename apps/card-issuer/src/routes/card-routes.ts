@@ -241,7 +241,12 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
   card(
     cardIssuerPaths.login,
     'Reads the administrator card and relays it to the server (card sign-in); answers the server’s token or failure',
-    Type.Object({ cardKind: CardKind, oprtNo: Type.Optional(Type.String({ maxLength: 32 })), oprtPwd: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$' })) }),
+    Type.Object({
+      cardKind: CardKind,
+      oprtNo: Type.Optional(Type.String({ maxLength: 32 })),
+      oprtPwd: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$' })),
+      tenantCode: Type.Optional(Type.String({ minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9_-]*$', description: 'The tenant chosen when the login name is in several tenants' })),
+    }),
     async (body, request) => {
       const found = await reader.read();
       const fields = openOurAdminCard(found, session);
@@ -252,7 +257,7 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
         reply = await deps.fetch(`${session.gateway}${apiPaths.cardLogin}`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', language: String(request.headers.language ?? 'zh-CN') },
-          body: JSON.stringify({ cardKind: body.cardKind, fixedNo: found.fixedNo, image: describe(found).image, oprtNo: fields.oprtNo, oprtPwd: body.oprtPwd }),
+          body: JSON.stringify({ cardKind: body.cardKind, fixedNo: found.fixedNo, image: describe(found).image, oprtNo: fields.oprtNo, oprtPwd: body.oprtPwd, tenantCode: body.tenantCode }),
           signal: AbortSignal.timeout(15_000),
         });
       } catch {

@@ -1,6 +1,6 @@
+import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router-dom';
 import { alwaysRevalidate, createGuardLoader } from '../features/auth/route-guard.ts';
-import type { CardScreen } from '../features/card-setup/card-placeholder.tsx';
 import { registerWarmUp } from '../lib/warm-up.ts';
 
 const loadAntdRoot = () => import('./antd-root.tsx');
@@ -18,23 +18,40 @@ function PageSpinner() {
   );
 }
 
-/** Card screens of spec §2: built in a later issue, a placeholder for now. */
-const cardRoutes: [string, CardScreen][] = [
-  ['/swipe-login', 'swipeLogin'],
-  ['/pwd-swipe-login', 'pwdSwipeLogin'],
-  ['/system-init', 'systemInit'],
-  ['/create-superuser', 'createSuperuser'],
-  ['/swiper-sys-secret', 'swiperSysSecret'],
-  ['/swipe-master-card', 'swipeMasterCard'],
-  ['/swipe-master-card-gm', 'swipeMasterCardGm'],
-  ['/systemadmin-logincard', 'systemadminLogincard'],
-  ['/system-keycard', 'systemKeycard'],
-  ['/key-card-swiper-sys-secret', 'keyCardSwiperSysSecret'],
-  ['/key-card-create-superuser', 'keyCardCreateSuperuser'],
-  ['/key-card-swipe-login', 'keyCardSwipeLogin'],
-  ['/key-card-system-init', 'keyCardSystemInit'],
-  ['/key-card-swipe-master-card', 'keyCardSwipeMasterCard'],
-  ['/key-card-swipe-master-card-gm', 'keyCardSwipeMasterCardGm'],
+const cardSetup = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });
+const withProps =
+  <P extends object>(load: () => Promise<{ default: ComponentType<P> }>, props: P) =>
+  async () => {
+    const { default: Screen } = await load();
+    return { Component: () => <Screen {...props} /> };
+  };
+
+const masterCard = () => import('../features/card-setup/master-card-page.tsx');
+const keyCard = () => import('../features/card-setup/key-card-page.tsx');
+const createSuperuser = () => import('../features/card-setup/create-superuser-page.tsx');
+const swipeLogin = () => import('../features/auth/swipe-login-page.tsx');
+const management = () => import('../features/card-setup/card-management-page.tsx');
+
+/** The card screens of spec §2 (gate deployments; each checks the set-up order itself). */
+const cardRoutes: RouteObject[] = [
+  { path: '/system-init', lazy: cardSetup(() => import('../features/card-setup/system-init-page.tsx')) },
+  { path: '/key-card-system-init', lazy: cardSetup(() => import('../features/card-setup/system-init-page.tsx')) },
+  { path: '/swipe-master-card', lazy: withProps(masterCard, { titleKey: 'cardSetup.screens.swipeMasterCard' }) },
+  { path: '/swipe-master-card-gm', lazy: withProps(masterCard, { titleKey: 'cardSetup.screens.swipeMasterCardGm' }) },
+  { path: '/key-card-swipe-master-card', lazy: withProps(masterCard, { titleKey: 'cardSetup.screens.keyCardSwipeMasterCard', keyCardVariant: true }) },
+  { path: '/key-card-swipe-master-card-gm', lazy: withProps(masterCard, { titleKey: 'cardSetup.screens.keyCardSwipeMasterCardGm', keyCardVariant: true }) },
+  { path: '/swiper-sys-secret', lazy: withProps(keyCard, { titleKey: 'cardSetup.screens.swiperSysSecret' }) },
+  { path: '/key-card-swiper-sys-secret', lazy: withProps(keyCard, { titleKey: 'cardSetup.screens.keyCardSwiperSysSecret' }) },
+  { path: '/create-superuser', lazy: withProps(createSuperuser, { titleKey: 'cardSetup.screens.createSuperuser' }) },
+  { path: '/key-card-create-superuser', lazy: withProps(createSuperuser, { titleKey: 'cardSetup.screens.keyCardCreateSuperuser' }) },
+  { path: '/swipe-login', lazy: withProps(swipeLogin, { titleKey: 'cardSetup.screens.swipeLogin' }) },
+  { path: '/key-card-swipe-login', lazy: withProps(swipeLogin, { titleKey: 'cardSetup.screens.keyCardSwipeLogin' }) },
+  { path: '/pwd-swipe-login', lazy: cardSetup(() => import('../features/auth/pwd-swipe-login-page.tsx')) },
+  { path: '/select-func', lazy: cardSetup(() => import('../features/card-setup/select-func-page.tsx')) },
+  { path: '/re-swipe-sys-sceret', lazy: cardSetup(() => import('../features/card-setup/re-swipe-page.tsx')) },
+  { path: '/systemadmin-logincard', lazy: withProps(management, { view: 'adminCards' as const }) },
+  { path: '/system-keycard', lazy: withProps(management, { view: 'keyCards' as const }) },
+  { path: '/super-user-card', lazy: withProps(management, { view: 'superUserCard' as const }) },
 ];
 
 /** Pages without antd: the login page is most visits' first load. */
@@ -48,15 +65,7 @@ const pageRoutes: RouteObject[] = [
   { path: '/error', lazy: async () => ({ Component: (await import('../features/errors/error-page.tsx')).default }) },
   { path: '/not-find', lazy: async () => ({ Component: (await import('../features/errors/not-found-page.tsx')).default }) },
   { path: '/tools', lazy: async () => ({ Component: (await import('../features/tools/tools-page.tsx')).default }) },
-  ...cardRoutes.map(
-    ([path, screen]): RouteObject => ({
-      path,
-      lazy: async () => {
-        const { default: CardPlaceholder } = await import('../features/card-setup/card-placeholder.tsx');
-        return { Component: () => <CardPlaceholder screen={screen} /> };
-      },
-    }),
-  ),
+  ...cardRoutes,
 ];
 
 /** Every main-level path of the route table (spec §2); menu paths are added from the user's menus. */

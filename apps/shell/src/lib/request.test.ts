@@ -148,6 +148,16 @@ describe('HTTP errors', () => {
     expect(navigate).toHaveBeenCalledWith('/login');
   });
 
+  it('401 to a master-card call drops only the master-card token and rejects with the code: no redirect', async () => {
+    signIn();
+    path = '/swiper-sys-secret';
+    answer({ code: 221, msg: 'Swipe the system mother card first', data: null }, 401);
+    await expect(apiPostRaw('/qy/api/SystemKeyCard/Add', {}, { useMasterToken: true })).rejects.toMatchObject({ status: 401, code: 221 });
+    expect(storage.masterCardToken.get()).toBeNull();
+    expect(storage.accessToken.get()).toBe('tok-1');
+    expect(navigate).not.toHaveBeenCalled();
+  });
+
   it('401 on /not-login goes to /error with "token invalid"', async () => {
     path = '/not-login';
     answer(null, 401);

@@ -151,7 +151,11 @@ function onHttpError(error: unknown, options: RequestOptions): unknown {
   if (error instanceof RequestError) throw error;
   const status = error instanceof AxiosError ? (error.response?.status ?? null) : null;
   const data = error instanceof AxiosError ? error.response?.data : undefined;
-  if (status === 401) {
+  if (status === 401 && options.useMasterToken) {
+    // the master-card token expired or was never there: the card screens send the operator to swipe the
+    // mother card again; a signed-in session (if any) is not touched
+    storage.masterCardToken.set(null);
+  } else if (status === 401) {
     handleUnauthorised();
   } else if (status === 403) {
     // a refusal of the server's rules (password change first, no valid licence) says why; raw callers decide themselves

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import type {
   CaptchaImage,
   LdapLoginRequest,
@@ -10,7 +10,7 @@ import type {
   WebLoginReply,
   WebLoginRequest,
 } from '@campus/contracts';
-import { apiPaths, codes, digestModeFor, loginTypes } from '@campus/contracts';
+import { apiPaths, codes, digestModeFor, isGateSystem, loginTypes } from '@campus/contracts';
 import { apiGet, apiPost, notifyError, RequestError } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
 import { base64Utf8, passwordDigest, randomId } from '../../lib/crypto.ts';
@@ -33,7 +33,7 @@ interface TenantChoice {
  * /login (spec §2, §5). Plain form elements styled like the rest of the product: this page is the first
  * load of most visits, so it carries no component library (the tenant chooser loads antd on demand).
  */
-export default function LoginPage() {
+export default function LoginPage({ embedded = false }: { embedded?: boolean }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -185,12 +185,8 @@ export default function LoginPage() {
       </p>
     ) : null;
 
-  return (
-    <main className="campus-login">
-      <div className="campus-login__language">
-        <LanguagePicker />
-      </div>
-      <section className="campus-login__card" aria-labelledby={`${ids}-title`}>
+  const card = (
+      <section className={embedded ? 'campus-login__card campus-login__card--embedded' : 'campus-login__card'} aria-labelledby={`${ids}-title`}>
         {settings?.systemName ? <p className="campus-login__product">{settings.systemName}</p> : null}
         <h1 id={`${ids}-title`} className="campus-login__title">
           {t('login.title')}
@@ -275,12 +271,33 @@ export default function LoginPage() {
             {t('login.submit')}
           </button>
         </form>
+        {!embedded && isGateSystem(settings?.mjSystem ?? 0) ? (
+          <p className="campus-login__other">
+            <Link to="/select-func">{t('login.cardWay')}</Link>
+          </p>
+        ) : null}
       </section>
-      {tenantChoice ? (
-        <Suspense fallback={null}>
-          <TenantModal tenants={tenantChoice.tenants} onConfirm={(code) => finishChoice(code)} onCancel={() => finishChoice(null)} />
-        </Suspense>
-      ) : null}
+  );
+  const chooser = tenantChoice ? (
+    <Suspense fallback={null}>
+      <TenantModal tenants={tenantChoice.tenants} onConfirm={(code) => finishChoice(code)} onCancel={() => finishChoice(null)} />
+    </Suspense>
+  ) : null;
+  if (embedded) {
+    return (
+      <>
+        {card}
+        {chooser}
+      </>
+    );
+  }
+  return (
+    <main className="campus-login">
+      <div className="campus-login__language">
+        <LanguagePicker />
+      </div>
+      {card}
+      {chooser}
     </main>
   );
 }

@@ -1,0 +1,114 @@
+import { lazy, Suspense, useState } from 'react';
+import { Button, Form, Input } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import type { CardLoginReply, TenantEntry } from '@campus/contracts';
+import { cardIssuerPaths, codes, loginTypes, readerCodes } from '@campus/contracts';
+import { issuerCall, pairIssuer } from '../../lib/card-issuer.ts';
+import { CardFlowError, readerStep } from '../../lib/card-flow.ts';
+import type { FlowContext } from '../../lib/card-flow.ts';
+import { CardFlowStatus } from '../../lib/card-reader-dialog.tsx';
+import { passwordDigest } from '../../lib/crypto.ts';
+import { i18n } from '../../lib/i18n.ts';
+import { checkGateway } from '../../lib/issuer-key.ts';
+import { useCardFlow } from '../../lib/use-card-flow.ts';
+import { completeLogin } from './post-login.ts';
+import { createTenantLookup } from './tenant-lookup.ts';
+
+const TenantModal = lazy(() => import('./tenant-modal.tsx').then((module) => ({ default: module.TenantModal })));
+
+interface Values {
+  account: string;
+  password: string;
+}
+
+/** Failures after which reading the system key card again helps (spec §8: swipe login failure offers a refresh). */
+const refreshHelps: readonly number[] = [readerCodes.noSystemKey, readerCodes.keyMismatch, codes.readerNotTrusted, codes.systemSecretMissing];
+
+/**
+ * Card sign-in (login type 3): with a login name and password (swipe plus password) or the card alone. The
+ * issuer checks its gateway first (spec §4 "Tenant selection and gateway check"), reads the administrator card
+ * and relays it to the server, which answers the session.
+ */
+export function CardLoginForm({ withPassword }: { withPassword: boolean }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [form] = Form.useForm<Values>();
+  const { view, start } = useCardFlow();
+  const [lookup] = useState(() => createTenantLookup());
+  const [choice, setChoice] = useState<{ tenants: TenantEntry[]; resolve: (code: string | null) => void } | null>(null);
+
+  const chooseTenant = (tenants: TenantEntry[]) => new Promise<string | null>((resolve) => setChoice({ tenants, resolve }));
+
+  const signIn = async (values: Values | null) => {
+    let tenantCode: string | undefined;
+    const account = values?.account.trim() ?? '';
+    if (account) {
+      const tenants = await lookup.lookUp(account).catch(() => []);
+      if (tenants.length > 1) {
+        const chosen = await chooseTenant(tenants);
+        if (chosen === null) return;
+        tenantCode = chosen;
+      } else if (tenants.length === 1) tenantCode = tenants[0]!.code;
+    }
+    const oprtPwd = values ? await passwordDigest(values.password, 'sm3') : undefined;
+    const ok = await start(async (ctx: FlowContext) => {
+      await readerStep(ctx, 'connecting', pairIssuer);
+      await checkGateway(ctx);
+      const info = await readerStep(ctx, 'signingIn', () => issuerCall<CardLoginReply>(cardIssuerPaths.login, { cardKind: 11, oprtNo: account || undefined, oprtPwd, tenantCode }));
+      const outcome = await completeLogin(info, { loginType: loginTypes.card, fromPath: params.get('fromPath') });
+      if (outcome.kind === 'no-subsystem') throw new CardFlowError(outcome.message, codes.noSubsystem);
+      void navigate(outcome.to, { replace: true });
+      return i18n.t('cardLogin.signedIn');
+    });
+    if (!ok) form.setFieldValue('password', '');
+  };
+
+  const failedCode = view.kind === 'failed' ? view.code : null;
+  const working = view.kind === 'working';
+
+  return (
+    <>
+      <p className="campus-card-swipe__prompt">{t('cardLogin.prompt')}</p>
+      {withPassword ? (
+        <Form form={form} layout="vertical" onFinish={(values) => void signIn(values)} disabled={working}>
+          <Form.Item name="account" label={t('cardLogin.account')} rules={[{ required: true, whitespace: true, message: t('cardLogin.accountRequired') }]}>
+            <Input autoComplete="username" maxLength={64} autoFocus onBlur={(event) => lookup.prefetch(event.target.value)} />
+          </Form.Item>
+          <Form.Item name="password" label={t('cardLogin.password')} rules={[{ required: true, message: t('cardLogin.passwordRequired') }]}>
+            <Input.Password autoComplete="current-password" maxLength={64} />
+          </Form.Item>
+          <Button type="primary" htmlType="submit" block loading={working}>
+            {t('cardLogin.submit')}
+          </Button>
+        </Form>
+      ) : (
+        <Button type="primary" block autoFocus loading={working} onClick={() => void signIn(null)}>
+          {t('cardLogin.swipeOnly')}
+        </Button>
+      )}
+      {view.kind !== 'idle' && view.kind !== 'done' ? <CardFlowStatus view={view} /> : null}
+      {failedCode !== null && refreshHelps.includes(failedCode) ? (
+        <p>
+          <Link to="/re-swipe-sys-sceret">{t('cardLogin.refreshKey')}</Link>
+        </p>
+      ) : null}
+      {choice ? (
+        <Suspense fallback={null}>
+          <TenantModal
+            tenants={choice.tenants}
+            onConfirm={(code) => {
+              choice.resolve(code);
+              setChoice(null);
+            }}
+            onCancel={() => {
+              choice.resolve(null);
+              setChoice(null);
+            }}
+          />
+        </Suspense>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,113 @@
+import { useState } from 'react';
+import { Alert, Button, Form, Input } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { PasswordComplexity, SuperAdmin } from '@campus/contracts';
+import { apiPaths, codes } from '@campus/contracts';
+import { CardReaderDialog } from '../../lib/card-reader-dialog.tsx';
+import type { CardFlow } from '../../lib/card-reader-dialog.tsx';
+import { GateScreenFrame, gateStateQueryKey } from '../../lib/gate-screen-frame.tsx';
+import { gateStepPaths } from '../../lib/gate-setup.ts';
+import { apiGet, apiPost, RequestError } from '../../lib/request.ts';
+import { superAdminCardFlow } from './setup-flows.ts';
+
+interface Values {
+  password: string;
+  confirm: string;
+}
+
+function decodePolicy(complexity: PasswordComplexity | undefined): RegExp | null {
+  if (!complexity?.regex) return null;
+  try {
+    return new RegExp(atob(complexity.regex));
+  } catch {
+    return null;
+  }
+}
+
+function SuperAdminIssue() {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<Values>();
+  const [flow, setFlow] = useState<CardFlow | null>(null);
+  const fromQuery = params.get('account')?.trim() ?? '';
+  const admin = useQuery({
+    queryKey: ['gate-super-admin'],
+    queryFn: () => apiPost<SuperAdmin>(apiPaths.getSuperAdmin, {}, { useMasterToken: true }),
+    retry: false,
+  });
+  const complexity = useQuery({ queryKey: ['password-complexity', i18n.language], queryFn: () => apiGet<PasswordComplexity>(apiPaths.passwordComplexity), retry: false });
+  const policy = decodePolicy(complexity.data);
+
+  const account = fromQuery || admin.data?.no || '';
+
+  const issue = async () => {
+    const values = await form.validateFields().catch(() => null);
+    if (!values || !complexity.data) return;
+    const sealKey = complexity.data.sealKey;
+    setFlow(() => superAdminCardFlow(values.password, sealKey));
+  };
+
+  if (admin.error instanceof RequestError && admin.error.code === codes.masterCardTokenInvalid) return <Navigate to={gateStepPaths.masterCard} replace />;
+
+  return (
+    <>
+      {admin.isError ? (
+        <Alert type="error" showIcon title={admin.error instanceof Error ? admin.error.message : t('request.internalError')} style={{ marginBottom: 16 }} />
+      ) : null}
+      <Form form={form} layout="vertical" onFinish={() => void issue()}>
+        <Form.Item label={t('cardSetup.superAdmin.account')} htmlFor="gate-super-admin-account">
+          <Input id="gate-super-admin-account" value={account} readOnly aria-readonly="true" />
+        </Form.Item>
+        <Form.Item
+          name="password"
+          label={t('cardSetup.superAdmin.password')}
+          rules={[
+            { required: true, message: t('cardSetup.superAdmin.passwordRequired') },
+            { validator: (_rule, value: string) => (!value || !policy || policy.test(value) ? Promise.resolve() : Promise.reject(new Error(complexity.data?.tip ?? ''))) },
+          ]}
+        >
+          <Input.Password autoComplete="new-password" maxLength={20} autoFocus />
+        </Form.Item>
+        <Form.Item
+          name="confirm"
+          label={t('cardSetup.superAdmin.confirm')}
+          dependencies={['password']}
+          rules={[
+            { required: true, message: t('cardSetup.superAdmin.confirmRequired') },
+            ({ getFieldValue }) => ({ validator: (_rule, value: string) => (!value || value === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error(t('cardSetup.superAdmin.inconsistent')))) }),
+          ]}
+        >
+          <Input.Password autoComplete="new-password" maxLength={20} />
+        </Form.Item>
+        <p>{t('cardSetup.superAdmin.placeBlank')}</p>
+        <Button type="primary" htmlType="submit" block disabled={!account || !complexity.data}>
+          {t('cardSetup.superAdmin.issue')}
+        </Button>
+      </Form>
+      {flow ? (
+        <CardReaderDialog
+          open
+          title={t('cardSetup.superAdmin.dialogTitle')}
+          flow={flow}
+          onClose={async (outcome) => {
+            setFlow(null);
+            if (!outcome.ok && outcome.code === codes.masterCardTokenInvalid) void navigate(gateStepPaths.masterCard, { replace: true });
+            if (!outcome.ok) return;
+            // the next screen's entry check must see this step done
+            await queryClient.invalidateQueries({ queryKey: gateStateQueryKey });
+            void navigate(gateStepPaths.login, { replace: true });
+          }}
+        />
+      ) : null}
+    </>
+  );
+}
+
+/** /create-superuser and /key-card-create-superuser (spec §2): the system administrator's login card. */
+export default function CreateSuperuserPage({ titleKey = 'cardSetup.screens.createSuperuser' }: { titleKey?: string }) {
+  return <GateScreenFrame screen="superAdminCard" titleKey={titleKey}>{() => <SuperAdminIssue />}</GateScreenFrame>;
+}

@@ -1,0 +1,12 @@
+import type { TFunction } from 'i18next';
+
+/** The customer number rules of spec §5, in their order; null when the number is fine. */
+export function customerNumberProblem(value: string, t: TFunction): string | null {
+  const text = value.trim();
+  if (text === '') return t('cardSetup.init.customerNoRequired');
+  if (!/^\d+$/.test(text)) return t('cardSetup.init.digitsOnly');
+  const stripped = text.replace(/^0+/, '');
+  if (text.startsWith('0')) return t('cardSetup.init.leadingZero', { number: stripped || '1' });
+  if (stripped.length > 8) return t('cardSetup.init.tooLong');
+  return null;
+}

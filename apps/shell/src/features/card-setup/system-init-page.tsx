@@ -1,0 +1,76 @@
+import { useState } from 'react';
+import { Alert, Button, Form, Input } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
+import { cardTimings } from '@campus/contracts';
+import type { GateSetupState } from '@campus/contracts';
+import { CardReaderDialog } from '../../lib/card-reader-dialog.tsx';
+import type { CardFlow } from '../../lib/card-reader-dialog.tsx';
+import { GateScreenFrame, gateStateQueryKey } from '../../lib/gate-screen-frame.tsx';
+import { customerNumberProblem } from './customer-number.ts';
+import { systemInitFlow } from './setup-flows.ts';
+
+interface InitValues {
+  customerNo: string;
+  customerPwd: string;
+}
+
+function SystemInitForm({ state }: { state: GateSetupState }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<InitValues>();
+  const [loading, setLoading] = useState(false);
+  const [running, setRunning] = useState<CardFlow | null>(null);
+
+  const execute = async () => {
+    const values = await form.validateFields().catch(() => null);
+    if (!values) return;
+    // spec §2: the button shows loading for 3 s and opens the progress dialog
+    setLoading(true);
+    setRunning(() => systemInitFlow(values.customerNo.trim(), values.customerPwd));
+    setTimeout(() => setLoading(false), cardTimings.initButtonLoadingMs);
+  };
+
+  return (
+    <>
+      <Form form={form} layout="vertical" initialValues={{ customerNo: state.customerNo, customerPwd: '' }} onFinish={() => void execute()}>
+        <Form.Item
+          name="customerNo"
+          label={t('cardSetup.init.customerNo')}
+          rules={[{ validator: (_rule, value: string) => { const problem = customerNumberProblem(value ?? '', t); return problem ? Promise.reject(new Error(problem)) : Promise.resolve(); } }]}
+        >
+          <Input inputMode="numeric" autoComplete="off" maxLength={16} autoFocus />
+        </Form.Item>
+        <Form.Item name="customerPwd" label={t('cardSetup.init.customerPwd')} rules={[{ required: true, message: t('cardSetup.init.customerPwdRequired') }]}>
+          <Input.Password autoComplete="off" maxLength={64} />
+        </Form.Item>
+        <Alert type="info" showIcon title={t('cardSetup.init.note')} style={{ marginBottom: 16 }} />
+        <Button type="primary" htmlType="submit" loading={loading} block>
+          {t('cardSetup.init.execute')}
+        </Button>
+      </Form>
+      {running ? (
+        <CardReaderDialog
+          open
+          title={t('cardSetup.init.dialogTitle')}
+          flow={running}
+          onClose={async (outcome) => {
+            setRunning(null);
+            setLoading(false);
+            if (!outcome.ok) return;
+            // the next screen's entry check must see this step done
+            await queryClient.invalidateQueries({ queryKey: gateStateQueryKey });
+            void navigate('/swipe-master-card-gm', { replace: true });
+          }}
+        />
+      ) : null}
+    </>
+  );
+}
+
+/** /system-init and /key-card-system-init (spec §2): the mother card receives the new system key. */
+export default function SystemInitPage() {
+  return <GateScreenFrame screen="systemInit" titleKey="cardSetup.screens.systemInit">{(state) => <SystemInitForm state={state} />}</GateScreenFrame>;
+}

@@ -1,0 +1,89 @@
+import { useEffect, useRef } from 'react';
+import { Alert, Button, Modal, Result, Spin } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { cardTimings } from '@campus/contracts';
+import { useCardFlow } from './use-card-flow.ts';
+import type { CardFlow, CardFlowView } from './use-card-flow.ts';
+
+export type { CardFlow } from './use-card-flow.ts';
+
+export type CardDialogOutcome = { ok: true; text: string } | { ok: false; code: number | null };
+
+export interface CardReaderDialogProps {
+  open: boolean;
+  title: string;
+  /** The work: reader and server steps; answers the success text. Keep it the same function while open. */
+  flow: CardFlow;
+  /** Closes the dialog: with the success text, or after a failure or Cancel (with the failure's code, if any). */
+  onClose: (outcome: CardDialogOutcome) => void | Promise<void>;
+  /** Close this long after success (spec §4: 2 s for issue and recycle, 1 s for the password change). */
+  autoCloseMs?: number;
+}
+
+/** What the reader is doing, a failure with its advice, or the success: shared by the dialog and the swipe screens. */
+export function CardFlowStatus({ view }: { view: CardFlowView }) {
+  const { t } = useTranslation();
+  return (
+    <div className="campus-card-dialog" aria-live="polite">
+      {view.kind === 'working' ? (
+        <div className="campus-card-dialog__working" role="status">
+          <Spin />
+          <p className="campus-card-dialog__phase">{t(`cardReader.phase.${view.progress.phase}`)}</p>
+          {view.progress.detail ? <p className="campus-card-dialog__detail">{view.progress.detail}</p> : null}
+        </div>
+      ) : null}
+      {view.kind === 'failed' ? <Alert type="error" showIcon role="alert" title={view.message} description={view.notInstalled ? t('cardReader.howToStart') : undefined} /> : null}
+      {view.kind === 'done' ? <Result status="success" title={view.text} /> : null}
+    </div>
+  );
+}
+
+/**
+ * The card reader dialog of spec §4: it starts when opened, always says what the reader is doing, retries
+ * what the reader flow retries, shows a failure with Try again, and closes by itself after success.
+ */
+export function CardReaderDialog({ open, title, flow, onClose, autoCloseMs = cardTimings.issueDialogCloseMs }: CardReaderDialogProps) {
+  const { t } = useTranslation();
+  const { view, start, cancel } = useCardFlow();
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
+
+  useEffect(() => {
+    if (open) void start(flow);
+    else cancel();
+  }, [open, flow, start, cancel]);
+
+  useEffect(() => {
+    if (view.kind !== 'done') return;
+    const timer = setTimeout(() => void closeRef.current({ ok: true, text: view.text }), autoCloseMs);
+    return () => clearTimeout(timer);
+  }, [view, autoCloseMs]);
+
+  const close = () => {
+    const outcome: CardDialogOutcome = view.kind === 'done' ? { ok: true, text: view.text } : { ok: false, code: view.kind === 'failed' ? view.code : null };
+    cancel();
+    void onClose(outcome);
+  };
+
+  const footer =
+    view.kind === 'failed'
+      ? [
+          <Button key="close" onClick={close}>
+            {t('cardReader.close')}
+          </Button>,
+          <Button key="again" type="primary" onClick={() => void start(flow)}>
+            {t('cardReader.tryAgain')}
+          </Button>,
+        ]
+      : [
+          <Button key="close" type={view.kind === 'done' ? 'primary' : 'default'} onClick={close}>
+            {view.kind === 'done' ? t('common.confirm') : t('common.cancel')}
+          </Button>,
+        ];
+
+  return (
+    <Modal open={open} title={title} footer={footer} onCancel={close} maskClosable={false} destroyOnHidden width={520}>
+      <CardFlowStatus view={view} />
+    </Modal>
+  );
+}

@@ -1,0 +1,93 @@
+import type { ReactNode } from 'react';
+import { Spin } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate } from 'react-router-dom';
+import { useQuery } from '@tanstack/react-query';
+import type { GateSetupState, TenantSettings } from '@campus/contracts';
+import { apiPaths, isGateSystem } from '@campus/contracts';
+import { apiGet, apiPost } from './request.ts';
+import { randomId } from './crypto.ts';
+import { gateEntryRedirect } from './gate-setup.ts';
+import type { GateScreen } from './gate-setup.ts';
+import { LanguagePicker } from './language-picker.tsx';
+import * as storage from './storage.ts';
+
+export const gateStateQueryKey = ['gate-setup-state'] as const;
+
+async function fetchSettings(): Promise<TenantSettings> {
+  const settings = await apiGet<TenantSettings>(apiPaths.tenantSettings, { guid: randomId() });
+  storage.tenantSettings.set(settings);
+  return settings;
+}
+
+/** The tenant settings (system type, issuer address) and the set-up state, for the entry checks of spec §2. */
+export function useGateState() {
+  const stored = storage.tenantSettings.get();
+  const settings = useQuery({ queryKey: ['tenant-settings'], queryFn: fetchSettings, retry: false, initialData: stored ?? undefined, staleTime: stored ? 0 : undefined });
+  const gate = settings.data ? isGateSystem(settings.data.mjSystem) : false;
+  const state = useQuery({ queryKey: gateStateQueryKey, queryFn: () => apiPost<GateSetupState>(apiPaths.gmIsSystemInit), enabled: gate, retry: false });
+  return { settings, state };
+}
+
+/** The heading in the other interface language beside the current one (the card screens' labels are bilingual). */
+export function BilingualTitle({ titleKey }: { titleKey: string }) {
+  const { t, i18n } = useTranslation();
+  const other = i18n.language === 'en-US' ? 'zh-CN' : 'en-US';
+  return (
+    <header className="campus-card-screen__header">
+      <h1 className="campus-card-screen__title">{t(titleKey)}</h1>
+      <p className="campus-card-screen__subtitle" lang={other}>
+        {i18n.getFixedT(other)(titleKey)}
+      </p>
+    </header>
+  );
+}
+
+export interface GateScreenFrameProps {
+  screen: GateScreen;
+  titleKey: string;
+  children: (state: GateSetupState, settings: TenantSettings) => ReactNode;
+}
+
+/**
+ * The frame of every card screen: the entry checks of spec §2 (system type 21–29, else /login; then the first
+ * missing set-up step), the bilingual heading, the language picker and a way back to the choice of sign-in.
+ */
+export function GateScreenFrame({ screen, titleKey, children }: GateScreenFrameProps) {
+  const { t } = useTranslation();
+  const { settings, state } = useGateState();
+
+  if (settings.isError) return <Navigate to="/login" replace />;
+  if (!settings.data) return <Spin fullscreen />;
+  if (!isGateSystem(settings.data.mjSystem)) return <Navigate to="/login" replace />;
+  if (state.isError) {
+    return (
+      <main className="campus-centered">
+        <p role="alert">{t('cardSetup.stateFailed')}</p>
+        <button type="button" className="campus-link-button" onClick={() => void state.refetch()}>
+          {t('common.retry')}
+        </button>
+      </main>
+    );
+  }
+  if (!state.data) return <Spin fullscreen />;
+  const redirect = gateEntryRedirect(screen, settings.data.mjSystem, state.data, Boolean(storage.masterCardToken.get()));
+  if (redirect) return <Navigate to={redirect} replace />;
+
+  return (
+    <main className="campus-card-screen">
+      <div className="campus-card-screen__language">
+        <LanguagePicker />
+      </div>
+      <section className="campus-card-screen__card">
+        {settings.data.systemName ? <p className="campus-card-screen__product">{settings.data.systemName}</p> : null}
+        <BilingualTitle titleKey={titleKey} />
+        {children(state.data, settings.data)}
+      </section>
+      <nav className="campus-card-screen__links" aria-label={t('cardSetup.otherWays')}>
+        <Link to="/select-func">{t('cardSetup.selectFunc.title')}</Link>
+        <Link to="/login">{t('errors.backToLogin')}</Link>
+      </nav>
+    </main>
+  );
+}

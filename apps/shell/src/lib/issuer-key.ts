@@ -1,0 +1,31 @@
+import type { SysKeyDataReply } from '@campus/contracts';
+import { apiPaths, cardIssuerPaths, readerCodes } from '@campus/contracts';
+import { issuerCall, issuerPublicKey } from './card-issuer.ts';
+import { CardFlowError, readerStep, serverStep } from './card-flow.ts';
+import type { FlowContext } from './card-flow.ts';
+
+/**
+ * Loads the system key into the card issuer: the server seals it to the issuer's own public key (only for an
+ * issuer it trusts; a master-card token makes it trusted), the issuer opens it and keeps it in memory.
+ */
+export async function loadSystemKey(ctx: FlowContext, withMasterToken: boolean): Promise<void> {
+  const devicePublicKey = await readerStep(ctx, 'connecting', issuerPublicKey);
+  const { sysKeyData } = await serverStep<SysKeyDataReply>(ctx, 'loadingKey', apiPaths.getSysKeyData, { devicePublicKey }, { useMasterToken: withMasterToken });
+  await readerStep(ctx, 'loadingKey', () => issuerCall(cardIssuerPaths.init, { sysKeyData }));
+}
+
+/**
+ * The gateway check of spec §4 "Tenant selection and gateway check": SetGateWay to this server; when the issuer
+ * has no system key yet (990207), the key is fetched and pushed to it, and the gateway checked again.
+ */
+export async function checkGateway(ctx: FlowContext): Promise<void> {
+  const setGateway = () => issuerCall(cardIssuerPaths.setGateway, { gatewayAddr: window.location.origin });
+  try {
+    await readerStep(ctx, 'connecting', setGateway);
+    return;
+  } catch (error) {
+    if (!(error instanceof CardFlowError) || error.code !== readerCodes.noSystemKey) throw error;
+  }
+  await loadSystemKey(ctx, false);
+  await readerStep(ctx, 'connecting', setGateway);
+}

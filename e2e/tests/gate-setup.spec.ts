@@ -1,0 +1,129 @@
+import { expect, test, type Page } from '@playwright/test';
+import { startGateDeployment, type GateDeployment } from '../support/gate-deployment.ts';
+
+// The gate set-up wizard and card sign-in (issue 13) on a fresh gate deployment with the virtual reader:
+// initialisation, mother card, system key card, administrator card, swipe login; entry checks from deep links.
+
+const gatePort = 6393;
+const issuerPort = 18193;
+let gate: GateDeployment;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  gate = await startGateDeployment(gatePort, issuerPort);
+});
+test.afterAll(async () => {
+  await gate?.stop();
+});
+
+const at = (path: string) => `http://127.0.0.1:${gatePort}${path}`;
+
+async function expectPath(page: Page, path: string) {
+  await expect.poll(() => new URL(page.url()).pathname).toBe(path);
+}
+
+test('a non-gate deployment sends every card route to /login', async ({ page }) => {
+  for (const path of ['/swipe-login', '/system-init', '/key-card-swipe-master-card', '/select-func']) {
+    await page.goto(path);
+    await expectPath(page, '/login');
+  }
+});
+
+test('the whole set-up in the browser, then card sign-in', async ({ page }) => {
+  // a fresh gate deployment: every card screen leads to initialisation first
+  for (const path of ['/swipe-login', '/create-superuser', '/swiper-sys-secret', '/swipe-master-card-gm', '/pwd-swipe-login']) {
+    await page.goto(at(path));
+    await expectPath(page, '/system-init');
+  }
+  await expect(page.getByRole('heading', { name: 'National-crypto access-control system initialisation' })).toBeVisible();
+
+  // spec §5 customer number rules, then a wrong customer password
+  await page.getByLabel('Customer number').fill('0123');
+  await page.getByLabel('Customer password').fill('Wrong#2026');
+  await page.getByRole('button', { name: 'Execute initialisation' }).click();
+  await expect(page.getByText('Cannot start with 0, please change it to 123')).toBeVisible();
+  await page.getByLabel('Customer number').fill('10001');
+  await page.getByRole('button', { name: 'Execute initialisation' }).click();
+  const dialog = page.getByRole('dialog', { name: 'System initialisation' });
+  await expect(dialog.getByText('The customer password does not match the mother card')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close' }).last().click();
+
+  // the right password, with the write interrupted once on the way: written again, then confirmed
+  await gate.reader.failNext('write', 990321);
+  await page.getByLabel('Customer password').fill('Customer#2026');
+  await page.getByRole('button', { name: 'Execute initialisation' }).click();
+  await expect(page.getByRole('dialog').getByText('The system is initialised: the mother card holds the new system key')).toBeVisible();
+  await expectPath(page, '/swipe-master-card-gm');
+
+  // the mother card swipe: no card first (the operator sees it), then the card
+  await gate.reader.remove();
+  await page.getByRole('button', { name: 'Start swiping' }).click();
+  await expect(page.getByText('Place the card on the reader...')).toBeVisible();
+  await gate.reader.place('DE000001');
+  await expectPath(page, '/swiper-sys-secret');
+
+  // a deep link ahead of the order comes back to the first missing step
+  await page.goto(at('/create-superuser'));
+  await expectPath(page, '/swiper-sys-secret');
+
+  // the system key card onto a blank card
+  await gate.reader.place('DE000002');
+  await expect(page.getByText('The system key card stores the system security key.', { exact: false })).toBeVisible();
+  await page.getByRole('button', { name: 'Issue the system key card' }).click();
+  await expect(page.getByRole('dialog').getByText('The system key card is issued')).toBeVisible();
+  await expectPath(page, '/create-superuser');
+
+  // the administrator login card, with its card password
+  await gate.reader.place('DE000003');
+  await expect(page.getByLabel('Account')).toHaveValue('sysadmin');
+  await page.getByLabel('Card password', { exact: true }).fill('Card#2026a');
+  await page.getByLabel('Confirm card password').fill('Card#2026b');
+  await page.getByRole('button', { name: 'Issue the administrator login card' }).click();
+  await expect(page.getByText('The two passwords are inconsistent')).toBeVisible();
+  await page.getByLabel('Confirm card password').fill('Card#2026a');
+  await page.getByRole('button', { name: 'Issue the administrator login card' }).click();
+  await expect(page.getByRole('dialog').getByText('The administrator login card is issued')).toBeVisible();
+  await expectPath(page, '/swipe-login');
+
+  // the set-up is done: its screens lead to the login swipe
+  await page.goto(at('/system-init'));
+  await expectPath(page, '/swipe-login');
+
+  // swipe plus password: a wrong password first
+  await page.getByLabel('Login name').fill('sysadmin');
+  await page.getByLabel('Password', { exact: true }).fill('Wrong#2026');
+  await page.getByRole('button', { name: 'Login', exact: true }).click();
+  await expect(page.getByText('Wrong account or password')).toBeVisible();
+  await page.getByLabel('Password', { exact: true }).fill('Card#2026a');
+  await page.getByRole('button', { name: 'Login', exact: true }).click();
+  await expectPath(page, '/qy/homePage');
+  expect(await page.evaluate(() => localStorage.getItem('campus.isCardLogin'))).toBe('1');
+
+  // the card alone, from a fresh tab session
+  await page.evaluate(() => localStorage.clear());
+  await page.goto(at('/swipe-login'));
+  await page.getByText('Card only').click();
+  await page.getByRole('button', { name: 'Swipe the card and sign in' }).click();
+  await expectPath(page, '/qy/homePage');
+
+  // a lost card would be refused: another card on the reader is not this installation's administrator card
+  await page.evaluate(() => localStorage.clear());
+  await gate.reader.place('DE000002');
+  await page.goto(at('/swipe-login'));
+  await page.getByText('Card only').click();
+  await page.getByRole('button', { name: 'Swipe the card and sign in' }).click();
+  await expect(page.getByText('This is not the kind of card this step needs')).toBeVisible();
+  await expectPath(page, '/swipe-login');
+});
+
+test('the card issuer not running: the dialog says so and how to start it', async ({ page }) => {
+  await page.goto(at('/select-func'));
+  await page.route(`http://127.0.0.1:${issuerPort}/**`, (route) => route.abort('connectionrefused'));
+  await page.getByRole('button', { name: 'Card sign-in', exact: true }).click();
+  await expectPath(page, '/swipe-login');
+  await page.getByText('Card only').click();
+  await page.getByRole('button', { name: 'Swipe the card and sign in' }).click();
+  await expect(page.getByText('card reader not installed or configured')).toBeVisible();
+  await expect(page.getByText('npm run issuer', { exact: false })).toBeVisible();
+});

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startGateDeployment, type GateDeployment } from '../support/gate-deployment.ts';
+import { chooseUserMenuEntry, switchLanguage } from '../support/sign-in.ts';
 
 // The gate set-up wizard and card sign-in (issue 13) on a fresh gate deployment with the virtual reader:
 // initialisation, mother card, system key card, administrator card, swipe login; entry checks from deep links.
@@ -31,6 +32,8 @@ test('a non-gate deployment sends every card route to /login', async ({ page }) 
 });
 
 test('the whole set-up in the browser, then card sign-in', async ({ page }) => {
+  // one operator's whole first hour in one test: a longer hang guard than a single page needs
+  test.setTimeout(180_000);
   // a fresh gate deployment: every card screen leads to initialisation first
   for (const path of ['/swipe-login', '/create-superuser', '/swiper-sys-secret', '/swipe-master-card-gm', '/pwd-swipe-login']) {
     await page.goto(at(path));
@@ -99,6 +102,22 @@ test('the whole set-up in the browser, then card sign-in', async ({ page }) => {
   await page.getByRole('button', { name: 'Login', exact: true }).click();
   await expectPath(page, '/qy/homePage');
   expect(await page.evaluate(() => localStorage.getItem('campus.isCardLogin'))).toBe('1');
+
+  // the card-login password change goes through the reader: the card is rewritten, then the user is signed out
+  await switchLanguage(page, 'en-US');
+  await chooseUserMenuEntry(page, /^Change Password$/);
+  const change = page.getByRole('dialog', { name: 'Change Password' });
+  await change.getByLabel('Original Password').fill('Card#2026a');
+  await change.getByLabel('New Password', { exact: true }).fill('Card#2027c');
+  await change.getByLabel('Confirm Password').fill('Card#2027c');
+  await change.getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByRole('dialog', { name: 'Change the password on the login card' }).getByText('password changed')).toBeVisible();
+  await expectPath(page, '/login');
+  await page.goto(at('/swipe-login'));
+  await page.getByLabel('Login name').fill('sysadmin');
+  await page.getByLabel('Password', { exact: true }).fill('Card#2027c');
+  await page.getByRole('button', { name: 'Login', exact: true }).click();
+  await expectPath(page, '/qy/homePage');
 
   // the card alone, from a fresh tab session
   await page.evaluate(() => localStorage.clear());

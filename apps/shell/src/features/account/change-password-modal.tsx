@@ -12,6 +12,11 @@ import * as storage from '../../lib/storage.ts';
 import { logout } from '../../lib/session.ts';
 import { checkConfirm, checkNewPassword, checkOriginal, policyFrom, problemText, type RuleProblem } from './password-rules.ts';
 import { LoadFailedAlert } from '../../lib/load-failed-alert.tsx';
+import { CardReaderDialog } from '../../lib/card-reader-dialog.tsx';
+import type { CardFlow } from '../../lib/card-reader-dialog.tsx';
+import { useUserDetail } from '../../lib/user-detail.ts';
+import { cardTimings } from '@campus/contracts';
+import { cardPasswordFlow } from './card-password-flow.ts';
 
 export interface ChangePasswordModalProps {
   open: boolean;
@@ -62,6 +67,8 @@ export function ChangePasswordModal({ open, forced, notice, onClose }: ChangePas
   const [failure, setFailure] = useState<string | null>(null);
   const [newPasswordErrors, setNewPasswordErrors] = useState<string[]>([]);
   const [focusAfterFailure, setFocusAfterFailure] = useState<FieldName | null>(null);
+  const [cardFlow, setCardFlow] = useState<CardFlow | null>(null);
+  const user = useUserDetail();
 
   const complexity = usePasswordComplexity(open, i18n.language);
   const policy = useMemo(() => policyFrom(complexity.data), [complexity.data]);
@@ -134,6 +141,12 @@ export function ChangePasswordModal({ open, forced, notice, onClose }: ChangePas
         passwordDigest(values.newPassword, mode),
         sealPassword(values.newPassword, sealKey),
       ]);
+      // a card-login administrator's password lives with his card: the reader dialog changes it (spec §4)
+      if (storage.cardLoginFlag.get() && user.data?.cardId) {
+        const change = { cardId: user.data.cardId, oprtNo: user.data.code, oldDigest: oprtPwd, newDigest: oprtNewPwd, sealedNew: sealedNewPwd };
+        setCardFlow(() => cardPasswordFlow(change));
+        return;
+      }
       const body: ChangePasswordRequest = { oprtPwd, oprtNewPwd, sealedNewPwd };
       await apiPost(apiPaths.changePassword, body);
     } catch (error) {
@@ -236,6 +249,27 @@ export function ChangePasswordModal({ open, forced, notice, onClose }: ChangePas
       >
         <Input.Password autoComplete="new-password" disabled={sending} />
       </Form.Item>
+      {cardFlow ? (
+        <CardReaderDialog
+          open
+          title={t('account.cardDialogTitle')}
+          flow={cardFlow}
+          autoCloseMs={cardTimings.passwordChangedCloseMs}
+          onClose={async (outcome) => {
+            setCardFlow(null);
+            if (outcome.ok) {
+              void message.success(outcome.text);
+              await leave();
+              return;
+            }
+            setSending(false);
+            if (outcome.code === codes.oldPasswordWrong) {
+              form.setFields([{ name: 'original', value: '', errors: [t('account.cardOldPasswordWrong')] }]);
+              setFocusAfterFailure('original');
+            }
+          }}
+        />
+      ) : null}
     </Modal>
   );
 }

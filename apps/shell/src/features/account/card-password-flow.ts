@@ -1,0 +1,45 @@
+import type { PreparedCardWrite } from '@campus/contracts';
+import { apiPaths, cardIssuerPaths } from '@campus/contracts';
+import { issuerCall, pairIssuer } from '../../lib/card-issuer.ts';
+import { readerStep, serverStep } from '../../lib/card-flow.ts';
+import type { FlowContext } from '../../lib/card-flow.ts';
+import { i18n } from '../../lib/i18n.ts';
+import { checkGateway } from '../../lib/issuer-key.ts';
+
+export interface CardPasswordChange {
+  /** The card the administrator signed in with (user detail cardId) and its operator (user code). */
+  cardId: string;
+  oprtNo: string;
+  oldDigest: string;
+  newDigest: string;
+  sealedNew: string;
+}
+
+/**
+ * The card-login password change of spec §4: connect the reader, verify the old password, read the card
+ * (990481 every 3 s), write the card with the new image the server prepared, report it (two-phase).
+ */
+export function cardPasswordFlow(change: CardPasswordChange) {
+  return async (ctx: FlowContext): Promise<string> => {
+    await readerStep(ctx, 'connecting', pairIssuer);
+    await checkGateway(ctx);
+    await serverStep(ctx, 'verifying', apiPaths.verifyGmPassword, { oprtPwd: change.oldDigest });
+    const card = await readerStep(ctx, 'reading', () => issuerCall<{ fixedNo: string }>(cardIssuerPaths.checkOprtLoginCardCanChangePwd, { cardKind: 11, oprtNo: change.oprtNo }));
+    const prepared = await serverStep<PreparedCardWrite>(ctx, 'preparing', apiPaths.changeGmPassword, {
+      id: change.cardId,
+      kindNum: 11,
+      fixedNo: card.fixedNo,
+      oprtPwd: change.newDigest,
+      sealedPwd: change.sealedNew,
+      oprtOldPwd: change.oldDigest,
+    });
+    try {
+      await readerStep(ctx, 'writing', () => issuerCall(cardIssuerPaths.changePwdOprtLoginCard, { fixedNo: prepared.fixedNo, image: prepared.image }));
+    } catch (error) {
+      await serverStep(ctx, 'confirming', apiPaths.changeGmPassword, { prepareId: prepared.prepareId, isSuccess: false }).catch(() => undefined);
+      throw error;
+    }
+    await serverStep(ctx, 'confirming', apiPaths.changeGmPassword, { prepareId: prepared.prepareId, isSuccess: true });
+    return i18n.t('account.cardPasswordChanged');
+  };
+}

@@ -4,7 +4,7 @@ import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
 import { buildApp, safeLoggerOptions } from './app.ts';
 import { createServices, isDemoInstallation } from './services.ts';
-import { demoAccounts, seedDatabase } from './seed/seed.ts';
+import { demoAccounts, demoCustomerNo, seedDatabase } from './seed/seed.ts';
 
 async function main(): Promise<void> {
   let config: Config;
@@ -46,6 +46,14 @@ async function main(): Promise<void> {
   } else if (!config.isProduction) {
     lines.push('', 'Demo accounts (account / password / tenants):');
     for (const a of demoAccounts) lines.push(`  ${a.account.padEnd(9)} ${a.password.padEnd(14)} ${a.tenants.join(', ').padEnd(11)} ${a.note}`);
+    if (config.nationalCrypto) {
+      lines.push(
+        '',
+        `Gate deployment (MJ_SYSTEM ${config.mjSystem}): set it up with cards at http://localhost:${config.port}/system-init`,
+        `  customer number ${config.customerNo ?? demoCustomerNo}, customer password Customer#2026 (the demo mother card is on the virtual reader);`,
+        `  the reader panel (put cards on it, take them off) is on the card issuer: ${config.cardIssuerUrl}/reader`,
+      );
+    }
   }
   // Written to stdout directly, never through the request logger.
   process.stdout.write(`${lines.join('\n')}\n\n`);

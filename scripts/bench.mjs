@@ -10,6 +10,7 @@ import autocannon from 'autocannon';
 import { chromium } from '@playwright/test';
 import { root, startBareServer, startProductServer } from '../bench/support/servers.mjs';
 import { measureIssuerRoundTrip } from '../bench/support/issuer-round-trip.mjs';
+import { measureCardSignIn } from '../bench/support/card-sign-in.mjs';
 import { measureSignInToLayout } from '../bench/support/sign-in-to-layout.mjs';
 import { chromiumPath, ensureSystemDeps } from './system-deps.mjs';
 
@@ -97,6 +98,7 @@ let menu;
 let yardstick;
 let floor;
 let issuerTrip;
+let cardSignIn;
 try {
   weight = await loginPageWeight(product.baseUrl);
   layout = await measureSignInToLayout({
@@ -127,6 +129,7 @@ try {
   // the product server stops first: the issuer and the yardstick then share the machine with nothing else
   await product.stop();
   issuerTrip = await measureIssuerRoundTrip({ port: 6397, bareUrl: bare.baseUrl });
+  cardSignIn = await measureCardSignIn({ serverPort: 6398, issuerPort: 6399, calls: Number(process.env.BENCH_CARD_SIGNINS ?? 40) });
 } finally {
   await product.stop();
   await bare.stop();
@@ -203,6 +206,22 @@ bare Fastify route, in the same run.
 | bare Fastify route | ${issuerTrip.bare.p50.toFixed(2)} ms | ${issuerTrip.bare.p99.toFixed(2)} ms |
 
 Issuer memory (RSS): ${(issuerTrip.idleKb / 1024).toFixed(1)} MB idle (after 100 warm-up calls), ${(issuerTrip.afterKb / 1024).toFixed(1)} MB after ${issuerTrip.calls} more.
+
+## Card sign-in against password sign-in
+
+A fresh gate deployment (MJ_SYSTEM 21, SQLite) set up through the card issuer as the wizard does it, then
+${cardSignIn.calls} sign-ins of each kind one after the other, in two alternating rounds (the better round of each).
+Card sign-in is the card issuer's Login: it reads the administrator card on the virtual reader and relays it to the
+server, which opens it under the system key (SM4, HMAC-SM3), checks its row and, with a password, verifies the
+argon2id hash. Password sign-in is weblogin with the SM3 digest (argon2id) to the same server.
+
+| sign-in | p50 | p99 |
+| --- | --- | --- |
+| card and password (issuer read + server verify) | ${cardSignIn.card.p50.toFixed(1)} ms | ${cardSignIn.card.p99.toFixed(1)} ms |
+| card alone (issuer read + server verify, no argon2id) | ${cardSignIn.alone.p50.toFixed(1)} ms | ${cardSignIn.alone.p99.toFixed(1)} ms |
+| password (weblogin) | ${cardSignIn.password.p50.toFixed(1)} ms | ${cardSignIn.password.p99.toFixed(1)} ms |
+
+Card and password over password sign-in at the median: ${(cardSignIn.card.p50 / cardSignIn.password.p50).toFixed(2)}×.
 `;
 mkdirSync(path.join(root, 'bench/reports'), { recursive: true });
 writeFileSync(path.join(root, 'bench/reports/latest.md'), report);

@@ -58,6 +58,11 @@ test('the whole set-up in the browser, then card sign-in', async ({ page }) => {
   await page.getByRole('button', { name: 'Execute initialisation' }).click();
   await expect(page.getByRole('dialog').getByText('The system is initialised: the mother card holds the new system key')).toBeVisible();
   await expectPath(page, '/swipe-master-card-gm');
+  // initialised, no mother card swiped yet: the later steps and the login wait for it
+  for (const path of ['/swiper-sys-secret', '/create-superuser', '/swipe-login', '/system-init', '/systemadmin-logincard']) {
+    await page.goto(at(path));
+    await expectPath(page, '/swipe-master-card-gm');
+  }
 
   // the mother card swipe: no card first (the operator sees it), then the card
   await gate.reader.remove();
@@ -76,6 +81,10 @@ test('the whole set-up in the browser, then card sign-in', async ({ page }) => {
   await page.getByRole('button', { name: 'Issue the system key card' }).click();
   await expect(page.getByRole('dialog').getByText('The system key card is issued')).toBeVisible();
   await expectPath(page, '/create-superuser');
+  for (const path of ['/swipe-login', '/swiper-sys-secret', '/key-card-swipe-login']) {
+    await page.goto(at(path));
+    await expectPath(page, '/create-superuser');
+  }
 
   // the administrator login card, with its card password
   await gate.reader.place('DE000003');

@@ -170,7 +170,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     requireSession,
     rateLimitPerMinute: config.rateLimitPerMinute,
   });
-  registerMenuRoutes(app, { menu: services.menu, account: services.account, mjSystem: config.mjSystem, requireSession });
+  registerMenuRoutes(app, { menu: services.menu, account: services.account, mjSystem: config.mjSystem, gateKeyId: () => services.gm.keyId(), requireSession });
   registerLicenceRoutes(app, {
     licence: services.licence,
     account: services.account,

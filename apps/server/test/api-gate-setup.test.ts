@@ -289,8 +289,10 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
       expect((await cardLogin(server, newImage, { oprtPwd: sm3Hex(next) })).body.code).toBe(0);
     });
 
-    it('the card password calls are for card sign-ins only', async () => {
+    it('the card password calls are for card sign-ins only; the key parameters name the key, never hold it', async () => {
       const login = await call<{ loginInfo: { token: string } }>(server, 'POST', apiPaths.webLogin, { user: { account: 'sysadmin', password: sm3Hex('Sysadmin#2026'), tenantCode: '1001' } });
+      const params = await call(server, 'GET', apiPaths.sysKeyParam, undefined, { token: login.body.data.loginInfo.token });
+      expect(params.body.data).toEqual({ mjSystem: 21, isNationalCrypto: true, sysKeyData: null, keyId: systemKeyId(recoverFromMother(motherImage)).toString('hex'), cardKind: 11 });
       const reply = await call(server, 'POST', apiPaths.verifyGmPassword, { oprtPwd: sm3Hex(cardPassword) }, { token: login.body.data.loginInfo.token });
       expect(reply.body.code).toBe(codes.notCardLogin);
     });

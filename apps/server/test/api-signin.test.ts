@@ -172,7 +172,7 @@ describe.each(databases)('sign-in and what each demo account gets (%s)', (kind) 
   it('sysKeyParam and the operation log (administrators only) answer for a session', async () => {
     const admin = await signIn(server, 'sysadmin', 'Sysadmin#2026');
     const key = await call(server, 'GET', apiPaths.sysKeyParam, undefined, { token: admin });
-    expect(key.body.data).toEqual({ mjSystem: 1, isNationalCrypto: false, sysKeyData: null });
+    expect(key.body.data).toEqual({ mjSystem: 1, isNationalCrypto: false, sysKeyData: null, keyId: '', cardKind: 11 });
     const logs = await call<{ action: string; result: string; account: string }[]>(server, 'POST', '/qy/api/OperateLog/Search', { page: { index: 1, size: 50 } }, { token: admin });
     expect(logs.body.code).toBe(0);
     expect(logs.body.recordCount).toBeGreaterThan(0);

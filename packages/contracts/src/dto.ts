@@ -209,7 +209,12 @@ export interface SystemLogoEntry {
 export interface SysKeyParamData {
   mjSystem: number;
   isNationalCrypto: boolean;
+  /** Always null here: the system key goes only to a trusted card issuer, sealed (GetSysKeyData). */
   sysKeyData: string | null;
+  /** The installation's system key id (hex, as on its cards); '' before gate initialisation. */
+  keyId: string;
+  /** Card kind of the administrator login and system key cards (spec §9). */
+  cardKind: number;
 }
 
 /** `GET /system/api/System/GetLicensePermission` (spec §3 "Licence permission"). */

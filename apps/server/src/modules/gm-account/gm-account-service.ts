@@ -101,6 +101,11 @@ export class GmAccountService {
     return key && key.length === 16 && systemKeyId(key).toString('hex') === row.kid ? key : null;
   }
 
+  /** The system key id (hex) of an initialised installation, '' before. */
+  async keyId(): Promise<string> {
+    return (await this.repo.installation())?.kid ?? '';
+  }
+
   /** The initialised installation (systemNotInitialised otherwise). */
   async installation(): Promise<GateInstallationRow> {
     const row = await this.repo.installation();

@@ -44,6 +44,8 @@ export interface MenuRouteDeps {
   menu: MenuService;
   account: AccountService;
   mjSystem: number;
+  /** The gate installation's system key id, '' before initialisation (the gm-account area answers). */
+  gateKeyId: () => Promise<string>;
   requireSession: onRequestHookHandler;
 }
 
@@ -120,13 +122,16 @@ export function registerMenuRoutes(app: App, deps: MenuRouteDeps) {
         summary: 'System key parameters (system type, national-crypto mode)',
         headers: tokenHeaders,
         response: {
-          200: envelope(Type.Object({ mjSystem: Type.Integer(), isNationalCrypto: Type.Boolean(), sysKeyData: Type.Union([Type.String(), Type.Null()]) })),
+          200: envelope(
+            Type.Object({ mjSystem: Type.Integer(), isNationalCrypto: Type.Boolean(), sysKeyData: Type.Union([Type.String(), Type.Null()]), keyId: Type.String(), cardKind: Type.Integer() }),
+          ),
           ...failureReplies,
         },
       },
     },
     async (request) => {
-      const data: SysKeyParamData = { mjSystem: deps.mjSystem, isNationalCrypto: isGateSystem(deps.mjSystem), sysKeyData: null };
+      const gate = isGateSystem(deps.mjSystem);
+      const data: SysKeyParamData = { mjSystem: deps.mjSystem, isNationalCrypto: gate, sysKeyData: null, keyId: gate ? await deps.gateKeyId() : '', cardKind: 11 };
       return ok(request, data);
     },
   );

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sm2, sm3 } from 'sm-crypto-v2';
 import { root } from './servers.mjs';
+import { timeCalls } from './timing.mjs';
 
 const digest = (text) => sm3(new TextEncoder().encode(text)).toLowerCase();
 
@@ -22,21 +23,6 @@ async function until(url, child, what) {
     if (Date.now() > deadline) throw new Error(`${what} did not answer on ${url}`);
     await new Promise((r) => setTimeout(r, 250));
   }
-}
-
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-async function timeCalls(count, call) {
-  const times = [];
-  for (let i = 0; i < count; i++) {
-    const start = process.hrtime.bigint();
-    await call();
-    times.push(Number(process.hrtime.bigint() - start) / 1e6);
-  }
-  times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p99: percentile(times, 99) };
 }
 
 function stop(child) {

@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { root } from './servers.mjs';
+import { timeCalls } from './timing.mjs';
 
 function rssKb(pid) {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
@@ -23,21 +24,6 @@ async function until(check, seconds = 60) {
     if (Date.now() > deadline) throw new Error('the card issuer did not start');
     await new Promise((r) => setTimeout(r, 250));
   }
-}
-
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-async function timeCalls(count, call) {
-  const times = [];
-  for (let i = 0; i < count; i++) {
-    const start = process.hrtime.bigint();
-    await call();
-    times.push(Number(process.hrtime.bigint() - start) / 1e6);
-  }
-  times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p99: percentile(times, 99) };
 }
 
 export async function measureIssuerRoundTrip({ port, bareUrl, calls = 1000 }) {

@@ -20,7 +20,7 @@ import { PreparedCardWrites } from '../card-write/prepared-card-writes.ts';
 import type { GmAccountService } from '../gm-account/gm-account-service.ts';
 import type { OperationLogService } from '../operation-log/operation-log-service.ts';
 import type { PasswordSealService } from '../password-seal/password-seal-service.ts';
-import { fixedNoOf } from '../system-key-card/system-key-card-service.ts';
+import { fixedNoOf, hexBytes } from '../card-write/card-input.ts';
 import type { AdminLoginCardRow } from './admin-login-card-repository.ts';
 import { AdminLoginCardRepository } from './admin-login-card-repository.ts';
 
@@ -179,7 +179,7 @@ export class AdminLoginCardService {
     const anonymous: Attempt = { account: request.oprtNo ?? '', clientIp };
     let fields;
     try {
-      fields = openAdminCard(trimImage(Buffer.from(request.image, 'hex')), key, fixedNo);
+      fields = openAdminCard(trimImage(hexBytes(request.image, 'image')), key, fixedNo);
     } catch (error) {
       if (!(error instanceof CardTrustError)) throw error;
       await this.refuse('', anonymous, 'failure', `card ${fixedNo} not valid`);

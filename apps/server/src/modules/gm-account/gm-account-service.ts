@@ -1,12 +1,13 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { sm2 } from 'sm-crypto-v2';
-import { CardTrustError, classifyCard, initialiseMotherCard, normaliseFixedNo, readMotherCard, systemKeyId, trimImage } from '@campus/card-crypto';
+import { CardTrustError, classifyCard, initialiseMotherCard, readMotherCard, systemKeyId, trimImage } from '@campus/card-crypto';
 import { codes, isGateSystem } from '@campus/contracts';
 import type { GateSetupState, MasterCardToken, MasterCardVerifyRequest, PreparedCardWrite, SystemInitConfirm, SystemInitRequest } from '@campus/contracts';
 import type { DB } from '../../db/schema.ts';
 import { AppError } from '../../http/envelope.ts';
 import { sha256Hex } from '../../lib/hash.ts';
+import { fixedNoOf, hexBytes } from '../card-write/card-input.ts';
 import { imageHash, PreparedCardWrites } from '../card-write/prepared-card-writes.ts';
 import type { LicenceService } from '../licence/licence-service.ts';
 import type { OperationLogService } from '../operation-log/operation-log-service.ts';
@@ -39,19 +40,6 @@ export interface GmAccountDeps {
   /** Whether a system key card / a super administrator card is issued (their areas answer). */
   keyCardIssued: () => Promise<boolean>;
   superAdminCardIssued: () => Promise<boolean>;
-}
-
-function hexBytes(hex: string, field: string): Buffer {
-  if (!/^([0-9a-fA-F]{2})+$/.test(hex)) throw new AppError(codes.badRequest, 400, null, {}, `body/${field} must be hex bytes`);
-  return Buffer.from(hex, 'hex');
-}
-
-function fixedNoOf(fixedNo: string): string {
-  try {
-    return normaliseFixedNo(fixedNo);
-  } catch {
-    throw new AppError(codes.badRequest, 400, null, {}, 'body/fixedNo must be 8 to 20 hex digits');
-  }
 }
 
 function sameHex(a: string, b: string): boolean {

@@ -1,10 +1,11 @@
-import { adminCardKind, buildSystemKeyCard, CardTrustError, normaliseFixedNo, openSystemKeyCard, trimImage } from '@campus/card-crypto';
+import { adminCardKind, buildSystemKeyCard, CardTrustError, openSystemKeyCard, trimImage } from '@campus/card-crypto';
 import { codes } from '@campus/contracts';
 import type { CardWriteConfirm, PreparedCardWrite } from '@campus/contracts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { AppError } from '../../http/envelope.ts';
 import { newId } from '../../lib/hash.ts';
+import { fixedNoOf, hexBytes } from '../card-write/card-input.ts';
 import { cardStates, mayIssueOnto, requireInUse } from '../card-write/card-states.ts';
 import { PreparedCardWrites } from '../card-write/prepared-card-writes.ts';
 import type { GmAccountService } from '../gm-account/gm-account-service.ts';
@@ -22,14 +23,6 @@ export interface SystemKeyCardDeps {
   takenByOtherCard: (fixedNo: string) => Promise<boolean>;
   logs: OperationLogService;
   now: () => number;
-}
-
-export function fixedNoOf(fixedNo: string): string {
-  try {
-    return normaliseFixedNo(fixedNo);
-  } catch {
-    throw new AppError(codes.badRequest, 400, null, {}, 'body/fixedNo must be 8 to 20 hex digits');
-  }
 }
 
 /** The system key card (spec §7 /qy/api/SystemKeyCard/): issued in the set-up, proves a card issuer later. */
@@ -103,7 +96,7 @@ export class SystemKeyCardService {
     const { key } = await this.deps.gm.systemKey();
     let header;
     try {
-      header = openSystemKeyCard(trimImage(Buffer.from(imageHex, 'hex')), key, id).header;
+      header = openSystemKeyCard(trimImage(hexBytes(imageHex, 'image')), key, id).header;
     } catch (error) {
       if (error instanceof CardTrustError) throw new AppError(codes.cardNotValid);
       throw error;

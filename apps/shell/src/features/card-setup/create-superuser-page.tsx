@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { Alert, Button, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Navigate, useSearchParams } from 'react-router-dom';
+import { useQuery } from '@tanstack/react-query';
 import type { PasswordComplexity, SuperAdmin } from '@campus/contracts';
 import { apiPaths, codes } from '@campus/contracts';
-import { CardReaderDialog } from '../../lib/card-reader-dialog.tsx';
 import type { CardFlow } from '../../lib/card-reader-dialog.tsx';
-import { GateScreenFrame, gateStateQueryKey } from '../../lib/gate-screen-frame.tsx';
+import { GateScreenFrame } from '../../lib/gate-screen-frame.tsx';
+import { SetupStepDialog } from './setup-step-dialog.tsx';
 import { gateStepPaths } from '../../lib/gate-setup.ts';
 import { apiGet, apiPost, RequestError } from '../../lib/request.ts';
 import { superAdminCardFlow } from './setup-flows.ts';
@@ -28,9 +28,7 @@ function decodePolicy(complexity: PasswordComplexity | undefined): RegExp | null
 
 function SuperAdminIssue() {
   const { t, i18n } = useTranslation();
-  const navigate = useNavigate();
   const [params] = useSearchParams();
-  const queryClient = useQueryClient();
   const [form] = Form.useForm<Values>();
   const [flow, setFlow] = useState<CardFlow | null>(null);
   const fromQuery = params.get('account')?.trim() ?? '';
@@ -88,21 +86,7 @@ function SuperAdminIssue() {
           {t('cardSetup.superAdmin.issue')}
         </Button>
       </Form>
-      {flow ? (
-        <CardReaderDialog
-          open
-          title={t('cardSetup.superAdmin.dialogTitle')}
-          flow={flow}
-          onClose={async (outcome) => {
-            setFlow(null);
-            if (!outcome.ok && outcome.code === codes.masterCardTokenInvalid) void navigate(gateStepPaths.masterCard, { replace: true });
-            if (!outcome.ok) return;
-            // the next screen's entry check must see this step done
-            await queryClient.invalidateQueries({ queryKey: gateStateQueryKey });
-            void navigate(gateStepPaths.login, { replace: true });
-          }}
-        />
-      ) : null}
+      {flow ? <SetupStepDialog title={t('cardSetup.superAdmin.dialogTitle')} flow={flow} next={gateStepPaths.login} onClosed={() => setFlow(null)} /> : null}
     </>
   );
 }

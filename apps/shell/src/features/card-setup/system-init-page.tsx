@@ -1,13 +1,12 @@
 import { useState } from 'react';
 import { Alert, Button, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
-import { useQueryClient } from '@tanstack/react-query';
 import { cardTimings } from '@campus/contracts';
 import type { GateSetupState } from '@campus/contracts';
-import { CardReaderDialog } from '../../lib/card-reader-dialog.tsx';
 import type { CardFlow } from '../../lib/card-reader-dialog.tsx';
-import { GateScreenFrame, gateStateQueryKey } from '../../lib/gate-screen-frame.tsx';
+import { GateScreenFrame } from '../../lib/gate-screen-frame.tsx';
+import { gateStepPaths } from '../../lib/gate-setup.ts';
+import { SetupStepDialog } from './setup-step-dialog.tsx';
 import { customerNumberProblem } from './customer-number.ts';
 import { systemInitFlow } from './setup-flows.ts';
 
@@ -18,8 +17,6 @@ interface InitValues {
 
 function SystemInitForm({ state }: { state: GateSetupState }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const [form] = Form.useForm<InitValues>();
   const [loading, setLoading] = useState(false);
   const [running, setRunning] = useState<CardFlow | null>(null);
@@ -52,17 +49,13 @@ function SystemInitForm({ state }: { state: GateSetupState }) {
         </Button>
       </Form>
       {running ? (
-        <CardReaderDialog
-          open
+        <SetupStepDialog
           title={t('cardSetup.init.dialogTitle')}
           flow={running}
-          onClose={async (outcome) => {
+          next={gateStepPaths.masterCard}
+          onClosed={() => {
             setRunning(null);
             setLoading(false);
-            if (!outcome.ok) return;
-            // the next screen's entry check must see this step done
-            await queryClient.invalidateQueries({ queryKey: gateStateQueryKey });
-            void navigate('/swipe-master-card-gm', { replace: true });
           }}
         />
       ) : null}

@@ -120,7 +120,10 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
       // confirmed without the card read back, or with the old card: refused, and the prepared write survives
       expect((await call(server, 'POST', apiPaths.gmSetSystemInit, { prepareId, isSuccess: true })).body.code).toBe(codes.cardWriteUnknown);
       expect((await call(server, 'POST', apiPaths.gmSetSystemInit, { prepareId, isSuccess: true, image: hex(blank) })).body.code).toBe(codes.cardWriteUnknown);
-      // the write landed but the confirm was lost: the same card again is recognised, not written twice
+      // the write landed but the confirm was lost: the same card again is recognised, not written twice (with the
+      // right customer password only)
+      const wrongAgain = await call(server, 'POST', apiPaths.addGmInitData, { customerNo, customerPwd: sm3Hex('Wrong#2026'), fixedNo: motherFixedNo, image: hex(written) });
+      expect(wrongAgain.body.code).toBe(codes.customerPasswordWrong);
       const again = await call<PreparedCardWrite>(server, 'POST', apiPaths.addGmInitData, { customerNo, customerPwd: sm3Hex(customerPassword), fixedNo: motherFixedNo, image: hex(written) });
       expect(again.body.data).toMatchObject({ alreadyWritten: true, image: hex(written) });
       // the older prepareId is replaced by the new one

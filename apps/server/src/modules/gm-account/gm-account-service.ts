@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { sm2 } from 'sm-crypto-v2';
-import { CardTrustError, classifyCard, initialiseMotherCard, readMotherCard, systemKeyId, trimImage } from '@campus/card-crypto';
+import { classifyCard, initialiseMotherCard, openMotherCard, readMotherCard, systemKeyId, trimImage } from '@campus/card-crypto';
 import { codes, isGateSystem } from '@campus/contracts';
 import type { GateSetupState, MasterCardToken, MasterCardVerifyRequest, PreparedCardWrite, SystemInitConfirm, SystemInitRequest } from '@campus/contracts';
 import type { DB } from '../../db/schema.ts';
@@ -65,11 +65,6 @@ export class GmAccountService {
     return isGateSystem(this.deps.mjSystem);
   }
 
-  /** notGateSystem outside gate deployments (system type 21 to 29). */
-  requireGate(): void {
-    if (!this.isGate) throw new AppError(codes.notGateSystem);
-  }
-
   async state(): Promise<GateSetupState> {
     const row = await this.repo.installation();
     const [isIssueSecretCard, isIssueSuperAdminCard, customer] = await Promise.all([this.deps.keyCardIssued(), this.deps.superAdminCardIssued(), this.deps.licence.customerInfo()]);
@@ -127,6 +122,12 @@ export class GmAccountService {
     if (installationCustomerNo !== '' && installationCustomerNo !== card.customerNo) {
       throw new AppError(codes.customerNoOtherInstallation, 200, null, { customerNo: installationCustomerNo });
     }
+    try {
+      openMotherCard(image, request.customerPwd);
+    } catch {
+      await this.log(clientIp, 'system-init', 'failure', 'wrong customer password');
+      throw new AppError(codes.customerPasswordWrong);
+    }
     if (card.initialised) {
       // the write of an earlier prepare landed but its confirm was lost: confirm that one, do not write again
       const pending = await this.prepared.pendingFor<InitPayload>('systemInit', fixedNo);
@@ -140,11 +141,7 @@ export class GmAccountService {
     let written;
     try {
       written = initialiseMotherCard(image, fixedNo, request.customerPwd, systemKey);
-    } catch (error) {
-      if (error instanceof CardTrustError && error.reason === 'passwordWrong') {
-        await this.log(clientIp, 'system-init', 'failure', 'wrong customer password');
-        throw new AppError(codes.customerPasswordWrong);
-      }
+    } catch {
       throw new AppError(codes.notMotherCard);
     }
     const payload: InitPayload = {

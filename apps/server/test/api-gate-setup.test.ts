@@ -292,6 +292,20 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
       expect((await cardLogin(server, newImage, { oprtPwd: sm3Hex(next) })).body.code).toBe(0);
     });
 
+    it('a super administrator whose card is lost gets a new card onto another blank card; the lost one stays lost', async () => {
+      await server.handle.db.updateTable('admin_login_cards').set({ state: 40 }).where('fixed_no', '=', adminCardFixedNo).execute();
+      const fresh = await swipeMother(server, motherImage);
+      const token = fresh.body.data.token;
+      expect((await call(server, 'POST', apiPaths.issueSuperAdmin, { fixedNo: adminCardFixedNo, oprtPwd: sm3Hex(cardPassword), sealedPwd: await sealed(server, cardPassword) }, { token })).body.code).toBe(codes.cardAlreadyRegistered);
+      const prepared = await call<PreparedCardWrite>(server, 'POST', apiPaths.issueSuperAdmin, { fixedNo: '04AB0009', oprtPwd: sm3Hex(cardPassword), sealedPwd: await sealed(server, cardPassword) }, { token });
+      expect(prepared.body.code).toBe(0);
+      expect((await call(server, 'POST', apiPaths.gmSetIssueSuperAdminCard, { prepareId: prepared.body.data.prepareId, isSuccess: true }, { token })).body.code).toBe(0);
+      expect((await cardLogin(server, Buffer.from(prepared.body.data.image, 'hex'), {}, '04AB0009')).body.code).toBe(0);
+      const data = await call<{ cards: { fixedNo: string; state: number; cardNum: number }[] }>(server, 'POST', apiPaths.getSuperAdminIssueData, undefined, { token });
+      expect(data.body.data.cards.map((c) => [c.fixedNo, c.state])).toEqual([[adminCardFixedNo, 40], ['04AB0009', 20]]);
+      expect(new Set(data.body.data.cards.map((c) => c.cardNum)).size).toBe(2);
+    });
+
     it('the card password calls are for card sign-ins only; the key parameters name the key, never hold it', async () => {
       const login = await call<{ loginInfo: { token: string } }>(server, 'POST', apiPaths.webLogin, { user: { account: 'sysadmin', password: sm3Hex('Sysadmin#2026'), tenantCode: '1001' } });
       const params = await call(server, 'GET', apiPaths.sysKeyParam, undefined, { token: login.body.data.loginInfo.token });

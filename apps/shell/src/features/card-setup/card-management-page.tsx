@@ -1,6 +1,7 @@
 import { Alert, Button, Descriptions, Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useNavigate } from 'react-router-dom';
+import { Navigate, useNavigate } from 'react-router-dom';
+import { SuperAdminIssue } from './create-superuser-page.tsx';
 import { useQuery } from '@tanstack/react-query';
 import type { AdminLoginCardSummary, GateSetupState, SuperAdminIssueData } from '@campus/contracts';
 import { apiPaths, codes } from '@campus/contracts';
@@ -37,6 +38,7 @@ function Overview({ view, state }: { view: ManagementView; state: GateSetupState
     enabled: view !== 'keyCards',
   });
   if (data.error instanceof RequestError && data.error.code === codes.masterCardTokenInvalid) return <Navigate to={gateStepPaths.masterCard} replace />;
+  const inUse = (data.data?.cards ?? []).some((card) => card.state === 20);
 
   if (view === 'keyCards') {
     return (
@@ -67,10 +69,15 @@ function Overview({ view, state }: { view: ManagementView; state: GateSetupState
           { title: t('cardSetup.management.state'), dataIndex: 'state', render: (value: number) => t(`cardSetup.cardState.${value}`, { defaultValue: String(value) }) },
         ]}
       />
-      {view === 'superUserCard' ? (
-        <p style={{ marginTop: 12 }}>
-          {state.isIssueSuperAdminCard ? t('cardSetup.management.reissueLater') : <Link to={gateStepPaths.superAdminCard}>{t('cardSetup.superAdmin.issue')}</Link>}
-        </p>
+      {view === 'superUserCard' && data.data ? (
+        inUse ? (
+          <p style={{ marginTop: 12 }}>{t('cardSetup.management.reissueLater')}</p>
+        ) : (
+          // no card in use (none yet, or lost or frozen): issue a new one onto a blank card
+          <div style={{ marginTop: 16 }}>
+            <SuperAdminIssue next="/super-user-card" />
+          </div>
+        )
       ) : null}
       <p style={{ marginTop: 12 }}>{t('cardSetup.management.comingNext')}</p>
       <FinishButton />

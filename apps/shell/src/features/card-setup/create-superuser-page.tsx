@@ -26,7 +26,8 @@ function decodePolicy(complexity: PasswordComplexity | undefined): RegExp | null
   }
 }
 
-function SuperAdminIssue() {
+/** The super administrator's card: account, card password and confirm, then the reader dialog; `next` after success. */
+export function SuperAdminIssue({ next = gateStepPaths.login }: { next?: string }) {
   const { t, i18n } = useTranslation();
   const [params] = useSearchParams();
   const [form] = Form.useForm<Values>();
@@ -86,7 +87,7 @@ function SuperAdminIssue() {
           {t('cardSetup.superAdmin.issue')}
         </Button>
       </Form>
-      {flow ? <SetupStepDialog title={t('cardSetup.superAdmin.dialogTitle')} flow={flow} next={gateStepPaths.login} onClosed={() => setFlow(null)} /> : null}
+      {flow ? <SetupStepDialog title={t('cardSetup.superAdmin.dialogTitle')} flow={flow} next={next} onClosed={() => setFlow(null)} /> : null}
     </>
   );
 }

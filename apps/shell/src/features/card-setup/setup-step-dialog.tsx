@@ -3,7 +3,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { codes } from '@campus/contracts';
 import { CardReaderDialog } from '../../lib/card-reader-dialog.tsx';
 import type { CardFlow } from '../../lib/card-reader-dialog.tsx';
-import { gateStateQueryKey } from '../../lib/gate-screen-frame.tsx';
 import { gateStepPaths } from '../../lib/gate-setup.ts';
 
 export interface SetupStepDialogProps {
@@ -33,7 +32,8 @@ export function SetupStepDialog({ title, flow, next, onClosed }: SetupStepDialog
           if (outcome.code === codes.masterCardTokenInvalid) void navigate(gateStepPaths.masterCard, { replace: true });
           return;
         }
-        await queryClient.invalidateQueries({ queryKey: gateStateQueryKey });
+        // the set-up state, and the card lists of the management screens
+        await queryClient.invalidateQueries();
         void navigate(next, { replace: true });
       }}
     />

@@ -24,8 +24,16 @@ async function expectPath(page: Page, path: string) {
   await expect.poll(() => new URL(page.url()).pathname).toBe(path);
 }
 
+/** Every card route of spec §2 and the three set-up paths of the guard list. */
+const cardRoutes = [
+  '/swipe-login', '/pwd-swipe-login', '/system-init', '/create-superuser', '/swiper-sys-secret', '/swipe-master-card', '/swipe-master-card-gm',
+  '/systemadmin-logincard', '/system-keycard', '/key-card-swiper-sys-secret', '/key-card-create-superuser', '/key-card-swipe-login',
+  '/key-card-system-init', '/key-card-swipe-master-card', '/key-card-swipe-master-card-gm', '/select-func', '/super-user-card', '/re-swipe-sys-sceret',
+];
+
 test('a non-gate deployment sends every card route to /login', async ({ page }) => {
-  for (const path of ['/swipe-login', '/system-init', '/key-card-swipe-master-card', '/select-func']) {
+  test.setTimeout(180_000);
+  for (const path of cardRoutes) {
     await page.goto(path);
     await expectPath(page, '/login');
   }
@@ -33,12 +41,15 @@ test('a non-gate deployment sends every card route to /login', async ({ page }) 
 
 test('the whole set-up in the browser, then card sign-in', async ({ page }) => {
   // one operator's whole first hour in one test: a longer hang guard than a single page needs
-  test.setTimeout(180_000);
+  test.setTimeout(360_000);
   // a fresh gate deployment: every card screen leads to initialisation first
-  for (const path of ['/swipe-login', '/create-superuser', '/swiper-sys-secret', '/swipe-master-card-gm', '/pwd-swipe-login']) {
+  for (const path of cardRoutes.filter((route) => !['/select-func', '/system-init', '/key-card-system-init'].includes(route))) {
     await page.goto(at(path));
     await expectPath(page, '/system-init');
   }
+  await page.goto(at('/select-func'));
+  await expect(page.getByRole('button', { name: 'Card sign-in', exact: true })).toBeVisible();
+  await page.goto(at('/system-init'));
   await expect(page.getByRole('heading', { name: 'National-crypto access-control system initialisation' })).toBeVisible();
 
   // spec §5 customer number rules, then a wrong customer password

@@ -39,6 +39,23 @@ test('a non-gate deployment sends every card route to /login', async ({ page }) 
   }
 });
 
+test('the reader panel works from the keyboard and in three languages (the operator’s second tab)', async ({ page }) => {
+  await page.goto(`${gate.issuerUrl}/reader`);
+  await expect(page.getByRole('heading', { name: 'Virtual card reader' })).toBeVisible();
+  const state = page.locator('#reader-state');
+  await expect(state).toHaveText('Card DE000001 (mother card) is on the reader.');
+  await page.getByRole('button', { name: 'Take the card off' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(state).toHaveText('No card on the reader.');
+  await page.getByRole('button', { name: 'Put on the reader: DE000001' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(state).toHaveText('Card DE000001 (mother card) is on the reader.');
+  await page.getByLabel('Language').selectOption('zh-MO');
+  await expect(page.getByRole('heading', { name: '虛擬讀卡器' })).toBeVisible();
+  await expect(state).toHaveText('卡片 DE000001（母卡）在讀卡器上。');
+  await page.getByLabel('語言').selectOption('en-US');
+});
+
 test('the whole set-up in the browser, then card sign-in', async ({ page }) => {
   // one operator's whole first hour in one test: a longer hang guard than a single page needs
   test.setTimeout(360_000);

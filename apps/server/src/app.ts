@@ -38,6 +38,8 @@ import { registerVersionRoutes } from './modules/version/version-routes.ts';
 import { registerAdminLoginCardRoutes } from './modules/admin-login-card/admin-login-card-routes.ts';
 import { makeRequireMasterCard } from './modules/card-write/card-schemas.ts';
 import { registerGmAccountRoutes } from './modules/gm-account/gm-account-routes.ts';
+import { makeRequireCardManager } from './modules/card-write/card-manager-hook.ts';
+import { registerCardStateRoutes } from './modules/card-write/card-state-routes.ts';
 import { registerSystemKeyCardRoutes } from './modules/system-key-card/system-key-card-routes.ts';
 import { createServices, isDemoInstallation } from './services.ts';
 import { logoIds } from './seed/seed.ts';
@@ -188,6 +190,13 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   registerGmAccountRoutes(app, { gm: services.gm, systemKeyCards: services.systemKeyCards, requireMasterCard, rateLimitPerMinute: config.rateLimitPerMinute });
   registerSystemKeyCardRoutes(app, { systemKeyCards: services.systemKeyCards, isGate: services.gm.isGate, requireMasterCard });
   registerAdminLoginCardRoutes(app, { cards: services.adminCards, isGate: services.gm.isGate, requireMasterCard, requireSession, rateLimitPerMinute: config.rateLimitPerMinute });
+  const requireCardManager = makeRequireCardManager({
+    masterTokenLive: (token) => services.gm.masterTokenLive(token),
+    requireSession,
+    isSystemAdmin: (userId) => services.account.isSystemAdmin(userId),
+    tenantFor: async (code) => (await services.account.tenantOrDefault(code))?.code ?? null,
+  });
+  registerCardStateRoutes(app, { adminCards: services.adminCards, systemKeyCards: services.systemKeyCards, isGate: services.gm.isGate, requireCardManager });
   registerOssRoutes(app, services.oss);
   registerToolsRoutes(app, services.tools);
 

@@ -4,6 +4,7 @@ import { sm2 } from 'sm-crypto-v2';
 import { blankImage, customerKey, makeMotherCard, openAdminCard, readMotherCard, recoverSystemKey, sm3Hex, sm4DecryptBlock, systemKeyId } from '@campus/card-crypto';
 import { apiPaths, codes, loginTypes } from '@campus/contracts';
 import type { GateSetupState, PasswordComplexity, PreparedCardWrite, SuperAdmin, UserInfo } from '@campus/contracts';
+import { cardStateRoutes } from '../src/modules/card-write/card-state-routes.ts';
 import { attachServer, call, databases, startServer, tempDir } from './helpers.ts';
 import type { TestServer } from './helpers.ts';
 
@@ -344,6 +345,7 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
     it('walks every registered route: a master-card token opens no session route, an access token no master-card route', async () => {
       const login = await call<{ loginInfo: { token: string } }>(server, 'POST', apiPaths.webLogin, { user: { account: 'sysadmin', password: sm3Hex('Sysadmin#2026'), tenantCode: '1001' } });
       const accessToken = login.body.data.loginInfo.token;
+      const cardManagement = new Set(cardStateRoutes.flatMap((route) => [route.admin, route.key]));
       const sessionRoutes: string[] = [];
       const masterRoutes: string[] = [];
       for (const route of server.app.routeList) {
@@ -355,7 +357,11 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
         else sessionRoutes.push(`${route.method} ${route.url}`);
         const withMaster = await call(server, route.method, url, undefined, { token: installed.masterToken });
         const withAccess = await call(server, route.method, url, undefined, { token: accessToken });
-        if (bare.body.code === codes.masterCardTokenInvalid) {
+        if (bare.body.code === codes.masterCardTokenInvalid && cardManagement.has(route.url)) {
+          // card management: a master-card token, or a system administrator's access token (spec §6)
+          expect(withAccess.body.code, `${route.method} ${route.url} with an access token`).not.toBe(codes.masterCardTokenInvalid);
+          expect(withMaster.body.code, `${route.method} ${route.url} with the master-card token`).not.toBe(codes.masterCardTokenInvalid);
+        } else if (bare.body.code === codes.masterCardTokenInvalid) {
           expect(withAccess.body.code, `${route.method} ${route.url} with an access token`).toBe(codes.masterCardTokenInvalid);
           expect(withMaster.body.code, `${route.method} ${route.url} with the master-card token`).not.toBe(codes.masterCardTokenInvalid);
         } else {
@@ -379,6 +385,91 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
       } finally {
         await peer.close();
       }
+    });
+  });
+
+  describe('card states (spec §4): loss, unloss, freeze, unfreeze, damage', () => {
+    let server: TestServer;
+    let installed: Installed;
+    let cardId: string;
+    let keyCardId: string;
+    const webLogin = async (account: string, password: string) =>
+      (await call<{ loginInfo: { token: string } }>(server, 'POST', apiPaths.webLogin, { user: { account, password: sm3Hex(password), tenantCode: '1001' } })).body.data.loginInfo.token;
+    /** A fresh session of sysadmin: taking his own card out of use ends all of his sessions. */
+    const admin = () => webLogin('sysadmin', 'Sysadmin#2026');
+    const state = async () => (await server.handle.db.selectFrom('admin_login_cards').select('state').where('id', '=', cardId).executeTakeFirstOrThrow()).state;
+    beforeAll(async () => {
+      server = await startServer(kind, { env: gateEnv });
+      installed = await install(server);
+      const data = await call<{ cards: { id: string }[] }>(server, 'POST', apiPaths.getSuperAdminIssueData, undefined, { token: installed.masterToken });
+      cardId = data.body.data.cards[0]!.id;
+      keyCardId = (await server.handle.db.selectFrom('system_key_cards').select('id').executeTakeFirstOrThrow()).id;
+    });
+    afterAll(async () => {
+      await server?.close();
+    });
+
+    it('only a system administrator or a master-card swipe manages cards', async () => {
+      const bare = await call(server, 'POST', apiPaths.adminCardLoss, { ids: [cardId] });
+      expect([bare.status, bare.body.code]).toEqual([401, codes.masterCardTokenInvalid]);
+      const staff = await call(server, 'POST', apiPaths.adminCardLoss, { ids: [cardId] }, { token: await webLogin('staff', 'Staff#2026') });
+      expect([staff.status, staff.body.code]).toEqual([403, codes.noPermission]);
+      expect(await state()).toBe(20);
+    });
+
+    it('loss ends the holder’s card sessions at once and refuses the card; unloss lets it sign in again', async () => {
+      const cardSession = (await cardLogin(server, installed.adminCardImage)).body.data.token;
+      const passwordSession = await admin();
+      expect((await call(server, 'POST', apiPaths.adminCardLoss, { ids: [cardId] }, { token: passwordSession, language: 'en-US' })).body.code).toBe(0);
+      // every session of the card's holder ends: the one signed in with the card, and his others
+      expect((await call(server, 'GET', apiPaths.userDetail, undefined, { token: cardSession })).status).toBe(401);
+      expect((await call(server, 'GET', apiPaths.userDetail, undefined, { token: passwordSession })).status).toBe(401);
+      expect((await cardLogin(server, installed.adminCardImage)).body.code).toBe(codes.cardLost);
+      const again = await call(server, 'POST', apiPaths.adminCardLoss, { ids: [cardId] }, { token: installed.masterToken, language: 'en-US' });
+      expect(again.body).toMatchObject({ code: codes.cardActionNotAllowed, msg: `Card ${adminCardFixedNo} is lost: this action is not allowed for it (nothing was changed)` });
+      expect((await call(server, 'POST', apiPaths.adminCardUnLoss, { ids: [cardId] }, { token: installed.masterToken })).body.code).toBe(0);
+      expect((await cardLogin(server, installed.adminCardImage)).body.code).toBe(0);
+      const log = await server.handle.db.selectFrom('operation_logs').selectAll().where('action', '=', 'card-state').execute();
+      expect(log.map((row) => [row.account, row.detail])).toEqual([
+        ['sysadmin', `loss administrator card ${adminCardFixedNo} of sysadmin`],
+        ['master-card', `unLoss administrator card ${adminCardFixedNo} of sysadmin`],
+      ]);
+    });
+
+    it('freeze and unfreeze; damage takes one card at a time', async () => {
+      expect((await call(server, 'POST', apiPaths.adminCardUnFreeze, { ids: [cardId] }, { token: await admin() })).body.code).toBe(codes.cardActionNotAllowed);
+      expect((await call(server, 'POST', apiPaths.adminCardFreeze, { ids: [cardId] }, { token: await admin() })).body.code).toBe(0);
+      expect((await cardLogin(server, installed.adminCardImage)).body.code).toBe(codes.cardFrozen);
+      expect((await call(server, 'POST', apiPaths.adminCardUnFreeze, { ids: [cardId, cardId] }, { token: await admin() })).body.code).toBe(0);
+      expect(await state()).toBe(20);
+      expect((await call(server, 'POST', apiPaths.adminCardDamage, { ids: [cardId, 'another'] }, { token: await admin() })).status).toBe(400);
+    });
+
+    it('all or nothing, in the tenant only, and one of two administrators at once wins', async () => {
+      expect((await call(server, 'POST', apiPaths.adminCardLoss, { ids: [cardId, 'no-such-card'] }, { token: await admin() })).body.code).toBe(codes.notFound);
+      expect((await call(server, 'POST', apiPaths.adminCardLoss, { ids: [cardId] }, { token: installed.masterToken, headers: { tenantcode: '1002' } })).body.code).toBe(codes.notFound);
+      expect(await state()).toBe(20);
+      const [first, second] = await Promise.all([
+        call(server, 'POST', apiPaths.adminCardLoss, { ids: [cardId] }, { token: await admin() }),
+        call(server, 'POST', apiPaths.adminCardFreeze, { ids: [cardId] }, { token: installed.masterToken }),
+      ]);
+      expect([first.body.code, second.body.code].sort()).toEqual([0, codes.cardActionNotAllowed]);
+      expect([40, 80]).toContain(await state());
+    });
+
+    it('a system key card: loss, unloss, freeze, unfreeze, damage by id; nothing comes back from damaged', async () => {
+      for (const [path, code] of [
+        [apiPaths.keyCardLoss, 0],
+        [apiPaths.keyCardLoss, codes.cardActionNotAllowed],
+        [apiPaths.keyCardUnLoss, 0],
+        [apiPaths.keyCardFreeze, 0],
+        [apiPaths.keyCardUnFreeze, 0],
+        [apiPaths.keyCardDamage, 0],
+        [apiPaths.keyCardUnLoss, codes.cardActionNotAllowed],
+      ] as const) {
+        expect((await call(server, 'POST', path, { id: keyCardId }, { token: await admin() })).body.code, path).toBe(code);
+      }
+      expect((await call<GateSetupState>(server, 'POST', apiPaths.gmIsSystemInit)).body.data.isIssueSecretCard).toBe(false);
     });
   });
 

@@ -116,6 +116,24 @@ export const apiPaths = {
   verifyGmPassword: '/system/api/Account/VerifyGMPassword',
   /** ChangeGmPasswordPrepare → PreparedCardWrite, then CardWriteConfirm → null (spec §4 card password change). */
   changeGmPassword: '/system/api/Account/ChangeGMPassword',
+  // card management (spec §7 /qy/api/SystemAdminLoginCard/ and /qy/api/SystemKeyCard/): access token of a
+  // system administrator, or the master-card token
+  /** {ids} → null: loss of administrator login cards (every one in use), their holders' sessions end. */
+  adminCardLoss: '/qy/api/SystemAdminLoginCard/Loss',
+  /** {ids} → null: found again (every one lost). */
+  adminCardUnLoss: '/qy/api/SystemAdminLoginCard/UnLoss',
+  /** {ids} → null: frozen (every one in use), their holders' sessions end. */
+  adminCardFreeze: '/qy/api/SystemAdminLoginCard/Freeze',
+  /** {ids} → null: unfrozen (every one frozen). */
+  adminCardUnFreeze: '/qy/api/SystemAdminLoginCard/UnFreeze',
+  /** {ids: [one]} → null: damaged and recovered (not 10, 30 or 60), its holder's sessions end. */
+  adminCardDamage: '/qy/api/SystemAdminLoginCard/Damage',
+  /** {id} → null: the same four actions and damage for a system key card. */
+  keyCardLoss: '/qy/api/SystemKeyCard/Loss',
+  keyCardUnLoss: '/qy/api/SystemKeyCard/UnLoss',
+  keyCardFreeze: '/qy/api/SystemKeyCard/Freeze',
+  keyCardUnFreeze: '/qy/api/SystemKeyCard/UnFreeze',
+  keyCardDamage: '/qy/api/SystemKeyCard/Damage',
   // files and health
   ossObject: '/oss/file/getObject/:id',
   /** GET → the downloadable tools list (static JSON, no envelope). */

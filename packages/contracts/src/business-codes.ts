@@ -67,6 +67,7 @@ export const codes = {
   notCardLogin: 235,
   superAdminMissing: 236,
   customerNoOtherInstallation: 237,
+  cardActionNotAllowed: 238,
   internalError: 999,
 } as const;
 
@@ -145,6 +146,7 @@ export const codeMessages: Record<BusinessCode, Localised> = {
   [codes.cardOtherOperator]: { 'en-US': 'This card belongs to another operator', 'zh-CN': '此卡属于其他操作员', 'zh-MO': '此卡屬於其他操作員' },
   [codes.notCardLogin]: { 'en-US': 'Only for administrators signed in with their login card', 'zh-CN': '仅限使用登录卡登录的管理员', 'zh-MO': '僅限使用登入卡登入的管理員' },
   [codes.superAdminMissing]: { 'en-US': 'There is no system administrator to issue the card to', 'zh-CN': '没有可发卡的系统管理员', 'zh-MO': '沒有可發卡的系統管理員' },
+  [codes.cardActionNotAllowed]: { 'en-US': 'Card {fixedNo} is {state}: this action is not allowed for it (nothing was changed)', 'zh-CN': '卡片 {fixedNo} 状态为{state}：不允许此操作（未作任何更改）', 'zh-MO': '卡片 {fixedNo} 狀態為{state}：不允許此操作（未作任何更改）' },
   [codes.internalError]: { 'en-US': 'Internal server error!', 'zh-CN': '服务器内部错误！', 'zh-MO': '伺服器內部錯誤！' },
 };
 

@@ -11,3 +11,4 @@ export * from './forced-password-change.ts';
 export * from './card-reader-codes.ts';
 export * from './card-issuer.ts';
 export * from './gate-setup.ts';
+export * from './card-states.ts';

@@ -43,6 +43,17 @@ export class AdminLoginCardRepository {
       .execute();
   }
 
+  /** The cards of a tenant among `ids`. */
+  byIds(ids: readonly string[], tenantCode: string): Promise<AdminLoginCardRow[]> {
+    return this.db.selectFrom('admin_login_cards').selectAll().where('id', 'in', [...ids]).where('tenant_code', '=', tenantCode).execute();
+  }
+
+  /** Moves the cards to `to` while each is still in one of `from`; answers how many moved. */
+  async transition(ids: readonly string[], from: readonly number[], to: number, at: number): Promise<number> {
+    const result = await this.db.updateTable('admin_login_cards').set({ state: to, updated_at: at }).where('id', 'in', [...ids]).where('state', 'in', [...from]).executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
   /** The new issue number and password of a card rewritten with a new password, while it is still at `fromSeq`. */
   async rewritePassword(id: string, fromSeq: number, issueSeq: number, pwdHash: string, at: number): Promise<boolean> {
     const result = await this.db

@@ -1,5 +1,6 @@
 import { adminCardKind, buildAdminCard, CardTrustError, openAdminCard, trimImage } from '@campus/card-crypto';
-import { codes, loginTypes } from '@campus/contracts';
+import { cardStateRules, codes, loginTypes } from '@campus/contracts';
+import type { CardStateAction } from '@campus/contracts';
 import type { CardWriteConfirm, ChangeGmPasswordPrepare, LanguageCode, LoginInfo, PreparedCardWrite, ServerCardLoginRequest, SuperAdmin, SuperAdminIssueData, SuperAdminIssueRequest } from '@campus/contracts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
@@ -15,7 +16,8 @@ import type { LockoutService } from '../auth/lockout-service.ts';
 import { lockedError, throttledError } from '../auth/login-service.ts';
 import type { Attempt, LoginService } from '../auth/login-service.ts';
 import type { SessionService } from '../auth/session-service.ts';
-import { cardStates, mayIssueOnto, requireInUse } from '../card-write/card-states.ts';
+import { actionNotAllowed, cardStates, mayIssueOnto, requireInUse } from '../card-write/card-states.ts';
+import type { CardActor } from '../card-write/card-states.ts';
 import { PreparedCardWrites } from '../card-write/prepared-card-writes.ts';
 import type { GmAccountService } from '../gm-account/gm-account-service.ts';
 import type { OperationLogService } from '../operation-log/operation-log-service.ts';
@@ -163,6 +165,40 @@ export class AdminLoginCardService {
     });
     if (issued) {
       await this.deps.logs.record({ tenantCode: issued.tenantCode, account: issued.oprtNo, action: 'card-issue', result: 'success', clientIp, detail: `super administrator card ${issued.cardNum}` });
+    }
+  }
+
+  // ---- card management: state actions (spec §4 "Card states") ----
+
+  /**
+   * Loss, unloss, freeze, unfreeze or damage of the tenant's administrator cards: all of them or none. A card
+   * another administrator changed meanwhile is refused like one in the wrong state. Taking a card out of use
+   * ends its holder's sessions in the same transaction.
+   */
+  async applyStateAction(actor: CardActor, action: CardStateAction, ids: readonly string[], clientIp: string, language: LanguageCode): Promise<void> {
+    const rule = cardStateRules[action];
+    const unique = [...new Set(ids)];
+    if (rule.single && unique.length !== 1) throw new AppError(codes.badRequest, 400, null, {}, 'body/ids must name exactly one card for this action');
+    const changed = await this.deps.db.transaction().execute(async (trx) => {
+      const repo = new AdminLoginCardRepository(trx);
+      const cards = await repo.byIds(unique, actor.tenantCode);
+      if (cards.length !== unique.length) throw new AppError(codes.notFound);
+      const wrong = cards.find((card) => !rule.from.includes(card.state));
+      if (wrong) throw actionNotAllowed(wrong.fixed_no, wrong.state, language);
+      if ((await repo.transition(unique, rule.from, rule.to, this.deps.now())) !== unique.length) {
+        // another administrator changed a card meanwhile: name it as it is now (this transaction rolls back)
+        const current = await repo.byIds(unique, actor.tenantCode);
+        const stuck = current.find((card) => card.state !== rule.to) ?? current[0] ?? cards[0]!;
+        throw actionNotAllowed(stuck.fixed_no, stuck.state, language);
+      }
+      if (rule.endsSessions) {
+        const sessions = this.deps.sessionsOver(trx);
+        for (const userId of new Set(cards.map((card) => card.user_id))) await sessions.revokeAllOfUser(userId);
+      }
+      return cards;
+    });
+    for (const card of changed) {
+      await this.deps.logs.record({ tenantCode: actor.tenantCode, account: actor.account, action: 'card-state', result: 'success', clientIp, detail: `${action} administrator card ${card.fixed_no} of ${card.oprt_no}` });
     }
   }
 

@@ -1,8 +1,8 @@
-import { codes } from '@campus/contracts';
+import { cardStateLabel, cardStates, codes } from '@campus/contracts';
+import type { LanguageCode } from '@campus/contracts';
 import { AppError } from '../../http/envelope.ts';
 
-/** Card states of spec §4 "Card states" (docs/cards.md). */
-export const cardStates = { notIssued: 10, inUse: 20, recycled: 30, lost: 40, damaged: 60, frozen: 80 } as const;
+export { cardStates };
 
 /** States in which a card is out in the world as issued (a set-up step that issued it is done). */
 export const issuedStates: readonly number[] = [cardStates.inUse, cardStates.lost, cardStates.frozen];
@@ -18,4 +18,16 @@ export function requireInUse(state: number): void {
   if (state === cardStates.lost) throw new AppError(codes.cardLost);
   if (state === cardStates.frozen) throw new AppError(codes.cardFrozen);
   throw new AppError(codes.cardNotInUse);
+}
+
+/** Who manages cards: a signed-in system administrator of a tenant, or a master-card swipe (for a tenant). */
+export interface CardActor {
+  tenantCode: string;
+  account: string;
+  userId: string | null;
+}
+
+/** cardActionNotAllowed for a card whose state the action does not start from (nothing is changed). */
+export function actionNotAllowed(fixedNo: string, state: number, language: LanguageCode): AppError {
+  return new AppError(codes.cardActionNotAllowed, 200, null, { fixedNo, state: cardStateLabel(state, language) });
 }

@@ -16,6 +16,16 @@ export class SystemKeyCardRepository {
     return row !== undefined;
   }
 
+  byId(id: string): Promise<SystemKeyCardRow | undefined> {
+    return this.db.selectFrom('system_key_cards').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Moves the card to `to` while it is still in one of `from`; answers whether it moved. */
+  async transition(id: string, from: readonly number[], to: number, at: number): Promise<boolean> {
+    const result = await this.db.updateTable('system_key_cards').set({ state: to, updated_at: at }).where('id', '=', id).where('state', 'in', [...from]).executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
   /** A card issued onto a fixed number: a new row, or the recycled row of that number issued again. */
   async upsertIssued(row: SystemKeyCardRow): Promise<void> {
     await this.db

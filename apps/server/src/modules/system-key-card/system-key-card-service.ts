@@ -1,12 +1,14 @@
 import { adminCardKind, buildSystemKeyCard, CardTrustError, openSystemKeyCard, trimImage } from '@campus/card-crypto';
-import { codes } from '@campus/contracts';
+import { cardStateRules, codes } from '@campus/contracts';
+import type { CardStateAction, LanguageCode } from '@campus/contracts';
 import type { CardWriteConfirm, PreparedCardWrite } from '@campus/contracts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { AppError } from '../../http/envelope.ts';
 import { newId } from '../../lib/hash.ts';
 import { fixedNoOf, hexBytes } from '../card-write/card-input.ts';
-import { cardStates, mayIssueOnto, requireInUse } from '../card-write/card-states.ts';
+import { actionNotAllowed, cardStates, mayIssueOnto, requireInUse } from '../card-write/card-states.ts';
+import type { CardActor } from '../card-write/card-states.ts';
 import { PreparedCardWrites } from '../card-write/prepared-card-writes.ts';
 import type { GmAccountService } from '../gm-account/gm-account-service.ts';
 import type { OperationLogService } from '../operation-log/operation-log-service.ts';
@@ -85,6 +87,23 @@ export class SystemKeyCardService {
       return write.fixedNo;
     });
     if (issued) await this.deps.logs.record({ tenantCode: '', account: '', action: 'card-issue', result: 'success', clientIp, detail: `system key card ${issued}` });
+  }
+
+  /** Loss, unloss, freeze, unfreeze or damage of one system key card (spec §4 "Card states"). */
+  async applyStateAction(actor: CardActor, action: CardStateAction, id: string, clientIp: string, language: LanguageCode): Promise<void> {
+    const rule = cardStateRules[action];
+    const card = await this.deps.db.transaction().execute(async (trx) => {
+      const repo = new SystemKeyCardRepository(trx);
+      const found = await repo.byId(id);
+      if (!found) throw new AppError(codes.notFound);
+      if (!rule.from.includes(found.state)) throw actionNotAllowed(found.fixed_no, found.state, language);
+      if (!(await repo.transition(id, rule.from, rule.to, this.deps.now()))) {
+        const now = (await repo.byId(id)) ?? found;
+        throw actionNotAllowed(now.fixed_no, now.state, language);
+      }
+      return found;
+    });
+    await this.deps.logs.record({ tenantCode: actor.tenantCode, account: actor.account, action: 'card-state', result: 'success', clientIp, detail: `${action} system key card ${card.fixed_no}` });
   }
 
   /**

@@ -1,0 +1,47 @@
+import type { LanguageCode, Localised } from './languages.ts';
+
+/** Card states of spec §4 "Card states" (docs/cards.md): the server keeps them, the shell's buttons mirror them. */
+export const cardStates = { notIssued: 10, inUse: 20, recycled: 30, lost: 40, damaged: 60, frozen: 80 } as const;
+export type CardState = (typeof cardStates)[keyof typeof cardStates];
+
+export const cardStateLabels: Record<CardState, Localised> = {
+  [cardStates.notIssued]: { 'en-US': 'not issued', 'zh-CN': '未发行', 'zh-MO': '未發行' },
+  [cardStates.inUse]: { 'en-US': 'in use', 'zh-CN': '使用中', 'zh-MO': '使用中' },
+  [cardStates.recycled]: { 'en-US': 'recycled', 'zh-CN': '已回收', 'zh-MO': '已回收' },
+  [cardStates.lost]: { 'en-US': 'lost', 'zh-CN': '已挂失', 'zh-MO': '已掛失' },
+  [cardStates.damaged]: { 'en-US': 'damaged', 'zh-CN': '已损坏', 'zh-MO': '已損壞' },
+  [cardStates.frozen]: { 'en-US': 'frozen', 'zh-CN': '已冻结', 'zh-MO': '已凍結' },
+};
+
+export function cardStateLabel(state: number, language: LanguageCode): string {
+  return cardStateLabels[state as CardState]?.[language] ?? String(state);
+}
+
+/** The state actions of the card management tables. */
+export type CardStateAction = 'loss' | 'unLoss' | 'freeze' | 'unFreeze' | 'damage';
+
+export interface CardStateRule {
+  /** The states a card may be in for the action. */
+  from: readonly number[];
+  to: CardState;
+  /** The action takes the card out of use: its holder's sessions end at once. */
+  endsSessions: boolean;
+  /** The action applies to one card at a time (spec §4: damage). */
+  single: boolean;
+}
+
+/** Spec §4: loss and freeze only from in use, unloss from lost, unfreeze from frozen, damage one card not 10/30/60. */
+export const cardStateRules: Record<CardStateAction, CardStateRule> = {
+  loss: { from: [cardStates.inUse], to: cardStates.lost, endsSessions: true, single: false },
+  unLoss: { from: [cardStates.lost], to: cardStates.inUse, endsSessions: false, single: false },
+  freeze: { from: [cardStates.inUse], to: cardStates.frozen, endsSessions: true, single: false },
+  unFreeze: { from: [cardStates.frozen], to: cardStates.inUse, endsSessions: false, single: false },
+  damage: { from: [cardStates.inUse, cardStates.lost, cardStates.frozen], to: cardStates.damaged, endsSessions: true, single: true },
+};
+
+/** Whether an action may be applied to the selected cards (their states): all of them, or none. */
+export function mayApply(action: CardStateAction, states: readonly number[]): boolean {
+  const rule = cardStateRules[action];
+  if (states.length === 0 || (rule.single && states.length !== 1)) return false;
+  return states.every((state) => rule.from.includes(state));
+}

@@ -40,6 +40,7 @@ import { makeRequireMasterCard } from './modules/card-write/card-schemas.ts';
 import { registerGmAccountRoutes } from './modules/gm-account/gm-account-routes.ts';
 import { makeRequireCardManager } from './modules/card-write/card-manager-hook.ts';
 import { registerCardStateRoutes } from './modules/card-write/card-state-routes.ts';
+import { registerCardTableRoutes } from './modules/card-write/card-table-routes.ts';
 import { registerSystemKeyCardRoutes } from './modules/system-key-card/system-key-card-routes.ts';
 import { createServices, isDemoInstallation } from './services.ts';
 import { logoIds } from './seed/seed.ts';
@@ -197,6 +198,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     tenantFor: async (code) => (await services.account.tenantOrDefault(code))?.code ?? null,
   });
   registerCardStateRoutes(app, { adminCards: services.adminCards, systemKeyCards: services.systemKeyCards, isGate: services.gm.isGate, requireCardManager });
+  registerCardTableRoutes(app, { adminCards: services.adminCards, systemKeyCards: services.systemKeyCards, isGate: services.gm.isGate, requireCardManager });
   registerOssRoutes(app, services.oss);
   registerToolsRoutes(app, services.tools);
 

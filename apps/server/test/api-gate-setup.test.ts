@@ -5,6 +5,7 @@ import { blankImage, customerKey, makeMotherCard, openAdminCard, readMotherCard,
 import { apiPaths, codes, loginTypes } from '@campus/contracts';
 import type { GateSetupState, PasswordComplexity, PreparedCardWrite, SuperAdmin, UserInfo } from '@campus/contracts';
 import { cardStateRoutes } from '../src/modules/card-write/card-state-routes.ts';
+import { cardTablePaths } from '../src/modules/card-write/card-table-routes.ts';
 import { attachServer, call, databases, startServer, tempDir } from './helpers.ts';
 import type { TestServer } from './helpers.ts';
 
@@ -345,7 +346,7 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
     it('walks every registered route: a master-card token opens no session route, an access token no master-card route', async () => {
       const login = await call<{ loginInfo: { token: string } }>(server, 'POST', apiPaths.webLogin, { user: { account: 'sysadmin', password: sm3Hex('Sysadmin#2026'), tenantCode: '1001' } });
       const accessToken = login.body.data.loginInfo.token;
-      const cardManagement = new Set(cardStateRoutes.flatMap((route) => [route.admin, route.key]));
+      const cardManagement = new Set([...cardStateRoutes.flatMap((route) => [route.admin, route.key]), ...cardTablePaths]);
       const sessionRoutes: string[] = [];
       const masterRoutes: string[] = [];
       for (const route of server.app.routeList) {
@@ -455,6 +456,36 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
       ]);
       expect([first.body.code, second.body.code].sort()).toEqual([0, codes.cardActionNotAllowed]);
       expect([40, 80]).toContain(await state());
+    });
+
+    it('the tables: option lists in the caller’s language, search with each filter, order and paging, seek', async () => {
+      const token = installed.masterToken;
+      const states = await call<{ value: number; label: string }[]>(server, 'POST', apiPaths.adminCardStateList, undefined, { token, language: 'zh-MO' });
+      expect(states.body.data).toContainEqual({ value: 40, label: '已掛失' });
+      expect((await call(server, 'POST', apiPaths.keyCardKindList, undefined, { token })).body.data).toEqual([{ value: 11, label: '卡类 11' }]);
+      const admins = await call<{ id: string; no: string }[]>(server, 'POST', apiPaths.adminCardGetSystemAdmin, undefined, { token });
+      const sysadminId = admins.body.data.find((a) => a.no === 'sysadmin')!.id;
+      const search = (body: object, path: string = apiPaths.adminCardSearch) => call<{ fixedNo: string; oprtName: string; num: number; state: number }[]>(server, 'POST', path, { page: { index: 1, size: 15 }, ...body }, { token });
+      const all = await search({});
+      expect(all.body).toMatchObject({ code: 0, recordCount: 1, data: [{ fixedNo: adminCardFixedNo, oprtNo: 'sysadmin', oprtName: 'System Administrator', oprtId: sysadminId, kindNum: 11 }] });
+      expect(JSON.stringify(all.body.data)).not.toMatch(/pwd|hash/i);
+      const current = all.body.data[0]!.state;
+      expect((await search({ filters: [{ field: 'likeSearch', value: adminCardFixedNo.slice(2, 6).toLowerCase() }] })).body.recordCount).toBe(1);
+      expect((await search({ filters: [{ field: 'likeSearch', value: 'sysad' }] })).body.recordCount).toBe(1);
+      expect((await search({ filters: [{ field: 'likeSearch', value: '100%' }] })).body.recordCount).toBe(0);
+      expect((await search({ filters: [{ field: 'OprtId', value: sysadminId }, { field: 'states', value: JSON.stringify([current]) }, { field: 'cardKinds', value: '[11]' }] })).body.recordCount).toBe(1);
+      expect((await search({ filters: [{ field: 'states', value: '[10,30]' }] })).body.recordCount).toBe(0);
+      expect((await search({ filters: [{ field: 'states', value: 'lost' }] })).status).toBe(400);
+      expect((await search({ page: { index: 2, size: 15 } })).body).toMatchObject({ recordCount: 1, data: [] });
+      expect((await search({ page: { index: 1, size: 501 } })).status).toBe(400);
+      // another tenant sees none of them
+      const other = await call(server, 'POST', apiPaths.adminCardSearch, { page: { index: 1, size: 15 } }, { token, headers: { tenantcode: '1002' } });
+      expect(other.body).toMatchObject({ recordCount: 0, data: [] });
+      expect((await call(server, 'POST', apiPaths.adminCardSeek, { fixedNo: adminCardFixedNo.toLowerCase() }, { token })).body.data).toMatchObject({ fixedNo: adminCardFixedNo });
+      expect((await call(server, 'POST', apiPaths.adminCardSeek, { fixedNo: 'ABCDEF01' }, { token })).body.data).toBeNull();
+      const keys = await search({ orderBys: [{ field: 'fixedNo', isAsc: true }] }, apiPaths.keyCardSearch);
+      expect(keys.body).toMatchObject({ recordCount: 1, data: [{ fixedNo: keyCardFixedNo, kindNum: 11 }] });
+      expect((await call(server, 'POST', apiPaths.keyCardSeek, { fixedNo: keyCardFixedNo }, { token })).body.data).toMatchObject({ id: keyCardId });
     });
 
     it('a system key card: loss, unloss, freeze, unfreeze, damage by id; nothing comes back from damaged', async () => {

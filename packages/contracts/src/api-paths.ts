@@ -128,6 +128,22 @@ export const apiPaths = {
   adminCardUnFreeze: '/qy/api/SystemAdminLoginCard/UnFreeze',
   /** {ids: [one]} → null: damaged and recovered (not 10, 30 or 60), its holder's sessions end. */
   adminCardDamage: '/qy/api/SystemAdminLoginCard/Damage',
+  /** → {id, no, name}[]: the tenant's system administrators (the operator filter). */
+  adminCardGetSystemAdmin: '/qy/api/SystemAdminLoginCard/GetSystemAdmin',
+  /** → CardOption[]: the card states, labelled in the caller's language. */
+  adminCardStateList: '/qy/api/SystemAdminLoginCard/SelectCardStateList',
+  /** → CardOption[]: the card kinds. */
+  adminCardKindList: '/qy/api/SystemAdminLoginCard/SelectCardKindList',
+  /** CardSearchRequest → AdminLoginCardRow[] with recordCount (the tenant's cards). */
+  adminCardSearch: '/qy/api/SystemAdminLoginCard/Search',
+  /** {fixedNo} → AdminLoginCardRow | null: the card on the reader. */
+  adminCardSeek: '/qy/api/SystemAdminLoginCard/Seek',
+  keyCardStateList: '/qy/api/SystemKeyCard/SelectCardStateList',
+  keyCardKindList: '/qy/api/SystemKeyCard/SelectCardKindList',
+  /** CardSearchRequest → SystemKeyCardRow[] with recordCount. */
+  keyCardSearch: '/qy/api/SystemKeyCard/Search',
+  /** {fixedNo} → SystemKeyCardRow | null. */
+  keyCardSeek: '/qy/api/SystemKeyCard/Seek',
   /** {id} → null: the same four actions and damage for a system key card. */
   keyCardLoss: '/qy/api/SystemKeyCard/Loss',
   keyCardUnLoss: '/qy/api/SystemKeyCard/UnLoss',

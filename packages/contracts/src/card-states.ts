@@ -45,3 +45,42 @@ export function mayApply(action: CardStateAction, states: readonly number[]): bo
   if (states.length === 0 || (rule.single && states.length !== 1)) return false;
   return states.every((state) => rule.from.includes(state));
 }
+
+/** Search of a card management table (spec §7 SystemKeyCard/Search; the same for administrator login cards). */
+export interface CardSearchRequest {
+  page: { index: number; size: number };
+  /** OprtId (an operator's id), likeSearch (part of the fixed number, card number or login name), cardKinds and states (JSON arrays). */
+  filters?: { field: 'OprtId' | 'likeSearch' | 'cardKinds' | 'states'; value: string }[];
+  /** createTime (default, newest first), state, fixedNo or num. */
+  orderBys?: { field: 'createTime' | 'state' | 'fixedNo' | 'num'; isAsc?: boolean }[];
+}
+
+/** A row of the administrator login card table (spec §3); the card password never leaves the server. */
+export interface AdminLoginCardRow {
+  id: string;
+  oprtNo: string;
+  oprtName: string;
+  kindNum: number;
+  fixedNo: string;
+  state: number;
+  oprtId: string;
+  num: number;
+  createTime: number;
+}
+
+/** A row of the system key card table (spec §3). */
+export interface SystemKeyCardRow {
+  id: string;
+  kindNum: number;
+  fixedNo: string;
+  state: number;
+  createTime: number;
+}
+
+export interface CardOption {
+  value: number;
+  label: string;
+}
+
+/** Card management tables (spec §9): page size 15 with these options, table height 400; the server's largest page. */
+export const cardTablePaging = { pageSize: 15, pageSizeOptions: [15, 30, 50, 100, 500], tableHeight: 400, maxPageSize: 500 } as const;

@@ -47,6 +47,15 @@ export class AccountRepository {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  usersByIds(ids: readonly string[]): Promise<UserRow[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('users').selectAll().where('id', 'in', [...ids]).execute();
+  }
+
+  systemAdminsOf(tenantCode: string): Promise<UserRow[]> {
+    return this.db.selectFrom('users').selectAll().where('tenant_code', '=', tenantCode).where('is_system_admin', '=', 1).orderBy('account').execute();
+  }
+
   /** The oldest enabled system administrator of a tenant. */
   firstSystemAdmin(tenantCode: string): Promise<UserRow | undefined> {
     return this.db

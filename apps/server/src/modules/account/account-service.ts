@@ -131,6 +131,15 @@ export class AccountService {
     return id;
   }
 
+  /** Display names by user id (for tables that show who holds something). */
+  async namesByIds(ids: readonly string[]): Promise<Map<string, string>> {
+    return new Map((await this.repo.usersByIds([...new Set(ids)])).map((user) => [user.id, user.name]));
+  }
+
+  systemAdminsOf(tenantCode: string): Promise<UserRow[]> {
+    return this.repo.systemAdminsOf(tenantCode);
+  }
+
   /** The super administrator of a gate deployment: the oldest system administrator of the default tenant. */
   async superAdmin(): Promise<UserRow | undefined> {
     const tenant = await this.defaultTenant();

@@ -1,6 +1,9 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql } from 'kysely';
+import type { Kysely, Selectable, SelectQueryBuilder, SqlBool } from 'kysely';
 import type { AdminLoginCardsTable, DB } from '../../db/schema.ts';
 import { issuedStates } from '../card-write/card-states.ts';
+import { containsText } from '../card-write/card-search.ts';
+import type { CardSearch } from '../card-write/card-search.ts';
 
 export type AdminLoginCardRow = Selectable<AdminLoginCardsTable>;
 
@@ -41,6 +44,32 @@ export class AdminLoginCardRepository {
       .values(row)
       .onConflict((oc) => oc.column('fixed_no').doUpdateSet(changes))
       .execute();
+  }
+
+  private matching<O>(query: SelectQueryBuilder<DB, 'admin_login_cards', O>, tenantCode: string, search: CardSearch): SelectQueryBuilder<DB, 'admin_login_cards', O> {
+    let q = query.where('tenant_code', '=', tenantCode);
+    if (search.oprtId !== undefined) q = q.where('user_id', '=', search.oprtId);
+    if (search.kinds !== undefined) q = search.kinds.length === 0 ? q.where(sql<SqlBool>`1 = 0`) : q.where('kind_num', 'in', search.kinds);
+    if (search.states !== undefined) q = search.states.length === 0 ? q.where(sql<SqlBool>`1 = 0`) : q.where('state', 'in', search.states);
+    const like = search.like;
+    if (like !== undefined) q = q.where((eb) => eb.or([containsText('fixed_no', like), containsText('oprt_no', like), containsText('card_num', like)]));
+    return q;
+  }
+
+  /** One page of the tenant's cards. */
+  page(tenantCode: string, search: CardSearch): Promise<AdminLoginCardRow[]> {
+    let q = this.matching(this.db.selectFrom('admin_login_cards').selectAll(), tenantCode, search);
+    for (const order of search.order) q = q.orderBy(order.column, order.asc ? 'asc' : 'desc');
+    return q.orderBy('id').offset(search.offset).limit(search.limit).execute();
+  }
+
+  async count(tenantCode: string, search: CardSearch): Promise<number> {
+    const row = await this.matching(this.db.selectFrom('admin_login_cards').select((eb) => eb.fn.countAll<number | string>().as('n')), tenantCode, search).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  byFixedNoInTenant(fixedNo: string, tenantCode: string): Promise<AdminLoginCardRow | undefined> {
+    return this.db.selectFrom('admin_login_cards').selectAll().where('fixed_no', '=', fixedNo).where('tenant_code', '=', tenantCode).executeTakeFirst();
   }
 
   /** The cards of a tenant among `ids`. */

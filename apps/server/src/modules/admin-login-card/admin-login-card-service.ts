@@ -1,6 +1,6 @@
 import { adminCardKind, buildAdminCard, CardTrustError, openAdminCard, trimImage } from '@campus/card-crypto';
 import { cardStateRules, codes, loginTypes } from '@campus/contracts';
-import type { CardStateAction } from '@campus/contracts';
+import type { AdminLoginCardRow as AdminLoginCardTableRow, CardSearchRequest, CardStateAction } from '@campus/contracts';
 import type { CardWriteConfirm, ChangeGmPasswordPrepare, LanguageCode, LoginInfo, PreparedCardWrite, ServerCardLoginRequest, SuperAdmin, SuperAdminIssueData, SuperAdminIssueRequest } from '@campus/contracts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
@@ -23,6 +23,7 @@ import type { GmAccountService } from '../gm-account/gm-account-service.ts';
 import type { OperationLogService } from '../operation-log/operation-log-service.ts';
 import type { PasswordSealService } from '../password-seal/password-seal-service.ts';
 import { fixedNoOf, hexBytes } from '../card-write/card-input.ts';
+import { toCardSearch } from '../card-write/card-search.ts';
 import type { AdminLoginCardRow } from './admin-login-card-repository.ts';
 import { AdminLoginCardRepository } from './admin-login-card-repository.ts';
 
@@ -166,6 +167,31 @@ export class AdminLoginCardService {
     if (issued) {
       await this.deps.logs.record({ tenantCode: issued.tenantCode, account: issued.oprtNo, action: 'card-issue', result: 'success', clientIp, detail: `super administrator card ${issued.cardNum}` });
     }
+  }
+
+  // ---- card management: the table ----
+
+  private toRows(cards: AdminLoginCardRow[], names: Map<string, string>): AdminLoginCardTableRow[] {
+    return cards.map((c) => ({ id: c.id, oprtNo: c.oprt_no, oprtName: names.get(c.user_id) ?? '', kindNum: c.kind_num, fixedNo: c.fixed_no, state: c.state, oprtId: c.user_id, num: c.card_num, createTime: c.created_at }));
+  }
+
+  /** One page of the tenant's administrator login cards and how many match. */
+  async search(actor: CardActor, request: CardSearchRequest): Promise<{ rows: AdminLoginCardTableRow[]; total: number }> {
+    const search = toCardSearch(request);
+    const [cards, total] = await Promise.all([this.repo.page(actor.tenantCode, search), this.repo.count(actor.tenantCode, search)]);
+    return { rows: this.toRows(cards, await this.deps.account.namesByIds(cards.map((c) => c.user_id))), total };
+  }
+
+  /** Seek: the tenant's card with this fixed number (the card on the reader), or null. */
+  async seek(actor: CardActor, fixedNo: string): Promise<AdminLoginCardTableRow | null> {
+    const card = await this.repo.byFixedNoInTenant(fixedNoOf(fixedNo), actor.tenantCode);
+    if (!card) return null;
+    return this.toRows([card], await this.deps.account.namesByIds([card.user_id]))[0] ?? null;
+  }
+
+  /** The tenant's system administrators: who may hold an administrator login card (the operator filter). */
+  async systemAdmins(actor: CardActor): Promise<{ id: string; no: string; name: string }[]> {
+    return (await this.deps.account.systemAdminsOf(actor.tenantCode)).map((user) => ({ id: user.id, no: user.account, name: user.name }));
   }
 
   // ---- card management: state actions (spec §4 "Card states") ----

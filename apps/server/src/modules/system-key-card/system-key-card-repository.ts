@@ -1,6 +1,9 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql } from 'kysely';
+import type { Kysely, Selectable, SelectQueryBuilder, SqlBool } from 'kysely';
 import type { DB, SystemKeyCardsTable } from '../../db/schema.ts';
 import { issuedStates } from '../card-write/card-states.ts';
+import { containsText } from '../card-write/card-search.ts';
+import type { CardSearch } from '../card-write/card-search.ts';
 
 export type SystemKeyCardRow = Selectable<SystemKeyCardsTable>;
 
@@ -14,6 +17,27 @@ export class SystemKeyCardRepository {
   async anyIssued(): Promise<boolean> {
     const row = await this.db.selectFrom('system_key_cards').select('id').where('state', 'in', [...issuedStates]).executeTakeFirst();
     return row !== undefined;
+  }
+
+  private matching<O>(query: SelectQueryBuilder<DB, 'system_key_cards', O>, search: CardSearch): SelectQueryBuilder<DB, 'system_key_cards', O> {
+    let q = query;
+    if (search.kinds !== undefined) q = search.kinds.length === 0 ? q.where(sql<SqlBool>`1 = 0`) : q.where('kind_num', 'in', search.kinds);
+    if (search.states !== undefined) q = search.states.length === 0 ? q.where(sql<SqlBool>`1 = 0`) : q.where('state', 'in', search.states);
+    const like = search.like;
+    if (like !== undefined) q = q.where(containsText('fixed_no', like));
+    return q;
+  }
+
+  page(search: CardSearch): Promise<SystemKeyCardRow[]> {
+    let q = this.matching(this.db.selectFrom('system_key_cards').selectAll(), search);
+    // key cards have no card number: that order falls back to the time of issue
+    for (const order of search.order) q = q.orderBy(order.column === 'card_num' ? 'created_at' : order.column, order.asc ? 'asc' : 'desc');
+    return q.orderBy('id').offset(search.offset).limit(search.limit).execute();
+  }
+
+  async count(search: CardSearch): Promise<number> {
+    const row = await this.matching(this.db.selectFrom('system_key_cards').select((eb) => eb.fn.countAll<number | string>().as('n')), search).executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   byId(id: string): Promise<SystemKeyCardRow | undefined> {

@@ -1,6 +1,6 @@
 import { adminCardKind, buildSystemKeyCard, CardTrustError, openSystemKeyCard, trimImage } from '@campus/card-crypto';
 import { cardStateRules, codes } from '@campus/contracts';
-import type { CardStateAction, LanguageCode } from '@campus/contracts';
+import type { CardSearchRequest, CardStateAction, LanguageCode, SystemKeyCardRow } from '@campus/contracts';
 import type { CardWriteConfirm, PreparedCardWrite } from '@campus/contracts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
@@ -13,6 +13,8 @@ import { PreparedCardWrites } from '../card-write/prepared-card-writes.ts';
 import type { GmAccountService } from '../gm-account/gm-account-service.ts';
 import type { OperationLogService } from '../operation-log/operation-log-service.ts';
 import { SystemKeyCardRepository } from './system-key-card-repository.ts';
+import type { SystemKeyCardRow as SystemKeyCardRecord } from './system-key-card-repository.ts';
+import { toCardSearch } from '../card-write/card-search.ts';
 
 interface KeyCardPayload {
   issueSeq: number;
@@ -87,6 +89,23 @@ export class SystemKeyCardService {
       return write.fixedNo;
     });
     if (issued) await this.deps.logs.record({ tenantCode: '', account: '', action: 'card-issue', result: 'success', clientIp, detail: `system key card ${issued}` });
+  }
+
+  private static toRow(card: SystemKeyCardRecord): SystemKeyCardRow {
+    return { id: card.id, kindNum: card.kind_num, fixedNo: card.fixed_no, state: card.state, createTime: card.created_at };
+  }
+
+  /** One page of the installation's system key cards and how many match. */
+  async search(request: CardSearchRequest): Promise<{ rows: SystemKeyCardRow[]; total: number }> {
+    const search = toCardSearch(request);
+    const [cards, total] = await Promise.all([this.repo.page(search), this.repo.count(search)]);
+    return { rows: cards.map(SystemKeyCardService.toRow), total };
+  }
+
+  /** Seek: the system key card with this fixed number (the card on the reader), or null. */
+  async seek(fixedNo: string): Promise<SystemKeyCardRow | null> {
+    const card = await this.repo.byFixedNo(fixedNoOf(fixedNo));
+    return card ? SystemKeyCardService.toRow(card) : null;
   }
 
   /** Loss, unloss, freeze, unfreeze or damage of one system key card (spec §4 "Card states"). */

@@ -68,7 +68,8 @@ export function ChangePasswordModal({ open, forced, notice, onClose }: ChangePas
   const [newPasswordErrors, setNewPasswordErrors] = useState<string[]>([]);
   const [focusAfterFailure, setFocusAfterFailure] = useState<FieldName | null>(null);
   const [cardFlow, setCardFlow] = useState<CardFlow | null>(null);
-  const user = useUserDetail();
+  // only a card-login administrator needs his card's id (the layout has usually loaded it already)
+  const user = useUserDetail(open && storage.cardLoginFlag.get());
 
   const complexity = usePasswordComplexity(open, i18n.language);
   const policy = useMemo(() => policyFrom(complexity.data), [complexity.data]);

@@ -71,4 +71,30 @@ describe('the card issuer client', () => {
     expect(error).toBeInstanceOf(IssuerError);
     expect(error).toMatchObject({ kind: 'notInstalled', message: 'card reader not installed or configured' });
   });
+
+  it('something else on the issuer\'s port (no envelope) is also "not installed", not a reader failure', async () => {
+    setIssuerFetch(async () => new Response('<html>proxy</html>', { status: 502, headers: { 'content-type': 'text/html' } }));
+    await expect(issuerCall(cardIssuerPaths.readMasterCard)).rejects.toMatchObject({ kind: 'notInstalled', code: 0 });
+  });
+
+  it('a stored cardDeviceToken that is not 16 to 64 of [A-Za-z0-9_-] is replaced', () => {
+    sessionStorage.setItem('campus.cardDeviceToken', 'short');
+    const token = cardDeviceToken();
+    expect(token).not.toBe('short');
+    expect(token).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
+  });
+
+  it('reader messages follow the interface language; the pairing is kept between card calls', async () => {
+    await i18n.changeLanguage('zh-MO');
+    answer(paired, switched, { code: readerCodes.cardNotBlank, msg: 'x', data: null }, { code: 0, msg: 'ok', data: { fixedNo: 'DE000002' } });
+    await expect(issuerCall(cardIssuerPaths.checkSystemKeyCardCanIssue, { cardKind: 11 })).rejects.toMatchObject({ message: '此卡含有其他資料：請使用空白卡' });
+    await expect(issuerCall(cardIssuerPaths.checkSystemKeyCardCanIssue, { cardKind: 11 })).resolves.toEqual({ fixedNo: 'DE000002' });
+    expect(seen.map((s) => s.url.replace('http://127.0.0.1:18085', ''))).toEqual([
+      cardIssuerPaths.addIdentity,
+      cardIssuerPaths.switchIdentity,
+      cardIssuerPaths.checkSystemKeyCardCanIssue,
+      cardIssuerPaths.checkSystemKeyCardCanIssue,
+    ]);
+    expect(seen[2]?.headers.language).toBe('zh-MO');
+  });
 });

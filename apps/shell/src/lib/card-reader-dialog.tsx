@@ -82,7 +82,7 @@ export function CardReaderDialog({ open, title, flow, onClose, autoCloseMs = car
         ];
 
   return (
-    <Modal open={open} title={title} footer={footer} onCancel={close} maskClosable={false} destroyOnHidden width={520}>
+    <Modal open={open} title={title} footer={footer} onCancel={close} mask={{ closable: false }} destroyOnHidden width={520}>
       <CardFlowStatus view={view} />
     </Modal>
   );

@@ -8,6 +8,8 @@ import { toLanguage } from '@campus/contracts';
 export const storageKeys = {
   token: 'campus.token',
   masterCardToken: 'campus.masterCardToken',
+  /** Epoch ms the master-card token stops being good (MasterCardToken.expiresIn after the swipe). */
+  masterCardTokenExpiry: 'campus.masterCardTokenExpiry',
   tenantCode: 'campus.tenantCode',
   tenantSettings: 'campus.tenantSettings',
   licenceAbnormal: 'campus.licenceAbnormal',
@@ -71,7 +73,29 @@ function text(key: StorageKey) {
 }
 
 export const accessToken = text(storageKeys.token);
-export const masterCardToken = text(storageKeys.masterCardToken);
+/**
+ * The master-card token of spec §6 (set-up and card-management calls). `get` answers null once it has
+ * expired, so the entry checks send the operator to swipe the mother card again before a call fails.
+ */
+export const masterCardToken = {
+  get: (): string | null => {
+    const token = read(storageKeys.masterCardToken);
+    if (token === null) return null;
+    const expiry = Number(read(storageKeys.masterCardTokenExpiry) ?? NaN);
+    if (Number.isFinite(expiry) && Date.now() >= expiry) {
+      write(storageKeys.masterCardToken, null);
+      write(storageKeys.masterCardTokenExpiry, null);
+      return null;
+    }
+    return token;
+  },
+  /** Stores the token, good for `expiresInSeconds` when given (else until the server refuses it); null forgets it. */
+  set: (value: string | null, expiresInSeconds?: number): void => {
+    write(storageKeys.masterCardToken, value);
+    const expiry = value && expiresInSeconds !== undefined && expiresInSeconds > 0 ? String(Date.now() + expiresInSeconds * 1000) : null;
+    write(storageKeys.masterCardTokenExpiry, expiry);
+  },
+};
 export const tenantCode = text(storageKeys.tenantCode);
 export const previousPath = text(storageKeys.previousPath);
 export const currentMenu = text(storageKeys.currentMenu);

@@ -1,10 +1,11 @@
-import type { PreparedCardWrite } from '@campus/contracts';
+import type { CardWriteConfirm, PreparedCardWrite } from '@campus/contracts';
 import { apiPaths, cardIssuerPaths } from '@campus/contracts';
 import { issuerCall, pairIssuer } from '../../lib/card-issuer.ts';
 import { readerStep, serverStep } from '../../lib/card-flow.ts';
 import type { FlowContext } from '../../lib/card-flow.ts';
 import { i18n } from '../../lib/i18n.ts';
 import { checkGateway } from '../../lib/issuer-key.ts';
+import { apiPostRaw } from '../../lib/request.ts';
 
 export interface CardPasswordChange {
   /** The card the administrator signed in with (user detail cardId) and its operator (user code). */
@@ -33,13 +34,22 @@ export function cardPasswordFlow(change: CardPasswordChange) {
       sealedPwd: change.sealedNew,
       oprtOldPwd: change.oldDigest,
     });
-    try {
-      await readerStep(ctx, 'writing', () => issuerCall(cardIssuerPaths.changePwdOprtLoginCard, { fixedNo: prepared.fixedNo, image: prepared.image }));
-    } catch (error) {
-      await serverStep(ctx, 'confirming', apiPaths.changeGmPassword, { prepareId: prepared.prepareId, isSuccess: false }).catch(() => undefined);
-      throw error;
+    const confirm = (isSuccess: boolean): CardWriteConfirm => ({ prepareId: prepared.prepareId, isSuccess });
+    if (!prepared.alreadyWritten) {
+      try {
+        await readerStep(ctx, 'writing', () => issuerCall(cardIssuerPaths.changePwdOprtLoginCard, { fixedNo: prepared.fixedNo, image: prepared.image }));
+      } catch (error) {
+        // sent also after Cancel (not through the dialog's signal): the server forgets the prepared write
+        await apiPostRaw(apiPaths.changeGmPassword, confirm(false)).catch(() => undefined);
+        throw error;
+      }
     }
-    await serverStep(ctx, 'confirming', apiPaths.changeGmPassword, { prepareId: prepared.prepareId, isSuccess: true });
+    if (ctx.signal.aborted) {
+      // the card holds the new password already: the server must know it, even if the operator cancelled
+      await apiPostRaw(apiPaths.changeGmPassword, confirm(true)).catch(() => undefined);
+      throw ctx.signal.reason;
+    }
+    await serverStep(ctx, 'confirming', apiPaths.changeGmPassword, confirm(true));
     return i18n.t('account.cardPasswordChanged');
   };
 }

@@ -5,7 +5,8 @@ import { message } from 'antd';
 import type { AxiosAdapter } from 'axios';
 import { sm2 } from 'sm-crypto-v2';
 import type { ChangePasswordRequest } from '@campus/contracts';
-import { apiPaths, codes } from '@campus/contracts';
+import { apiPaths, cardIssuerPaths, codes } from '@campus/contracts';
+import { forgetPairing, setIssuerFetch } from '../../lib/card-issuer.ts';
 import { i18n } from '../../lib/i18n.ts';
 import { http, registerNotifier } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
@@ -44,6 +45,14 @@ function fakeServer(): AxiosAdapter {
         return reply(changeReply);
       case apiPaths.logout:
         return reply({ code: 0, msg: 'ok', data: null });
+      case apiPaths.userDetail:
+        return reply({ code: 0, msg: 'ok', data: { id: 'u1', code: 'sysadmin', name: 'System administrator', loginType: 3, cardId: 'card-7' } });
+      case apiPaths.verifyGmPassword:
+        return reply({ code: 0, msg: 'ok', data: null });
+      case apiPaths.changeGmPassword: {
+        const body = JSON.parse(String(config.data)) as { prepareId?: string };
+        return reply({ code: 0, msg: 'ok', data: body.prepareId ? null : { prepareId: 'P9', fixedNo: 'DE000003', image: '4353bb', alreadyWritten: false } });
+      }
       default:
         return reply({ code: 141, msg: 'not found', data: null });
     }
@@ -243,6 +252,31 @@ describe('ChangePasswordModal: sending', () => {
     expect(storage.accessToken.get()).toBeNull();
     expect(onClose).toHaveBeenCalled();
     expect(await screen.findByText('Password changed, please sign in again')).toBeInTheDocument();
+  });
+
+  it('a card-login administrator changes it through the reader: the card is rewritten, "password changed", then sign-out', async () => {
+    storage.cardLoginFlag.set(true);
+    const issuerPaths: string[] = [];
+    forgetPairing();
+    setIssuerFetch(async (input) => {
+      const path = new URL(String(input)).pathname;
+      issuerPaths.push(path);
+      const data = path === cardIssuerPaths.checkOprtLoginCardCanChangePwd ? { fixedNo: 'DE000003' } : null;
+      return new Response(JSON.stringify({ code: 0, msg: 'ok', data }));
+    });
+    const { router } = renderModal();
+    await fillIn();
+    await userEvent.click(okButton());
+    // by text, not by role (see above): the reader dialog closes 1 s after its success
+    expect(await screen.findByText('Change the password on the login card')).toBeInTheDocument();
+    expect(await screen.findByText('password changed')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(calls.some((call) => call.url === apiPaths.changePassword)).toBe(false);
+    const prepare = calls.find((call) => call.url === apiPaths.changeGmPassword)!.body as Record<string, unknown>;
+    expect(prepare).toMatchObject({ id: 'card-7', kindNum: 11, fixedNo: 'DE000003', oprtPwd: await hexSha256('New#2026x') });
+    expect(calls.filter((call) => call.url === apiPaths.changeGmPassword).at(-1)?.body).toEqual({ prepareId: 'P9', isSuccess: true });
+    expect(issuerPaths).toContain(cardIssuerPaths.changePwdOprtLoginCard);
+    expect(calls.some((call) => call.url === apiPaths.logout)).toBe(true);
   });
 
   it('Enter in a field submits', async () => {

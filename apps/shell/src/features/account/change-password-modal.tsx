@@ -143,8 +143,10 @@ export function ChangePasswordModal({ open, forced, notice, onClose }: ChangePas
         sealPassword(values.newPassword, sealKey),
       ]);
       // a card-login administrator's password lives with his card: the reader dialog changes it (spec §4)
-      if (storage.cardLoginFlag.get() && user.data?.cardId) {
-        const change = { cardId: user.data.cardId, oprtNo: user.data.code, oldDigest: oprtPwd, newDigest: oprtNewPwd, sealedNew: sealedNewPwd };
+      // the user detail names the card of this sign-in (cardId); fetched now if the dialog was faster
+      const detail = storage.cardLoginFlag.get() ? (user.data ?? (await user.refetch()).data) : undefined;
+      if (detail?.cardId) {
+        const change = { cardId: detail.cardId, oprtNo: detail.code, oldDigest: oprtPwd, newDigest: oprtNewPwd, sealedNew: sealedNewPwd };
         setCardFlow(() => cardPasswordFlow(change));
         return;
       }

@@ -3,7 +3,7 @@ import { Button, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import type { CardLoginReply, TenantEntry } from '@campus/contracts';
-import { cardIssuerPaths, codes, loginTypes, readerCodes } from '@campus/contracts';
+import { cardIssuerPaths, codes, loginTypes } from '@campus/contracts';
 import { issuerCall, pairIssuer } from '../../lib/card-issuer.ts';
 import { CardFlowError, readerStep } from '../../lib/card-flow.ts';
 import type { FlowContext } from '../../lib/card-flow.ts';
@@ -22,8 +22,6 @@ interface Values {
   password: string;
 }
 
-/** Failures after which reading the system key card again helps (spec §8: swipe login failure offers a refresh). */
-const refreshHelps: readonly number[] = [readerCodes.noSystemKey, readerCodes.keyMismatch, codes.readerNotTrusted, codes.systemSecretMissing];
 
 /**
  * Card sign-in (login type 3): with a login name and password (swipe plus password) or the card alone. The
@@ -62,10 +60,9 @@ export function CardLoginForm({ withPassword }: { withPassword: boolean }) {
       void navigate(outcome.to, { replace: true });
       return i18n.t('cardLogin.signedIn');
     });
-    if (!ok) form.setFieldValue('password', '');
+    if (!ok && values) form.setFieldValue('password', '');
   };
 
-  const failedCode = view.kind === 'failed' ? view.code : null;
   const working = view.kind === 'working';
 
   return (
@@ -89,7 +86,8 @@ export function CardLoginForm({ withPassword }: { withPassword: boolean }) {
         </Button>
       )}
       {view.kind !== 'idle' && view.kind !== 'done' ? <CardFlowStatus view={view} /> : null}
-      {failedCode !== null && refreshHelps.includes(failedCode) ? (
+      {/* spec §8: a failed swipe login offers to refresh the system key in the card reader */}
+      {view.kind === 'failed' ? (
         <p>
           <Link to="/re-swipe-sys-sceret">{t('cardLogin.refreshKey')}</Link>
         </p>

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import type { GateSetupState } from '@campus/contracts';
-import { apiPaths, cardTimings, codes } from '@campus/contracts';
+import { apiPaths, cardTimings } from '@campus/contracts';
 import { CardFlowStatus } from '../../lib/card-reader-dialog.tsx';
 import { GateScreenFrame, gateStateQueryKey } from '../../lib/gate-screen-frame.tsx';
 import { afterMasterCard } from '../../lib/gate-setup.ts';
@@ -12,25 +12,33 @@ import { apiPost } from '../../lib/request.ts';
 import { useCardFlow } from '../../lib/use-card-flow.ts';
 import { masterCardFlow } from './setup-flows.ts';
 
-/** Server answers that end the swipe; any other failure (a reader or a call that failed) tries again after 3 s. */
-const serverRefusals: readonly number[] = [codes.masterCardRejected, codes.systemNotInitialised, codes.systemSecretMissing, codes.notGateSystem];
+/**
+ * Whether a failed swipe is tried again after 3 s (spec §4): a failed read (any reader code, or the issuer not
+ * answering yet) or a call that did not reach the server. A refusal of the server (a business code) is final.
+ */
+export function swipeRetries(code: number | null, notInstalled: boolean): boolean {
+  if (notInstalled || code === null || code === 0) return true;
+  return code >= 990000;
+}
 
 function MasterCardSwipe({ keyCardVariant }: { keyCardVariant: boolean }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const { view, start } = useCardFlow();
+  const { view, start, cancel } = useCardFlow();
   const flow = useRef(masterCardFlow());
 
   useEffect(() => {
-    if (view.kind === 'failed' && !serverRefusals.includes(view.code ?? 0) && !view.notInstalled) {
+    if (view.kind === 'failed' && swipeRetries(view.code, view.notInstalled)) {
       const timer = setTimeout(() => void start(flow.current), cardTimings.retryMs);
       return () => clearTimeout(timer);
     }
     if (view.kind !== 'done') return;
     let active = true;
     void (async () => {
-      const state = await apiPost<GateSetupState>(apiPaths.gmIsSystemInit);
+      // the state as it is now; if it cannot be fetched, the one the entry check saw
+      const state = await apiPost<GateSetupState>(apiPaths.gmIsSystemInit).catch(() => queryClient.getQueryData<GateSetupState>(gateStateQueryKey));
+      if (!state) return;
       queryClient.setQueryData(gateStateQueryKey, state);
       if (active) void navigate(afterMasterCard(state, keyCardVariant), { replace: true });
     })();
@@ -43,9 +51,16 @@ function MasterCardSwipe({ keyCardVariant }: { keyCardVariant: boolean }) {
     <div className="campus-card-swipe">
       <p className="campus-card-swipe__prompt">{t('cardSetup.master.prompt')}</p>
       {view.kind === 'idle' ? <p role="status">{t('cardSetup.master.idle')}</p> : <CardFlowStatus view={view} />}
-      <Button type="primary" block onClick={() => void start(flow.current)} disabled={view.kind === 'working' || view.kind === 'done'} autoFocus>
-        {t('cardSetup.master.start')}
-      </Button>
+      {view.kind === 'working' || (view.kind === 'failed' && swipeRetries(view.code, view.notInstalled)) ? (
+        // stops the swipe and its retries; the operator starts again when the card is ready
+        <Button block onClick={cancel}>
+          {t('common.cancel')}
+        </Button>
+      ) : (
+        <Button type="primary" block onClick={() => void start(flow.current)} disabled={view.kind === 'done'} autoFocus>
+          {t('cardSetup.master.start')}
+        </Button>
+      )}
     </div>
   );
 }

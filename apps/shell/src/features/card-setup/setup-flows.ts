@@ -1,4 +1,4 @@
-import type { CanIssueCardReply, GateSetupState, MasterCardToken, MasterCardReadReply, PreparedCardWrite, SuperAdminIssueRequest } from '@campus/contracts';
+import type { CanIssueCardReply, CardWriteConfirm, GateSetupState, MasterCardToken, MasterCardReadReply, PreparedCardWrite, SuperAdminIssueRequest } from '@campus/contracts';
 import { apiPaths, cardIssuerPaths } from '@campus/contracts';
 import type { CanIssueReply } from '@campus/contracts';
 import { issuerCall, pairIssuer } from '../../lib/card-issuer.ts';
@@ -8,19 +8,40 @@ import { passwordDigest } from '../../lib/crypto.ts';
 import { i18n } from '../../lib/i18n.ts';
 import { loadSystemKey } from '../../lib/issuer-key.ts';
 import { sealPassword } from '../../lib/password-seal.ts';
+import { apiPostRaw } from '../../lib/request.ts';
+import type { RequestOptions } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
 
 const master = { useMasterToken: true } as const;
 
-/** Writes a prepared image; a write that ends in failure is reported to the server so nothing stays half-issued. */
-async function writePrepared(ctx: FlowContext, prepared: PreparedCardWrite, write: () => Promise<unknown>, confirmUrl: string): Promise<void> {
-  try {
-    if (!prepared.alreadyWritten) await readerStep(ctx, 'writing', write);
-  } catch (error) {
-    await serverStep(ctx, 'confirming', confirmUrl, { prepareId: prepared.prepareId, isSuccess: false }, master).catch(() => undefined);
-    throw error;
+/**
+ * Tells the server a prepared write did not happen (isSuccess false), so nothing stays half-issued. Sent also
+ * after Cancel: the dialog's signal is not used, and a failure here changes nothing (the prepare expires).
+ */
+async function forgetPrepared(confirmUrl: string, prepareId: string, options: RequestOptions = master): Promise<void> {
+  await apiPostRaw(confirmUrl, { prepareId, isSuccess: false } satisfies CardWriteConfirm, options).catch(() => undefined);
+}
+
+/**
+ * Writes a prepared image and confirms it. A write that fails or is cancelled is forgotten on the server; a
+ * write that landed is confirmed even when the operator cancelled meanwhile, or the card would hold an image
+ * the server never issued.
+ */
+async function writePrepared(ctx: FlowContext, prepared: PreparedCardWrite, write: () => Promise<unknown>, confirmUrl: string, options: RequestOptions = master): Promise<void> {
+  if (!prepared.alreadyWritten) {
+    try {
+      await readerStep(ctx, 'writing', write);
+    } catch (error) {
+      await forgetPrepared(confirmUrl, prepared.prepareId, options);
+      throw error;
+    }
   }
-  await serverStep(ctx, 'confirming', confirmUrl, { prepareId: prepared.prepareId, isSuccess: true }, master);
+  const confirm: CardWriteConfirm = { prepareId: prepared.prepareId, isSuccess: true };
+  if (ctx.signal.aborted) {
+    await apiPostRaw(confirmUrl, confirm, options).catch(() => undefined);
+    throw ctx.signal.reason;
+  }
+  await serverStep(ctx, 'confirming', confirmUrl, confirm, options);
 }
 
 /** System initialisation (spec §2 /system-init): the new system key onto the mother card on the reader. */
@@ -31,13 +52,16 @@ export function systemInitFlow(customerNo: string, customerPassword: string) {
     const customerPwd = await passwordDigest(customerPassword, 'sm3');
     const prepared = await serverStep<PreparedCardWrite>(ctx, 'preparing', apiPaths.addGmInitData, { customerNo, customerPwd, fixedNo: mother.fixedNo, image: mother.image });
     const write = () => issuerCall(cardIssuerPaths.writeCard, { fixedNo: prepared.fixedNo, image: prepared.image, expect: 'mother' });
-    try {
-      if (!prepared.alreadyWritten) await readerStep(ctx, 'writing', write);
-    } catch (error) {
-      await serverStep(ctx, 'confirming', apiPaths.gmSetSystemInit, { prepareId: prepared.prepareId, isSuccess: false }).catch(() => undefined);
-      throw error;
+    if (!prepared.alreadyWritten) {
+      try {
+        await readerStep(ctx, 'writing', write);
+      } catch (error) {
+        await forgetPrepared(apiPaths.gmSetSystemInit, prepared.prepareId, {});
+        throw error;
+      }
     }
-    // the server commits only when the card read back holds what it prepared
+    // the server commits only when the card read back holds what it prepared; a failed read-back is not
+    // forgotten: the card may hold the new key, and the next try's prepare answers alreadyWritten
     const back = await readerStep(ctx, 'verifying', () => issuerCall<MasterCardReadReply>(cardIssuerPaths.readMasterCard));
     await serverStep<GateSetupState>(ctx, 'confirming', apiPaths.gmSetSystemInit, { prepareId: prepared.prepareId, isSuccess: true, image: back.image });
     return i18n.t('cardSetup.init.done');
@@ -50,7 +74,7 @@ export function masterCardFlow() {
     await readerStep(ctx, 'connecting', pairIssuer);
     const card = await readerStep(ctx, 'reading', () => issuerCall<MasterCardReadReply>(cardIssuerPaths.readMasterCard));
     const verified = await serverStep<MasterCardToken>(ctx, 'verifying', apiPaths.gmMasterCardVerify, { sysKeyCode: card.sysKeyCode, customerNo: card.customerNo, customerPwd: card.customerPwd });
-    storage.masterCardToken.set(verified.token);
+    storage.masterCardToken.set(verified.token, verified.expiresIn);
     await loadSystemKey(ctx, true);
     return i18n.t('cardSetup.master.succeeded');
   };

@@ -1,8 +1,9 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Button, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { cardTimings } from '@campus/contracts';
+import { cardTimings, codes } from '@campus/contracts';
 import type { GateSetupState } from '@campus/contracts';
+import type { CardFlowError } from '../../lib/card-flow.ts';
 import type { CardFlow } from '../../lib/card-reader-dialog.tsx';
 import { GateScreenFrame } from '../../lib/gate-screen-frame.tsx';
 import { gateStepPaths } from '../../lib/gate-setup.ts';
@@ -15,11 +16,27 @@ interface InitValues {
   customerPwd: string;
 }
 
+/** Server refusals the operator fixes by retyping a field: the message goes on that field. */
+const fieldOfFailure: Partial<Record<number, keyof InitValues>> = {
+  [codes.customerPasswordWrong]: 'customerPwd',
+  [codes.customerNoMismatch]: 'customerNo',
+  [codes.customerNoOtherInstallation]: 'customerNo',
+};
+
 function SystemInitForm({ state }: { state: GateSetupState }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<InitValues>();
   const [loading, setLoading] = useState(false);
   const [running, setRunning] = useState<CardFlow | null>(null);
+  const [focusAfter, setFocusAfter] = useState<keyof InitValues | null>(null);
+
+  // focus the field to retype once the dialog has closed (the dialog gives focus back when it closes)
+  useEffect(() => {
+    if (running || !focusAfter) return;
+    const timer = setTimeout(() => form.focusField(focusAfter), 0);
+    setFocusAfter(null);
+    return () => clearTimeout(timer);
+  }, [running, focusAfter, form]);
 
   const execute = async () => {
     const values = await form.validateFields().catch(() => null);
@@ -28,6 +45,14 @@ function SystemInitForm({ state }: { state: GateSetupState }) {
     setLoading(true);
     setRunning(() => systemInitFlow(values.customerNo.trim(), values.customerPwd));
     setTimeout(() => setLoading(false), cardTimings.initButtonLoadingMs);
+  };
+
+  const onFailureClosed = (error: CardFlowError) => {
+    const field = fieldOfFailure[error.code];
+    if (!field) return;
+    // a wrong customer password is cleared for retyping; a customer number is kept to be corrected
+    form.setFields([{ name: field, errors: [error.message], ...(field === 'customerPwd' ? { value: '' } : {}) }]);
+    setFocusAfter(field);
   };
 
   return (
@@ -53,6 +78,7 @@ function SystemInitForm({ state }: { state: GateSetupState }) {
           title={t('cardSetup.init.dialogTitle')}
           flow={running}
           next={gateStepPaths.masterCard}
+          onFailureClosed={onFailureClosed}
           onClosed={() => {
             setRunning(null);
             setLoading(false);

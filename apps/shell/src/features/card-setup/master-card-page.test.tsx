@@ -1,0 +1,100 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { apiPaths, cardIssuerPaths, codes, readerCodes } from '@campus/contracts';
+import { i18n } from '../../lib/i18n.ts';
+import { registerNotifier } from '../../lib/request.ts';
+import * as storage from '../../lib/storage.ts';
+import { fakeIssuer } from '../../../test/fake-issuer.ts';
+import MasterCardPage, { swipeRetries } from './master-card-page.tsx';
+import { freshGate, renderCardScreen } from '../../../test/render-card-screen.tsx';
+
+const initialised = { ...freshGate, isInit: true, hasSecret: true, customerNo: '10001' };
+const motherRead = { code: 0, data: { fixedNo: 'DE000001', image: '4353', sysKeyCode: 'c0de', customerNo: '10001', customerPwd: 'proof' } };
+const button = (name: string) => screen.getByText(name, { selector: 'button, button *' }).closest('button')!;
+
+beforeEach(async () => {
+  vi.useFakeTimers({ shouldAdvanceTime: true });
+  registerNotifier({ error: () => {} });
+  await i18n.changeLanguage('en-US');
+});
+afterEach(() => {
+  vi.useRealTimers();
+  sessionStorage.clear();
+});
+
+describe('which failed swipes are tried again (spec §4)', () => {
+  it('a failed read or a call that did not get through: yes; a refusal of the server: no', () => {
+    expect(swipeRetries(readerCodes.noCard, false)).toBe(true);
+    expect(swipeRetries(readerCodes.keyMismatch, false)).toBe(true);
+    expect(swipeRetries(0, true)).toBe(true);
+    expect(swipeRetries(null, false)).toBe(true);
+    expect(swipeRetries(codes.masterCardRejected, false)).toBe(false);
+  });
+});
+
+describe('/swipe-master-card-gm (spec §4 "Swipe master card")', () => {
+  it('idle, then a failed read tries again every 3 s until Cancel stops it', async () => {
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const issuer = fakeIssuer();
+    issuer.on(cardIssuerPaths.readMasterCard, { code: readerCodes.keyMismatch });
+    renderCardScreen('/swipe-master-card-gm', <MasterCardPage />, { state: initialised });
+    expect(await screen.findByText('Waiting to start.')).toBeInTheDocument();
+    await user.click(button('Start swiping'));
+    expect(await screen.findByText('This card belongs to another installation, or it was changed or copied')).toBeInTheDocument();
+    const reads = () => issuer.cardCalls().filter((call) => call.path === cardIssuerPaths.readMasterCard).length;
+    expect(reads()).toBe(1);
+    await act(() => vi.advanceTimersByTimeAsync(3000));
+    await waitFor(() => expect(reads()).toBe(2));
+    await user.click(button('Cancel'));
+    expect(await screen.findByText('Waiting to start.')).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(9000));
+    expect(reads()).toBe(2);
+    expect(button('Start swiping')).toBeEnabled();
+  });
+
+  it('a mother card the server refuses shows its message and is not tried again', async () => {
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const issuer = fakeIssuer();
+    issuer.on(cardIssuerPaths.readMasterCard, motherRead);
+    const { seen } = renderCardScreen('/swipe-master-card-gm', <MasterCardPage />, {
+      state: initialised,
+      routes: { [apiPaths.gmMasterCardVerify]: () => ({ envelope: { code: codes.masterCardRejected, msg: 'Not the mother card of this installation', data: null } }) },
+    });
+    await user.click(await screen.findByText('Start swiping', { selector: 'button, button *' }));
+    expect(await screen.findByText('Not the mother card of this installation')).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(6000));
+    expect(seen.filter((call) => call.url === apiPaths.gmMasterCardVerify)).toHaveLength(1);
+    expect(button('Start swiping')).toBeEnabled();
+  });
+
+  it('a verified swipe keeps the token, loads the system key into the issuer and opens the next set-up step', async () => {
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const issuer = fakeIssuer();
+    issuer.on(cardIssuerPaths.readMasterCard, motherRead);
+    const { router } = renderCardScreen('/swipe-master-card-gm', <MasterCardPage />, {
+      state: initialised,
+      elsewhere: ['/swiper-sys-secret'],
+      routes: {
+        [apiPaths.gmMasterCardVerify]: () => ({ data: { token: 'master-9', expiresIn: 1800 } }),
+        [apiPaths.getSysKeyData]: () => ({ data: { sysKeyData: 'sealed' } }),
+      },
+    });
+    await user.click(await screen.findByText('Start swiping', { selector: 'button, button *' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/swiper-sys-secret'));
+    expect(storage.masterCardToken.get()).toBe('master-9');
+    expect(issuer.cardCalls().map((call) => call.path)).toEqual([cardIssuerPaths.readMasterCard, cardIssuerPaths.init]);
+  });
+
+  it('the card issuer not running: says so, how to start it, and keeps trying', async () => {
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const issuer = fakeIssuer();
+    issuer.on(cardIssuerPaths.addIdentity, new TypeError('fetch failed'));
+    renderCardScreen('/swipe-master-card-gm', <MasterCardPage />, { state: initialised });
+    await user.click(await screen.findByText('Start swiping', { selector: 'button, button *' }));
+    expect(await screen.findByText('card reader not installed or configured')).toBeInTheDocument();
+    expect(screen.getByText(/npm run issuer/)).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(3000));
+    await waitFor(() => expect(issuer.calls.length).toBe(2));
+  });
+});

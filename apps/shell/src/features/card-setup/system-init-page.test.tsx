@@ -1,0 +1,88 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { vi } from 'vitest';
+import { apiPaths, cardIssuerPaths, codes } from '@campus/contracts';
+import { i18n } from '../../lib/i18n.ts';
+import { registerNotifier } from '../../lib/request.ts';
+import { fakeIssuer, useOneRealmTextEncoder } from '../../../test/fake-issuer.ts';
+import { renderCardScreen } from '../../../test/render-card-screen.tsx';
+import SystemInitPage from './system-init-page.tsx';
+
+const button = (name: string) => screen.getByText(name, { selector: 'button, button *' }).closest('button')!;
+const mother = { fixedNo: 'DE000001', image: '435301', cardClass: 'mother', customerNo: '10001', sysKeyCode: 'aa', customerPwd: '', initialised: false };
+
+beforeEach(async () => {
+  useOneRealmTextEncoder();
+  registerNotifier({ error: () => {} });
+  await i18n.changeLanguage('en-US');
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  sessionStorage.clear();
+});
+
+describe('/system-init (spec §2, §5)', () => {
+  it('has the title in both languages, the note, and checks the customer number rules before anything is sent', async () => {
+    const user = userEvent.setup();
+    const issuer = fakeIssuer();
+    renderCardScreen('/system-init', <SystemInitPage />);
+    expect(await screen.findByRole('heading', { name: 'National-crypto access-control system initialisation' })).toBeInTheDocument();
+    expect(screen.getByText('国密门禁系统初始化')).toBeInTheDocument();
+    expect(screen.getByText('Place the system mother card on the card reader before clicking "Execute initialisation".')).toBeInTheDocument();
+
+    await user.click(button('Execute initialisation'));
+    expect(await screen.findByText('Please enter the customer number')).toBeInTheDocument();
+    expect(screen.getByText('Please enter the customer password')).toBeInTheDocument();
+
+    const customerNo = screen.getByLabelText('Customer number');
+    for (const [typed, message] of [
+      ['12a', 'Only digits are allowed'],
+      ['00123', 'Cannot start with 0, please change it to 123'],
+      ['123456789', 'At most 8 digits'],
+    ] as const) {
+      await user.clear(customerNo);
+      await user.type(customerNo, typed);
+      expect(await screen.findByText(message)).toBeInTheDocument();
+    }
+    expect(issuer.calls).toEqual([]);
+  });
+
+  it('a wrong customer password (215) shows the server’s message; closing puts it on the password to retype', async () => {
+    const user = userEvent.setup();
+    const issuer = fakeIssuer();
+    issuer.on(cardIssuerPaths.readMasterCard, { code: 0, data: mother });
+    renderCardScreen('/system-init', <SystemInitPage />, {
+      routes: { [apiPaths.addGmInitData]: () => ({ envelope: { code: codes.customerPasswordWrong, msg: 'The customer password does not match the mother card', data: null } }) },
+    });
+    await user.type(await screen.findByLabelText('Customer number'), '10001');
+    await user.type(screen.getByLabelText('Customer password'), 'Wrong#2026');
+    await user.click(button('Execute initialisation'));
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByText('The customer password does not match the mother card')).toBeInTheDocument();
+    await user.click(within(dialog).getByText('Close', { selector: 'button, button *' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getByLabelText('Customer password')).toHaveValue('');
+    expect(screen.getByText('The customer password does not match the mother card')).toBeInTheDocument();
+    expect(screen.getByLabelText('Customer number')).toHaveValue('10001');
+  });
+
+  it('initialises and goes on to the mother card swipe after the success closes by itself', async () => {
+    const user = userEvent.setup();
+    const issuer = fakeIssuer();
+    issuer.on(cardIssuerPaths.readMasterCard, { code: 0, data: mother }, { code: 0, data: { ...mother, image: '4353aa', initialised: true } });
+    const { router, seen } = renderCardScreen('/system-init', <SystemInitPage />, {
+      elsewhere: ['/swipe-master-card-gm'],
+      routes: {
+        [apiPaths.addGmInitData]: () => ({ data: { prepareId: 'P1', fixedNo: 'DE000001', image: '4353aa', alreadyWritten: false } }),
+        [apiPaths.gmSetSystemInit]: () => ({ data: null }),
+      },
+    });
+    await user.type(await screen.findByLabelText('Customer number'), '10001');
+    await user.type(screen.getByLabelText('Customer password'), 'Customer#2026');
+    await user.click(button('Execute initialisation'));
+    expect(await screen.findByText('The system is initialised: the mother card holds the new system key')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/swipe-master-card-gm'));
+    expect(seen.filter((call) => call.url === apiPaths.gmSetSystemInit).map((call) => call.body)).toEqual([{ prepareId: 'P1', isSuccess: true, image: '4353aa' }]);
+  });
+});

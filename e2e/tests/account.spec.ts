@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { chooseUserMenuEntry, demo, fillLogin, signIn, switchLanguage, userMenu } from '../support/sign-in.ts';
+import { chooseUserMenuEntry, demo, fillLogin, quit, signIn, switchLanguage, userMenu } from '../support/sign-in.ts';
 
 /** Fills the Change Password dialog (labels in English or Simplified Chinese) and presses OK. */
 async function changePassword(page: Page, original: string, next: string) {
@@ -111,7 +111,7 @@ test.describe('user menu', () => {
     expect(staff.slice(1)).toEqual(['Change Password', 'About System', 'Backup Logs', 'Quit']);
     await page.keyboard.press('Escape');
 
-    await page.goto('/login');
+    await quit(page);
     await switchLanguage(page, 'en-US');
     await signIn(page, demo.sysadmin);
     await switchLanguage(page, 'en-US');

@@ -105,6 +105,11 @@ test.describe('About System', () => {
     await openAbout(page, 'Licenses');
     await expect(aboutDialog(page).getByRole('tab', { name: 'Licenses' })).toHaveAttribute('aria-selected', 'true');
     await expect(aboutDialog(page).getByRole('button', { name: 'Add Authorization' })).toHaveCount(0);
+    // what he may see, and no control that cannot help him (issue 15)
+    await expect(aboutPanel(page)).toContainText('The licence list is shown to system administrators');
+    await expect(aboutPanel(page)).toContainText('10001');
+    await expect(aboutPanel(page).getByRole('button', { name: /Retry/ })).toHaveCount(0);
+    await expect(aboutPanel(page)).not.toContainText(/no permission/i);
   });
 });
 
@@ -144,6 +149,45 @@ test.describe('adding a licence', () => {
     await openAbout(page, 'Licenses');
     await expect(aboutRows(page).filter({ hasText: code })).toContainText('Normal');
     await expect(aboutRows(page).filter({ hasText: 'Replaced' }).first()).toBeVisible();
+  });
+});
+
+test.describe('the licence list (issue 15)', () => {
+  test('an upload shows in the list at once; an expired licence offers no activation; terms are the issued ones', async ({ page }) => {
+    const code = `E2E-TERM-${Date.now()}`;
+    const twoYears = await issueLicence(code, '2027-12-31');
+    await signIn(page, demo.sysadmin);
+    await switchLanguage(page, 'en-US');
+    await openAbout(page, 'Licenses');
+    await aboutDialog(page).getByRole('button', { name: 'Add Authorization' }).click();
+    const upload = page.getByRole('dialog', { name: 'licence add - upload file' });
+    await upload.locator('input[type=file]').setInputFiles([twoYears, path.join(root, 'docs/licences/expired-example.lic')]);
+    await upload.getByRole('button', { name: 'Next' }).click();
+    await expect(upload).toContainText('Uploaded');
+    await upload.getByRole('button', { name: 'Close', exact: true }).last().click();
+    // without reopening anything
+    const fresh = aboutRows(page).filter({ hasText: code });
+    await expect(fresh).toBeVisible();
+    await expect(fresh.getByRole('button', { name: `Activate ${code}` })).toBeVisible();
+    const expired = aboutRows(page).filter({ hasText: 'EXAMPLE-EXPIRED-2025' });
+    await expect(expired).toContainText('Expired');
+    await expect(expired.getByRole('button', { name: 'Activate EXAMPLE-EXPIRED-2025' })).toHaveCount(0);
+    // 2026-01-01 to 2027-12-31 reads as the 2 years it was issued for
+    await fresh.getByRole('button', { name: `Activate ${code}` }).click();
+    const activation = page.getByRole('dialog', { name: 'Licence activation' });
+    await activation.getByRole('tab', { name: 'New Licence' }).click();
+    await expect(activation.getByRole('tabpanel')).toContainText('2 years');
+    await expect(activation.getByRole('tabpanel')).not.toContainText('364 days');
+  });
+
+  test('opening /login while signed in goes on to the remembered page', async ({ page }) => {
+    await signIn(page, demo.sysadmin);
+    await expect(userMenu(page)).toBeVisible();
+    const signedInAt = new URL(page.url()).pathname;
+    await page.goto('/login');
+    await expect(userMenu(page)).toBeVisible();
+    await expect.poll(() => new URL(page.url()).pathname).toBe(signedInAt);
+    await expect(page.getByRole('button', { name: /^(Login|登录|登入)$/ })).toHaveCount(0);
   });
 });
 

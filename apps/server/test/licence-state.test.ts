@@ -27,9 +27,10 @@ describe('effectiveness at each boundary', () => {
     expect(effectiveness(begin, Date.parse('2098-12-31T00:00:00Z'), begin)).toBe(licenceStates.normal);
     expect(effectiveness(null, null, begin)).toBe(licenceStates.inEffect);
   });
-  it('term is whole days, null when a bound follows the system permission', () => {
+  it('term is whole days to the end of the last day, null when a bound follows the system permission', () => {
     expect(termDays(begin, end)).toBe(365);
-    expect(termDays(begin, begin + 30 * dayMs - 1)).toBe(29);
+    // a licence ends at the last moment of its last day: 30 days, not 29 (issue 15: "1 year 364 days")
+    expect(termDays(begin, begin + 30 * dayMs - 1)).toBe(30);
     expect(termDays(null, end)).toBeNull();
   });
 });

@@ -15,6 +15,11 @@ export const licenceStates = {
   replaced: 6,
 } as const;
 
+/** Whether a licence's effectiveness lets it be activated (begun and not expired); the server refuses the rest. */
+export function isWithinValidity(effectivenessCode: number): boolean {
+  return effectivenessCode !== licenceStates.notStarted && effectivenessCode !== licenceStates.expired;
+}
+
 /** licenseType of GetLicensePermission (spec §4 "Licence prompt"): 1 tampered, 2 formal, 3 trial, 4 none yet. */
 export const licenceTypes = { tampered: 1, formal: 2, trial: 3, none: 4 } as const;
 

@@ -41,7 +41,8 @@ export function AntdRoot() {
   // the tenant's skin (spec §2); tenant settings are stored when the login page loads them
   const skinTheme = skinOf(storage.tenantSettings.get()?.skin).theme;
   const reducedMotion = usePrefersReducedMotion();
-  const theme = { ...skinTheme, token: { ...skinTheme.token, motion: !reducedMotion }, zeroRuntime: true };
+  // spec §9: the shell's overlays start at zIndex 3000, above what sub-applications draw
+  const theme = { ...skinTheme, token: { ...skinTheme.token, motion: !reducedMotion, zIndexPopupBase: 3000 }, zeroRuntime: true };
   return (
     <QueryClientProvider client={queryClient}>
       <ConfigProvider locale={antdLocales[toLanguage(i18n.language)]} theme={theme} button={{ autoInsertSpace: false }}>

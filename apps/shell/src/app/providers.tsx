@@ -1,12 +1,27 @@
 import { useEffect, type ReactNode } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
+import type { ProductInfo } from '@campus/contracts';
+import { apiPaths } from '@campus/contracts';
 import { i18n } from '../lib/i18n.ts';
+import { apiGet } from '../lib/request.ts';
 
+/** The page's language, and its title: the product name GetSysInfos answers in that language (spec §7). */
 function DocumentLanguage() {
   const { t, i18n: instance } = useTranslation();
   useEffect(() => {
+    let current = true;
     document.documentElement.lang = instance.language;
     document.title = t('app.productName');
+    apiGet<ProductInfo>(apiPaths.licenceSysInfos)
+      .then((info) => {
+        if (current && info?.productName) document.title = info.productName;
+      })
+      .catch(() => {
+        // the translated product name stays
+      });
+    return () => {
+      current = false;
+    };
   }, [instance.language, t]);
   return null;
 }

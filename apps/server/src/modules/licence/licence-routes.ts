@@ -143,6 +143,7 @@ export function registerLicenceRoutes(app: App, deps: LicenceRouteDeps) {
         schema: {
           tags: ['licence'],
           summary: `Uploads .lic files (multipart field "files", 1 to ${licenceLimits.maxFilesPerUpload}); each is checked and answered on its own`,
+          'x-upload': { field: 'files', maxFiles: licenceLimits.maxFilesPerUpload, description: 'Licence files (.lic)' },
           headers: tokenHeaders,
           response: { 200: envelope(Type.Array(uploadResult)), ...failureReplies },
         },

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { codeMessage, codes, licenceLimits, licenceStates, licenceTypes } from '@campus/contracts';
+import { codeMessage, codes, isWithinValidity, licenceLimits, licenceStates, licenceTypes } from '@campus/contracts';
 import type { BusinessCode, CustomerInfo, LanguageCode, LicenceApp, LicenceDetail, LicencePayload, LicencePermission, LicenceRow, LicenceUploadResult } from '@campus/contracts';
 import { AppError } from '../../http/envelope.ts';
 import { newId } from '../../lib/hash.ts';
@@ -7,7 +7,7 @@ import type { OperationLogService } from '../operation-log/operation-log-service
 import { LicenceFormatError, checkSignature, parseLicenceFile, readPayload } from './licence-file.ts';
 import type { TrustList } from './licence-file.ts';
 import type { InstallationRecord, LicenceRecord, LicenceRepository } from './licence-repository.ts';
-import { clockToleranceMs, dayMs, effectiveness, isWithinValidity, licenceStatus, termDays } from './licence-state.ts';
+import { clockToleranceMs, dayMs, effectiveness, licenceStatus, termDays } from './licence-state.ts';
 import type { EvaluatedLicence, LicenceCheck, LicenceStatus } from './licence-state.ts';
 
 export type { LicenceStatus } from './licence-state.ts';

@@ -1,4 +1,4 @@
-import { licenceLimits, licenceStates, licenceTypes } from '@campus/contracts';
+import { isWithinValidity, licenceLimits, licenceStates, licenceTypes } from '@campus/contracts';
 import type { LicencePermission } from '@campus/contracts';
 
 export type LicenceStatus = Pick<LicencePermission, 'isNormal' | 'licenseType' | 'licenseState'>;
@@ -23,14 +23,10 @@ export function effectiveness(beginTime: number | null, endTime: number | null, 
   return licenceStates.normal;
 }
 
-export function isWithinValidity(effectivenessCode: number): boolean {
-  return effectivenessCode !== licenceStates.notStarted && effectivenessCode !== licenceStates.expired;
-}
-
-/** Whole days from begin to end (null when either follows the system permission). */
+/** Days from begin to end (null when either follows the system permission): a licence ends at the last moment of its last day, so 2026-01-01 to 2026-12-31 is 365. */
 export function termDays(beginTime: number | null, endTime: number | null): number | null {
   if (beginTime === null || endTime === null) return null;
-  return Math.floor((endTime - beginTime) / dayMs);
+  return Math.round((endTime - beginTime) / dayMs);
 }
 
 /** The result of checking one stored licence: its file (signature, key, installation) and its dates. */

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import type {
   CaptchaImage,
   LdapLoginRequest,
@@ -16,7 +16,7 @@ import * as storage from '../../lib/storage.ts';
 import { base64Utf8, passwordDigest, randomId } from '../../lib/crypto.ts';
 import { LanguagePicker } from '../../lib/language-picker.tsx';
 import { warmUpSignedInCode } from '../../lib/warm-up.ts';
-import { completeLogin } from './post-login.ts';
+import { completeLogin, loginTarget } from './post-login.ts';
 import { createTenantLookup } from './tenant-lookup.ts';
 import { validateLogin, type LoginErrors, type LoginValues } from './login-validation.ts';
 import './login-page.css';
@@ -30,10 +30,20 @@ interface TenantChoice {
 }
 
 /**
- * /login (spec §2, §5). Plain form elements styled like the rest of the product: this page is the first
- * load of most visits, so it carries no component library (the tenant chooser loads antd on demand).
+ * /login (spec §2, §5). A signed-in user who opens it goes on to the page he asked for, the remembered one,
+ * or home (a stale token is refused there and brings him back here, signed out).
  */
 export default function LoginPage({ embedded = false }: { embedded?: boolean }) {
+  const [params] = useSearchParams();
+  if (!embedded && storage.isSignedIn()) return <Navigate to={loginTarget({ fromPath: params.get('fromPath') })} replace />;
+  return <LoginForm embedded={embedded} />;
+}
+
+/**
+ * The sign-in form. Plain form elements styled like the rest of the product: this page is the first load of
+ * most visits, so it carries no component library (the tenant chooser loads antd on demand).
+ */
+function LoginForm({ embedded }: { embedded: boolean }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -52,6 +62,25 @@ export default function LoginPage({ embedded = false }: { embedded?: boolean }) 
   const [tenantLookup] = useState(() => createTenantLookup());
   const passwordRef = useRef<HTMLInputElement>(null);
   const captchaRef = useRef<HTMLInputElement>(null);
+
+  // the tenant's login logo (spec §7 getlogo), else the one its settings name
+  const [loginLogo, setLoginLogo] = useState<string>(() => storage.tenantSettings.get()?.loginLogo ?? '');
+  useEffect(() => {
+    let active = true;
+    apiGet<{ url: string }>(apiPaths.loginLogo)
+      .then((logo) => {
+        if (active && logo?.url) setLoginLogo(logo.url);
+      })
+      .catch(() => {
+        // the settings' logo, or none
+      });
+    return () => {
+      active = false;
+    };
+  }, []);
+  useEffect(() => {
+    if (settings?.loginLogo) setLoginLogo((shown) => shown || settings.loginLogo);
+  }, [settings?.loginLogo]);
 
   const showCaptcha = Boolean(settings?.imgVerifyCode) || captchaRequired;
   const showLdap = Boolean(settings?.openLdap);
@@ -187,6 +216,7 @@ export default function LoginPage({ embedded = false }: { embedded?: boolean }) 
 
   const card = (
       <section className={embedded ? 'campus-login__card campus-login__card--embedded' : 'campus-login__card'} aria-labelledby={`${ids}-title`}>
+        {loginLogo ? <img className="campus-login__logo" src={loginLogo} alt="" /> : null}
         {settings?.systemName ? <p className="campus-login__product">{settings.systemName}</p> : null}
         <h1 id={`${ids}-title`} className="campus-login__title">
           {t('login.title')}
@@ -292,7 +322,7 @@ export default function LoginPage({ embedded = false }: { embedded?: boolean }) 
     );
   }
   return (
-    <main className="campus-login">
+    <main className="campus-login" style={settings?.loginBg ? { backgroundImage: `url("${encodeURI(settings.loginBg)}")` } : undefined}>
       <div className="campus-login__language">
         <LanguagePicker />
       </div>

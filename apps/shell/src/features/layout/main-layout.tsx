@@ -113,8 +113,8 @@ export default function MainLayout({ dialogs, viewport }: { dialogs?: ReactNode;
   const name = user.data?.name ?? '';
   const chrome = skin.chrome;
   return (
-    // below 1000 px the header keeps the layout it had (spec §2): the page scrolls sideways instead of overlapping
-    <Layout className="campus-layout" data-skin={skin.code} style={{ minWidth: width }}>
+    // below 1000 px the header keeps its module count (spec §2); the names shrink instead, so nothing overflows
+    <Layout className="campus-layout" data-skin={skin.code}>
       <Layout.Header className="campus-layout__header" style={{ background: chrome.headerBg, color: chrome.headerText }}>
         <Link to="/home" className="campus-layout__brand" style={{ color: chrome.headerText }} aria-label={t('layout.goHomeLogo', { name: systemName })}>
           {logoUrl ? <img src={logoUrl} alt="" className="campus-layout__logo" /> : null}

@@ -44,7 +44,23 @@ describe('PageTabs', () => {
     const tabs = screen.getAllByRole('tab');
     expect(tabs).toHaveLength(3);
     expect(tabs.map((tab) => tab.getAttribute('aria-selected'))).toEqual(['false', 'true', 'false']);
-    expect(screen.getAllByRole('button', { name: 'Close tab' })).toHaveLength(1);
+    // the close button is outside the tab list (which holds only tabs) and names the tab it closes
+    expect(screen.getAllByRole('button', { name: /^Close the tab / })).toHaveLength(1);
+    expect(screen.getByRole('tablist').querySelectorAll('button:not([role="tab"])')).toHaveLength(0);
+  });
+
+  it('scrolls the active tab into view on every switch', async () => {
+    const scrolled: string[] = [];
+    const original = HTMLElement.prototype.scrollIntoView;
+    HTMLElement.prototype.scrollIntoView = function (this: HTMLElement) {
+      scrolled.push(this.textContent ?? '');
+    };
+    try {
+      show(tabsOf(paths, '/qy/b'), '/qy/b');
+      expect(scrolled).toHaveLength(1);
+    } finally {
+      HTMLElement.prototype.scrollIntoView = original;
+    }
   });
 
   it('a click opens the tab’s page; arrows, Home and End move between tabs', async () => {

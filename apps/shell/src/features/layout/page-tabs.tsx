@@ -1,30 +1,41 @@
-import { useRef, type KeyboardEvent } from 'react';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { CloseOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { tabActions, type TabState } from './tab-store.ts';
+import { tabActions, useTabStore, type TabState } from './tab-store.ts';
 
 /**
- * The page tabs (spec §2): at most 10; only the active one has a close button. A plain tab list (WAI-ARIA
- * tabs pattern: arrow keys, Home and End move between tabs, Delete closes the active one): antd's Tabs
- * measures every tab on each render, which cost more than the rest of the layout's first paint.
+ * The page tabs (spec §2): at most 10; only the active one can be closed. A plain tab list (WAI-ARIA tabs
+ * pattern: arrow keys, Home and End move between tabs, Delete closes the active one): antd's Tabs measures
+ * every tab on each render, which cost more than the rest of the layout's first paint. The close button sits
+ * after the list, not in it (a tab list holds only tabs), and is named after the tab it closes. The active tab
+ * is scrolled into view on every switch, and closing one puts the focus on the tab that takes its place.
  */
 export function PageTabs({ tabs: { tabs, activeKey } }: { tabs: TabState }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const list = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    list.current?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [activeKey, tabs.length]);
   if (tabs.length === 0) return null;
 
+  /** Focus follows the selection once the tab has re-rendered as active. */
+  const focusTab = (key: string) =>
+    requestAnimationFrame(() => list.current?.querySelector<HTMLElement>(`[data-tab-path="${CSS.escape(key)}"]`)?.closest('button')?.focus());
   const go = (index: number) => {
     const tab = tabs[(index + tabs.length) % tabs.length]!;
     void navigate(tab.path);
-    // focus follows the selection once the tab has re-rendered as active
-    requestAnimationFrame(() => list.current?.querySelector<HTMLElement>(`[data-tab-path="${CSS.escape(tab.key)}"]`)?.closest('button')?.focus());
+    focusTab(tab.key);
   };
   const close = (key: string) => {
     const next = tabActions.close(key);
-    if (next) void navigate(next);
+    if (next) {
+      void navigate(next);
+      focusTab(useTabStore.getState().activeKey ?? next);
+    }
   };
+  const active = tabs.find((tab) => tab.key === activeKey);
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const index = tabs.findIndex((tab) => tab.key === activeKey);
     const moves: Record<string, number> = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: tabs.length - 1 };
@@ -38,29 +49,30 @@ export function PageTabs({ tabs: { tabs, activeKey } }: { tabs: TabState }) {
   };
 
   return (
-    <div className="campus-page-tabs" role="tablist" aria-label={t('layout.pageTabs')} ref={list} onKeyDown={onKeyDown}>
-      {tabs.map((tab) => {
-        const active = tab.key === activeKey;
-        return (
-          <div key={tab.key} className={`campus-page-tab${active ? ' campus-page-tab--active' : ''}`}>
+    <div className="campus-page-tabs">
+      <div className="campus-page-tabs__list" role="tablist" aria-label={t('layout.pageTabs')} ref={list} onKeyDown={onKeyDown}>
+        {tabs.map((tab) => {
+          const selected = tab.key === activeKey;
+          return (
             <button
+              key={tab.key}
               type="button"
               role="tab"
-              aria-selected={active}
-              tabIndex={active ? 0 : -1}
-              className="campus-page-tab__label"
+              aria-selected={selected}
+              tabIndex={selected ? 0 : -1}
+              className={`campus-page-tab${selected ? ' campus-page-tab--active' : ''}`}
               onClick={() => void navigate(tab.path)}
             >
               <span data-tab-path={tab.key}>{t(tab.titleKey)}</span>
             </button>
-            {active ? (
-              <button type="button" className="campus-page-tab__close" aria-label={t('layout.closeTab')} onClick={() => close(tab.key)}>
-                <CloseOutlined aria-hidden="true" />
-              </button>
-            ) : null}
-          </div>
-        );
-      })}
+          );
+        })}
+      </div>
+      {active ? (
+        <button type="button" className="campus-page-tabs__close" aria-label={t('layout.closeTabNamed', { title: t(active.titleKey) })} title={t('layout.closeTabNamed', { title: t(active.titleKey) })} onClick={() => close(active.key)}>
+          <CloseOutlined aria-hidden="true" />
+        </button>
+      ) : null}
     </div>
   );
 }

@@ -66,7 +66,7 @@ export function UserMenu({
     <Dropdown trigger={['click']} placement="bottomRight" menu={{ items, onClick: ({ key }) => handlers[key]?.() }}>
       <Button type="text" className="campus-user-menu" data-testid="user-menu" aria-label={t('layout.userMenu', { name })}>
         <UserOutlined aria-hidden="true" />
-        <span className="campus-user-menu__label">{name}</span>
+        <span className="campus-user-menu__label" title={name}>{name}</span>
         <DownOutlined aria-hidden="true" />
       </Button>
     </Dropdown>

@@ -65,7 +65,7 @@ export function LicenceDetailView({ detail }: { detail: LicenceDetail }) {
           { key: 'formal', label: t('licence.formalOrTrial'), children: formalText(detail.isFormal, t) },
           { key: 'begin', label: t('licence.begin'), children: beginText(detail.beginTime, context) },
           { key: 'end', label: t('licence.end'), children: endText(detail.endTime, context) },
-          { key: 'term', label: t('licence.term'), children: termText(detail.term, detail.endTime, context) },
+          { key: 'term', label: t('licence.term'), children: termText(detail.beginTime, detail.endTime, context) },
           { key: 'state', label: t('licence.state'), children: stateText(detail.state, t) },
           { key: 'empCount', label: t('licence.empCount'), children: employeeCountText(detail.empCount, t) },
           { key: 'mobile', label: t('licence.isHasMobile'), children: yesNoText(detail.isHasMobile, t) },

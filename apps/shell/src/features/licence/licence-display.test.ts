@@ -10,9 +10,8 @@ import {
   formatLicenceDate,
   isPermanent,
   loseActivateText,
-  splitTerm,
+  calendarTerm,
   stateText,
-  termDays,
   termText,
 } from './licence-display.ts';
 
@@ -55,7 +54,7 @@ describe('dates', () => {
     expect(isPermanent(utc(2098, 12, 31))).toBe(false);
     expect(endText(utc(2099, 12, 31), context('en-US'))).toBe('Permanent');
     expect(endText(utc(2099, 12, 31), context('zh-MO'))).toBe('永久');
-    expect(termText(20000, utc(2099, 12, 31), context('en-US'))).toBe('Permanent');
+    expect(termText(utc(2026, 1, 1), utc(2099, 12, 31), context('en-US'))).toBe('Permanent');
     expect(endText(utc(2027, 6, 30), context('en-US'))).toBe('06/30/2027');
   });
 
@@ -66,22 +65,27 @@ describe('dates', () => {
 });
 
 describe('the term', () => {
-  it('splits into years of 365 days and days', () => {
-    expect(splitTerm(395)).toEqual({ years: 1, days: 30 });
-    expect(splitTerm(730)).toEqual({ years: 2, days: 0 });
-    expect(splitTerm(29.9)).toEqual({ years: 0, days: 29 });
-    expect(termDays(utc(2026, 1, 1), utc(2027, 1, 31))).toBe(395);
-    expect(termDays(null, utc(2027, 1, 31))).toBeNull();
+  // as the licence tool issues them: from 00:00 of the first day to the last moment of the last day, UTC+08:00
+  const campus = 480;
+  const first = (y: number, m: number, d: number) => Date.UTC(y, m - 1, d) - campus * 60_000;
+  const last = (y: number, m: number, d: number) => Date.UTC(y, m - 1, d + 1) - campus * 60_000 - 1;
+
+  it('is the issued term in calendar years and days, leap days or not', () => {
+    expect(calendarTerm(first(2026, 1, 1), last(2027, 12, 31), campus)).toEqual({ years: 2, days: 0 });
+    expect(calendarTerm(first(2027, 3, 1), last(2028, 2, 29), campus)).toEqual({ years: 1, days: 0 });
+    expect(calendarTerm(first(2026, 11, 24), last(2028, 11, 23), campus)).toEqual({ years: 2, days: 0 });
+    expect(calendarTerm(first(2026, 1, 1), last(2027, 1, 30), campus)).toEqual({ years: 1, days: 30 });
+    expect(calendarTerm(first(2026, 1, 1), last(2026, 1, 30), campus)).toEqual({ years: 0, days: 30 });
+    expect(calendarTerm(null, last(2027, 1, 30), campus)).toBeNull();
   });
 
   it('reads as years plus days in the three languages', () => {
-    expect(termText(395, utc(2027, 1, 31), context('en-US'))).toBe('1 year 30 days');
-    expect(termText(395, utc(2027, 1, 31), context('zh-CN'))).toBe('1年30天');
-    expect(termText(395, utc(2027, 1, 31), context('zh-MO'))).toBe('1年30天');
-    expect(termText(1096, utc(2029, 1, 1), context('en-US'))).toBe('3 years 1 day');
-    expect(termText(730, utc(2028, 1, 1), context('en-US'))).toBe('2 years');
-    expect(termText(30, utc(2026, 2, 1), context('en-US'))).toBe('30 days');
-    expect(termText(0, utc(2026, 2, 1), context('en-US'))).toBe('0 days');
+    expect(termText(first(2026, 1, 1), last(2027, 1, 30), context('en-US', campus))).toBe('1 year 30 days');
+    expect(termText(first(2026, 1, 1), last(2027, 1, 30), context('zh-CN', campus))).toBe('1年30天');
+    expect(termText(first(2026, 1, 1), last(2027, 1, 30), context('zh-MO', campus))).toBe('1年30天');
+    expect(termText(first(2026, 1, 1), last(2029, 1, 1), context('en-US', campus))).toBe('3 years 1 day');
+    expect(termText(first(2026, 1, 1), last(2027, 12, 31), context('en-US', campus))).toBe('2 years');
+    expect(termText(first(2026, 1, 1), last(2026, 1, 1), context('en-US', campus))).toBe('1 day');
   });
 });
 
@@ -102,7 +106,10 @@ describe('counts, states', () => {
   });
 
   it('only a licence not yet activated can be activated', () => {
-    expect(canActivate({ state: 0 })).toBe(true);
-    for (const state of [1, 2, 3, 4, 5, 6]) expect(canActivate({ state })).toBe(false);
+    expect(canActivate({ state: 0, effectiveness: 5 })).toBe(true);
+    for (const state of [1, 2, 3, 4, 5, 6]) expect(canActivate({ state, effectiveness: 5 })).toBe(false);
+    // an uploaded licence that has expired, or has not begun, is not offered: the server would refuse it
+    expect(canActivate({ state: 0, effectiveness: 2 })).toBe(false);
+    expect(canActivate({ state: 0, effectiveness: 1 })).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { licenceLimits, licenceStates } from '@campus/contracts';
+import { isWithinValidity, licenceLimits, licenceStates } from '@campus/contracts';
 
 /**
  * Display rules of a licence (spec §3 "Licence", §9), pure: dates on the user's calendar, 'follow system
@@ -71,26 +71,40 @@ export function loseActivateText(loseActivateTime: number | null | undefined, co
   return formatLicenceDate(loseActivateTime - loseActivateShownEarlyDays * dayMs, context.language, context.utcDiff);
 }
 
-/** Whole days split into years of 365 days and the days left. */
-export function splitTerm(days: number): { years: number; days: number } {
-  const whole = Math.max(0, Math.floor(days));
-  return { years: Math.floor(whole / 365), days: whole % 365 };
+/** The calendar day (UTC fields) of an instant on the user's calendar: utcDiff minutes east of UTC, else the browser's. */
+function calendarDay(epochMs: number, utcDiff: number | null): number {
+  if (utcDiff !== null && Number.isFinite(utcDiff)) {
+    const shifted = new Date(epochMs + utcDiff * 60_000);
+    return Date.UTC(shifted.getUTCFullYear(), shifted.getUTCMonth(), shifted.getUTCDate());
+  }
+  const local = new Date(epochMs);
+  return Date.UTC(local.getFullYear(), local.getMonth(), local.getDate());
 }
 
-/** Days from begin to end, or null when either is missing. */
-export function termDays(beginTime: number | null | undefined, endTime: number | null | undefined): number | null {
-  if (!isTime(beginTime) || !isTime(endTime)) return null;
-  return Math.max(0, Math.round((endTime - beginTime) / dayMs));
+/**
+ * The term a licence was issued for, on the calendar: whole years from the first day, then the days left, up to
+ * the day after the last one (a licence ends at the last moment of its last day). A year is a calendar year, so
+ * 2026-01-01 to 2027-12-31 is 2 years, leap day or not. Null when either end follows the system permission.
+ */
+export function calendarTerm(beginTime: number | null | undefined, endTime: number | null | undefined, utcDiff: number | null = null): { years: number; days: number } | null {
+  if (!isTime(beginTime) || !isTime(endTime) || endTime < beginTime) return null;
+  const first = new Date(calendarDay(beginTime, utcDiff));
+  const after = calendarDay(endTime + 1, utcDiff);
+  const yearsFrom = (n: number) => Date.UTC(first.getUTCFullYear() + n, first.getUTCMonth(), first.getUTCDate());
+  let years = new Date(after).getUTCFullYear() - first.getUTCFullYear();
+  while (years > 0 && yearsFrom(years) > after) years -= 1;
+  return { years, days: Math.round((after - yearsFrom(years)) / dayMs) };
 }
 
 /**
  * The term as years plus days ("1 year 30 days"): 'follow system permission' without a term, 'permanent'
  * when the licence ends in 2099.
  */
-export function termText(term: number | null | undefined, endTime: number | null | undefined, context: DisplayContext): string {
+export function termText(beginTime: number | null | undefined, endTime: number | null | undefined, context: DisplayContext): string {
   if (isPermanent(endTime, context.utcDiff)) return context.t('licence.permanent');
-  if (term === null || term === undefined || !Number.isFinite(term)) return context.t('licence.followSystem');
-  const { years, days } = splitTerm(term);
+  const term = calendarTerm(beginTime, endTime, context.utcDiff);
+  if (term === null) return context.t('licence.followSystem');
+  const { years, days } = term;
   const yearsText = context.t(years === 1 ? 'licence.termYear' : 'licence.termYears', { count: years });
   const daysText = context.t(days === 1 ? 'licence.termDay' : 'licence.termDays', { count: days });
   if (years === 0) return daysText;
@@ -125,7 +139,7 @@ export function yesNoText(value: boolean, t: Translate): string {
   return t(value ? 'licence.yes' : 'licence.no');
 }
 
-/** Whether a system administrator may activate this licence: one uploaded and not yet activated. */
-export function canActivate(row: { state: number }): boolean {
-  return row.state === licenceStates.notActivated;
+/** Whether a system administrator may activate this licence: uploaded, not activated yet, begun and not expired (as the server rules). */
+export function canActivate(row: { state: number; effectiveness: number }): boolean {
+  return row.state === licenceStates.notActivated && isWithinValidity(row.effectiveness);
 }

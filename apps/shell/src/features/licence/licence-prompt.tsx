@@ -30,7 +30,7 @@ function PromptBody({ decision }: { decision: LicencePromptDecision }) {
     <>
       <Space align="start" style={{ marginBottom: 12 }}>
         {decision.condition === 'none' ? (
-          <InfoCircleFilled style={{ color: '#1677ff', fontSize: 22 }} />
+          <InfoCircleFilled style={{ color: '#0958d9', fontSize: 22 }} />
         ) : (
           <ExclamationCircleFilled style={{ color: '#faad14', fontSize: 22 }} />
         )}

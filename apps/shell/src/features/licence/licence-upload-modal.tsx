@@ -3,6 +3,7 @@ import { Alert, Button, List, message, Modal, Typography, Upload } from 'antd';
 import type { UploadFile } from 'antd';
 import { CheckCircleFilled, CloseCircleFilled, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { useQueryClient } from '@tanstack/react-query';
 import type { LicenceUploadResult } from '@campus/contracts';
 import { apiPaths, licenceLimits, licenceModalWidths } from '@campus/contracts';
 import { apiPostForm } from '../../lib/request.ts';
@@ -32,6 +33,7 @@ export function LicenceUploadModal({ open, onClose, onActivate }: LicenceUploadM
   const [sending, setSending] = useState(false);
   const [failed, setFailed] = useState(false);
   const [results, setResults] = useState<LicenceUploadResult[] | null>(null);
+  const queries = useQueryClient();
 
   const reset = () => {
     setFiles([]);
@@ -49,6 +51,8 @@ export function LicenceUploadModal({ open, onClose, onActivate }: LicenceUploadM
     try {
       const reply = await apiPostForm<LicenceUploadResult[] | null>(apiPaths.licenceUpload, form);
       setResults(Array.isArray(reply) ? reply : []);
+      // the Licences tab behind the dialog shows the new licences at once
+      if (Array.isArray(reply) && reply.some((result) => result.ok)) void queries.invalidateQueries({ queryKey: ['licences'] });
     } catch {
       setFailed(true);
     } finally {

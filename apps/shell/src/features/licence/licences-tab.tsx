@@ -40,12 +40,14 @@ export default function LicencesTab() {
 
   const customer = useQuery({ queryKey: ['customer-info'], queryFn: () => apiGet<CustomerInfo>(apiPaths.customerInfo), retry: false });
   const body: LicenceSearchRequest = { page };
+  // the licence list is for system administrators (the server refuses it to anyone else): not asked for otherwise
   const licences = useQuery({
     queryKey: ['licences', body],
     queryFn: () => apiPost<LicenceSearchReply>(apiPaths.licenceSearch, body),
     placeholderData: keepPreviousData,
     retry: false,
     staleTime: 0,
+    enabled: isSystemAdmin,
   });
 
   const columns: TableColumnsType<LicenceRow> = [
@@ -70,7 +72,7 @@ export default function LicencesTab() {
             render: (_v: unknown, row: LicenceRow) =>
               canActivate(row) ? (
                 <Button type="link" size="small" aria-label={t('licence.activationOf', { code: row.code })} onClick={() => openActivation(row.id)}>
-                  {t('licence.activation')}
+                  {t('licence.activationLink')}
                 </Button>
               ) : null,
           },
@@ -95,7 +97,9 @@ export default function LicencesTab() {
           </Button>
         ) : null}
       </Space>
-      {licences.isError ? (
+      {user.data && !isSystemAdmin ? (
+        <Alert type="info" showIcon title={t('licence.adminsOnly')} />
+      ) : licences.isError ? (
         <LoadFailedAlert title={t('licence.loadFailed')} onRetry={() => void licences.refetch()} retrying={licences.isFetching} />
       ) : (
         <Table<LicenceRow>

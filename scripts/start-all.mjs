@@ -16,6 +16,8 @@ const env = {
   ...process.env,
   // a gate demo starts with the vendor's mother card for the demo customer on the virtual reader (README)
   ...(gateDemo && !process.env.CARD_ISSUER_DEMO_MOTHER ? { CARD_ISSUER_DEMO_MOTHER: `${process.env.CUSTOMER_NO?.trim() || '10001'}:Customer#2026` } : {}),
+  // and the card management tables show some card history once it is initialised
+  ...(gateDemo && !process.env.DEMO_CARDS ? { DEMO_CARDS: 'on' } : {}),
   // the issuer answers the shell this server serves, and keeps its cards beside the server's data
   CARD_ISSUER_ALLOWED_ORIGINS: process.env.CARD_ISSUER_ALLOWED_ORIGINS?.trim() || `http://127.0.0.1:${port},http://localhost:${port}`,
   CARD_ISSUER_DATA_DIR: process.env.CARD_ISSUER_DATA_DIR?.trim() || path.join(dataDir, 'card-issuer'),

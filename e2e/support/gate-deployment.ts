@@ -37,7 +37,7 @@ async function waitFor(url: string, child: ChildProcess, what: string): Promise<
  * A fresh gate deployment (MJ_SYSTEM 21) on its own port, with its own card issuer and virtual reader holding
  * the demo's mother card and blank cards DE000002–DE000004, as `MJ_SYSTEM=21 npm start` makes them.
  */
-export async function startGateDeployment(serverPort: number, issuerPort: number): Promise<GateDeployment> {
+export async function startGateDeployment(serverPort: number, issuerPort: number, serverEnv: Record<string, string> = {}): Promise<GateDeployment> {
   const issuerUrl = `http://127.0.0.1:${issuerPort}`;
   const dataDir = path.join(root, '.tmp', `e2e-issuer-${issuerPort}`);
   rmSync(dataDir, { recursive: true, force: true });
@@ -53,7 +53,7 @@ export async function startGateDeployment(serverPort: number, issuerPort: number
     },
   });
   await asSetUp(() => waitFor(`${issuerUrl}/reader/api/status`, issuer, 'the card issuer'));
-  const server = await startSecondServer(serverPort, { MJ_SYSTEM: '21', CARD_ISSUER_URL: issuerUrl, IMAGE_CODE: 'off' });
+  const server = await startSecondServer(serverPort, { MJ_SYSTEM: '21', CARD_ISSUER_URL: issuerUrl, IMAGE_CODE: 'off', ...serverEnv });
   const panel = async (action: string, body: unknown = {}) => {
     const reply = await fetch(`${issuerUrl}/reader/api/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     if (!reply.ok) throw new Error(`reader ${action}: HTTP ${reply.status} ${await reply.text()}`);

@@ -38,9 +38,11 @@ import { registerVersionRoutes } from './modules/version/version-routes.ts';
 import { registerAdminLoginCardRoutes } from './modules/admin-login-card/admin-login-card-routes.ts';
 import { makeRequireMasterCard } from './modules/card-write/card-schemas.ts';
 import { registerGmAccountRoutes } from './modules/gm-account/gm-account-routes.ts';
+import { describeRoute } from './http/openapi.ts';
 import { makeRequireCardManager } from './modules/card-write/card-manager-hook.ts';
 import { registerCardStateRoutes } from './modules/card-write/card-state-routes.ts';
 import { registerCardTableRoutes } from './modules/card-write/card-table-routes.ts';
+import { registerCardLifecycleRoutes } from './modules/card-write/card-lifecycle-routes.ts';
 import { registerSystemKeyCardRoutes } from './modules/system-key-card/system-key-card-routes.ts';
 import { createServices, isDemoInstallation } from './services.ts';
 import { logoIds } from './seed/seed.ts';
@@ -137,9 +139,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
           title: 'Campus shell server',
           version: shellVersion,
           description: 'Every reply is the envelope {code, msg, data, recordCount?}; code 0 is success. Send the session token in the `token` header.',
+          license: { name: 'Proprietary: licensed to the installation it ships with' },
         },
-        components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'token' } } },
+        servers: [{ url: '/', description: 'This server' }],
+        components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'token', description: 'The session token a sign-in answers (or the master-card token where the card calls say so)' } } },
       },
+      transform: describeRoute,
     });
     await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { validatorUrl: null } });
   }
@@ -188,17 +193,19 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   registerSubAppRoutes(app, { files: services.subAppFiles, registry: services.subApps, requireSession });
   registerBackupLogRoutes(app, { backupLogs: services.backupLogs, privateDeployment: config.privateDeployment, requireSession });
   const requireMasterCard = makeRequireMasterCard((token) => services.gm.masterTokenLive(token));
-  registerGmAccountRoutes(app, { gm: services.gm, systemKeyCards: services.systemKeyCards, requireMasterCard, rateLimitPerMinute: config.rateLimitPerMinute });
-  registerSystemKeyCardRoutes(app, { systemKeyCards: services.systemKeyCards, isGate: services.gm.isGate, requireMasterCard });
-  registerAdminLoginCardRoutes(app, { cards: services.adminCards, isGate: services.gm.isGate, requireMasterCard, requireSession, rateLimitPerMinute: config.rateLimitPerMinute });
   const requireCardManager = makeRequireCardManager({
     masterTokenLive: (token) => services.gm.masterTokenLive(token),
     requireSession,
     isSystemAdmin: (userId) => services.account.isSystemAdmin(userId),
     tenantFor: async (code) => (await services.account.tenantOrDefault(code))?.code ?? null,
   });
-  registerCardStateRoutes(app, { adminCards: services.adminCards, systemKeyCards: services.systemKeyCards, isGate: services.gm.isGate, requireCardManager });
-  registerCardTableRoutes(app, { adminCards: services.adminCards, systemKeyCards: services.systemKeyCards, isGate: services.gm.isGate, requireCardManager });
+  const isGate = services.gm.isGate;
+  registerGmAccountRoutes(app, { gm: services.gm, systemKeyCards: services.systemKeyCards, requireMasterCard, requireCardManager, rateLimitPerMinute: config.rateLimitPerMinute });
+  registerSystemKeyCardRoutes(app, { systemKeyCards: services.systemKeyCards, isGate, requireCardManager });
+  registerAdminLoginCardRoutes(app, { cards: services.adminCards, isGate, requireMasterCard, requireSession, rateLimitPerMinute: config.rateLimitPerMinute });
+  registerCardStateRoutes(app, { adminCards: services.adminCards, systemKeyCards: services.systemKeyCards, isGate, requireCardManager });
+  registerCardTableRoutes(app, { adminCards: services.adminCards, systemKeyCards: services.systemKeyCards, isGate, requireCardManager });
+  registerCardLifecycleRoutes(app, { adminCards: services.adminCardLifecycle, keyCards: services.keyCardLifecycle, isGate, requireCardManager });
   registerOssRoutes(app, services.oss);
   registerToolsRoutes(app, services.tools);
 
@@ -237,15 +244,26 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
 
   app.get(
     '/',
-    { schema: { tags: ['shell'], summary: "The shell's index.html (or a note that it is not built)", response: { 200: Type.String() } } },
+    {
+      schema: {
+        tags: ['shell'],
+        summary: "The shell's index.html (or a note that it is not built); every other page path of the shell answers the same",
+        produces: ['text/html', 'text/plain'],
+        response: { 200: Type.String({ description: 'The HTML page' }) },
+      },
+    },
     async (_request, reply) => serveShell(reply, '/'),
   );
 
   app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
     const urlPath = request.url.split('?')[0] ?? '/';
     const isRead = request.method === 'GET' || request.method === 'HEAD';
-    const acceptsHtml = (request.headers.accept ?? '').includes('text/html');
-    if (isRead && !isApiPath(urlPath) && acceptsHtml) return serveShell(reply, urlPath);
+    const accept = request.headers.accept ?? '';
+    // a page of the shell (no file extension) is served to any client that takes HTML, curl's */* included;
+    // a missing asset or file stays a 404
+    const isPage = !/\.[A-Za-z0-9]+$/.test(urlPath);
+    const takesHtml = accept.includes('text/html') || (isPage && (accept === '' || accept.includes('*/*')));
+    if (isRead && !isApiPath(urlPath) && takesHtml) return serveShell(reply, urlPath);
     return sendFailure(request, reply, new AppError(codes.notFound, 404));
   });
 

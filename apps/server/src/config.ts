@@ -63,6 +63,8 @@ export interface Config {
   licenceTrustFile: string | null;
   /** DEMO_LICENCE: whether the demo seed adds and activates the demo licence (default on). */
   demoLicence: boolean;
+  /** DEMO_CARDS: whether initialising a demo gate installation adds the demo's card history (default off; `npm start` turns it on for a gate demo). */
+  demoCards: boolean;
   /** SYSTEM_KEY_KEK_FILE: the key-encryption key of the gate system key (default `<data>/system-key.kek`; docs/cards.md). */
   systemKeyKekFile: string;
 }
@@ -298,6 +300,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     customerNo,
     licenceTrustFile: licenceTrustFile === null ? null : path.resolve(cwd, licenceTrustFile),
     demoLicence: switchVar(env, 'DEMO_LICENCE', true),
+    demoCards: switchVar(env, 'DEMO_CARDS', false),
     systemKeyKekFile: path.resolve(cwd, textVar(env, 'SYSTEM_KEY_KEK_FILE') ?? path.join(dataDir, 'system-key.kek')),
   };
 }

@@ -41,6 +41,9 @@ import { VersionService, serverServiceName } from './modules/version/version-ser
 import { AdminLoginCardService } from './modules/admin-login-card/admin-login-card-service.ts';
 import { GmAccountService } from './modules/gm-account/gm-account-service.ts';
 import { SystemKeyVault } from './modules/gm-account/system-key-vault.ts';
+import { AdminCardLifecycle } from './modules/admin-login-card/admin-card-lifecycle.ts';
+import { seedDemoCards } from './seed/demo-cards.ts';
+import { KeyCardLifecycle } from './modules/system-key-card/key-card-lifecycle.ts';
 import { SystemKeyCardService } from './modules/system-key-card/system-key-card-service.ts';
 
 export interface ServiceOptions {
@@ -129,9 +132,12 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
     now,
     keyCardIssued: () => systemKeyCards!.anyIssued(),
     superAdminCardIssued: () => adminCards!.anySuperAdminIssued(),
+    afterInit: async () => {
+      if (config.demoCards && (await isDemoInstallation(handle))) await seedDemoCards(db, now());
+    },
   });
   systemKeyCards = new SystemKeyCardService({ db, gm, takenByOtherCard: (fixedNo) => adminCards!.isRegistered(fixedNo), logs, now });
-  adminCards = new AdminLoginCardService({
+  const adminCardDeps = {
     db,
     gm,
     account,
@@ -139,12 +145,15 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
     logs,
     login,
     seal,
-    takenByOtherCard: (fixedNo) => systemKeyCards!.isRegistered(fixedNo),
-    sessionsOver: (executor) => new SessionService(new AuthRepository(executor), sessionIdleMs, sessionMaxMs, now),
+    takenByOtherCard: (fixedNo: string) => systemKeyCards!.isRegistered(fixedNo),
+    sessionsOver: (executor: Kysely<DB>) => new SessionService(new AuthRepository(executor), sessionIdleMs, sessionMaxMs, now),
     now,
-  });
+  };
+  adminCards = new AdminLoginCardService(adminCardDeps);
+  const adminCardLifecycle = new AdminCardLifecycle(adminCardDeps);
+  const keyCardLifecycle = new KeyCardLifecycle({ db, gm, takenByOtherCard: (fixedNo) => adminCards!.isRegistered(fixedNo), logs, now });
   return {
     account, logs, sessions, captcha, lockout, login, menu, licence, oss, tools, seal, passwordChange, backupLogs, enterprise, versions, subAppFiles, subApps,
-    gm, systemKeyCards, adminCards, now,
+    gm, systemKeyCards, adminCards, adminCardLifecycle, keyCardLifecycle, now,
   };
 }

@@ -1,70 +1,16 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sm2 } from 'sm-crypto-v2';
-import { blankImage, customerKey, makeMotherCard, openAdminCard, readMotherCard, recoverSystemKey, sm3Hex, sm4DecryptBlock, systemKeyId } from '@campus/card-crypto';
+import { blankImage, makeMotherCard, openAdminCard, readMotherCard, recoverSystemKey, sm3Hex, systemKeyId } from '@campus/card-crypto';
 import { apiPaths, codes, loginTypes } from '@campus/contracts';
-import type { GateSetupState, PasswordComplexity, PreparedCardWrite, SuperAdmin, UserInfo } from '@campus/contracts';
+import type { GateSetupState, PreparedCardWrite, SuperAdmin, UserInfo } from '@campus/contracts';
 import { cardStateRoutes } from '../src/modules/card-write/card-state-routes.ts';
 import { cardTablePaths } from '../src/modules/card-write/card-table-routes.ts';
+import { cardLifecyclePaths } from '../src/modules/card-write/card-lifecycle-routes.ts';
 import { attachServer, call, databases, startServer, tempDir } from './helpers.ts';
 import type { TestServer } from './helpers.ts';
-
-const customerNo = '10001';
-const customerPassword = 'Customer#2026';
-const motherFixedNo = 'A1B2C3D4';
-const keyCardFixedNo = '04AA0001';
-const adminCardFixedNo = '04AB0002';
-const cardPassword = 'Card#2026a';
-
-const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
-const gateEnv = { MJ_SYSTEM: '21' };
-
-async function state(server: TestServer): Promise<GateSetupState> {
-  return (await call<GateSetupState>(server, 'POST', apiPaths.gmIsSystemInit)).body.data;
-}
-
-async function sealed(server: TestServer, password: string): Promise<string> {
-  const complexity = await call<PasswordComplexity>(server, 'GET', apiPaths.passwordComplexity);
-  return sm2.doEncrypt(password, complexity.body.data.sealKey, 1);
-}
-
-/** What a set-up that got as far as `step` leaves: the images the card issuer would have written. */
-interface Installed {
-  motherImage: Buffer;
-  masterToken: string;
-  keyCardImage: Buffer;
-  adminCardImage: Buffer;
-}
-
-async function initialise(server: TestServer): Promise<{ motherImage: Buffer }> {
-  const blankMother = makeMotherCard({ customerNo, customerPwdDigest: sm3Hex(customerPassword) });
-  const prepared = await call<PreparedCardWrite>(server, 'POST', apiPaths.addGmInitData, { customerNo, customerPwd: sm3Hex(customerPassword), fixedNo: motherFixedNo, image: hex(blankMother) });
-  expect(prepared.body.code).toBe(0);
-  const confirmed = await call(server, 'POST', apiPaths.gmSetSystemInit, { prepareId: prepared.body.data.prepareId, isSuccess: true, image: prepared.body.data.image });
-  expect(confirmed.body.code).toBe(0);
-  return { motherImage: Buffer.from(prepared.body.data.image, 'hex') };
-}
-
-async function swipeMother(server: TestServer, motherImage: Buffer) {
-  const card = readMotherCard(motherImage);
-  return call<{ token: string; expiresIn: number }>(server, 'POST', apiPaths.gmMasterCardVerify, { sysKeyCode: card.sysKeyCode, customerNo: card.customerNo, customerPwd: card.proof });
-}
-
-async function install(server: TestServer): Promise<Installed> {
-  const { motherImage } = await initialise(server);
-  const masterToken = (await swipeMother(server, motherImage)).body.data.token;
-  const key = await call<PreparedCardWrite>(server, 'POST', apiPaths.systemKeyCardAdd, { fixedNo: keyCardFixedNo }, { token: masterToken });
-  expect(key.body.code).toBe(0);
-  expect((await call(server, 'POST', apiPaths.gmSetIssueSecretCard, { prepareId: key.body.data.prepareId, isSuccess: true }, { token: masterToken })).body.code).toBe(0);
-  const admin = await call<PreparedCardWrite>(server, 'POST', apiPaths.issueSuperAdmin, { fixedNo: adminCardFixedNo, oprtPwd: sm3Hex(cardPassword), sealedPwd: await sealed(server, cardPassword) }, { token: masterToken });
-  expect(admin.body.code).toBe(0);
-  expect((await call(server, 'POST', apiPaths.gmSetIssueSuperAdminCard, { prepareId: admin.body.data.prepareId, isSuccess: true }, { token: masterToken })).body.code).toBe(0);
-  return { motherImage, masterToken, keyCardImage: Buffer.from(key.body.data.image, 'hex'), adminCardImage: Buffer.from(admin.body.data.image, 'hex') };
-}
-
-function cardLogin(server: TestServer, image: Buffer, extra: Record<string, unknown> = {}, fixedNo = adminCardFixedNo) {
-  return call<{ token: string; tenantCode: string }>(server, 'POST', apiPaths.cardLogin, { cardKind: 11, fixedNo, image: hex(image), ...extra }, { language: 'en-US' });
-}
+import { adminCardFixedNo, cardLogin, cardPassword, customerNo, customerPassword, gateEnv, hex, install, keyCardFixedNo, motherFixedNo, recoverFromMother, sealed, state, swipeMother } from './gate-helpers.ts';
+import type { Installed } from './gate-helpers.ts';
 
 describe.each(databases)('gate set-up (%s)', (kind) => {
   describe('a fresh gate deployment, step by step', () => {
@@ -173,9 +119,9 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
       const digest = sm3Hex('Sysadmin#2026');
       const login = await call<{ loginInfo: { token: string } }>(server, 'POST', apiPaths.webLogin, { user: { account: 'sysadmin', password: digest, tenantCode: '1001' } });
       expect(login.body.code).toBe(0);
-      const add = await call(server, 'POST', apiPaths.systemKeyCardAdd, { fixedNo: keyCardFixedNo }, { token: login.body.data.loginInfo.token });
-      expect(add.status).toBe(401);
-      expect(add.body.code).toBe(codes.masterCardTokenInvalid);
+      const issue = await call(server, 'POST', apiPaths.issueSuperAdmin, { fixedNo: adminCardFixedNo, oprtPwd: sm3Hex(cardPassword), sealedPwd: await sealed(server, cardPassword) }, { token: login.body.data.loginInfo.token });
+      expect(issue.status).toBe(401);
+      expect(issue.body.code).toBe(codes.masterCardTokenInvalid);
     });
 
     it('a failed key card write issues nothing', async () => {
@@ -196,7 +142,7 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
       expect((await state(server)).isIssueSecretCard).toBe(true);
       expect((await call(server, 'POST', apiPaths.systemKeyCardCheckCanIssue, { fixedNo: keyCardFixedNo }, { token: masterToken })).body.data).toEqual({ canIssue: false });
       const second = await call(server, 'POST', apiPaths.systemKeyCardAdd, { fixedNo: '04AA0009' }, { token: masterToken });
-      expect(second.body.code).toBe(codes.setUpStepDone);
+      expect(second.body.code).toBe(codes.cardAlreadyExists);
     });
 
     it('seals the system key only to a trusted card issuer', async () => {
@@ -346,11 +292,20 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
     it('walks every registered route: a master-card token opens no session route, an access token no master-card route', async () => {
       const login = await call<{ loginInfo: { token: string } }>(server, 'POST', apiPaths.webLogin, { user: { account: 'sysadmin', password: sm3Hex('Sysadmin#2026'), tenantCode: '1001' } });
       const accessToken = login.body.data.loginInfo.token;
-      const cardManagement = new Set([...cardStateRoutes.flatMap((route) => [route.admin, route.key]), ...cardTablePaths]);
+      const cardManagement = new Set<string>([
+        ...cardStateRoutes.flatMap((route) => [route.admin, route.key]),
+        ...cardTablePaths,
+        ...cardLifecyclePaths,
+        apiPaths.systemKeyCardCheckCanIssue,
+        apiPaths.systemKeyCardAdd,
+        apiPaths.gmSetIssueSecretCard,
+      ]);
       const sessionRoutes: string[] = [];
       const masterRoutes: string[] = [];
       for (const route of server.app.routeList) {
         if (route.method !== 'GET' && route.method !== 'POST') continue;
+        // logout would end the access token the walk goes on with (the master-card token's answer is checked below)
+        if (route.url === apiPaths.logout) continue;
         const url = route.url.replace(/:[A-Za-z]+/g, 'x').replace(/\*/g, 'x');
         const bare = await call(server, route.method, url);
         if (bare.status !== 401) continue;
@@ -370,9 +325,12 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
         }
       }
       expect(masterRoutes).toEqual(
-        expect.arrayContaining([`POST ${apiPaths.systemKeyCardAdd}`, `POST ${apiPaths.issueSuperAdmin}`, `POST ${apiPaths.gmSetIssueSecretCard}`, `POST ${apiPaths.gmSetIssueSuperAdminCard}`, `POST ${apiPaths.getSuperAdmin}`]),
+        expect.arrayContaining([`POST ${apiPaths.systemKeyCardAdd}`, `POST ${apiPaths.adminCardGetIssueData}`, `POST ${apiPaths.issueSuperAdmin}`, `POST ${apiPaths.gmSetIssueSuperAdminCard}`, `POST ${apiPaths.getSuperAdmin}`]),
       );
       expect(sessionRoutes).toEqual(expect.arrayContaining([`POST ${apiPaths.verifyGmPassword}`, `POST ${apiPaths.changeGmPassword}`, `GET ${apiPaths.userDetail}`]));
+      // the access token was good all along, and logout takes no master-card token
+      expect((await call(server, 'GET', apiPaths.userDetail, undefined, { token: accessToken })).status).toBe(200);
+      expect((await call(server, 'POST', apiPaths.logout, undefined, { token: installed.masterToken })).status).toBe(401);
     });
 
     it('a second server with the same KEK file answers the same (stateless peers on one database)', async () => {
@@ -415,6 +373,9 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
       expect([bare.status, bare.body.code]).toEqual([401, codes.masterCardTokenInvalid]);
       const staff = await call(server, 'POST', apiPaths.adminCardLoss, { ids: [cardId] }, { token: await webLogin('staff', 'Staff#2026') });
       expect([staff.status, staff.body.code]).toEqual([403, codes.noPermission]);
+      // an expired master-card token (or session) is no token at all: the screens go to the mother-card swipe
+      const expired = await call(server, 'POST', apiPaths.adminCardLoss, { ids: [cardId] }, { token: 'x'.repeat(43) });
+      expect([expired.status, expired.body.code]).toEqual([401, codes.masterCardTokenInvalid]);
       expect(await state()).toBe(20);
     });
 
@@ -516,10 +477,3 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
     }
   });
 });
-
-/** The system key, as the customer recovers it from the mother card with the customer password (docs/cards.md K_cust). */
-function recoverFromMother(motherImage: Buffer): Buffer {
-  const card = readMotherCard(motherImage);
-  if (!card.sealedSystemKey) throw new Error('the mother card is not initialised');
-  return sm4DecryptBlock(customerKey(card.customerNo, sm3Hex(customerPassword), card.cardSalt), card.sealedSystemKey);
-}

@@ -10,7 +10,7 @@ export interface SeenCall {
 }
 
 /** What a route answers: an envelope's data (code 0), or a whole envelope, or an HTTP failure. */
-export type FakeAnswer = { data: unknown } | { envelope: { code: number; msg: string; data: unknown } } | { status: number };
+export type FakeAnswer = { data: unknown } | { envelope: { code: number; msg: string; data: unknown; recordCount?: number } } | { status: number };
 
 export type FakeRoutes = Record<string, (call: SeenCall) => FakeAnswer | Promise<FakeAnswer>>;
 

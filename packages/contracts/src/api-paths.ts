@@ -138,6 +138,16 @@ export const apiPaths = {
   adminCardSearch: '/qy/api/SystemAdminLoginCard/Search',
   /** {fixedNo} → AdminLoginCardRow | null: the card on the reader. */
   adminCardSeek: '/qy/api/SystemAdminLoginCard/Seek',
+  /** AdminCardIssueRequest → PreparedCardWrite: phase one of issuing an administrator login card onto a blank card. */
+  adminCardGetIssueData: '/qy/api/SystemAdminLoginCard/GetCardIssueData',
+  /** CardWriteConfirm → null: phase two of an issue or a rewrite of an administrator login card. */
+  adminCardIssue: '/qy/api/SystemAdminLoginCard/Issue',
+  /** {id, fixedNo} → PreparedCardWrite: the card in use written again under a new issue number (its copies stop working); confirmed by Issue. */
+  adminCardRewrite: '/qy/api/SystemAdminLoginCard/ReWrite',
+  /** {id} → CardRecycleData: phase one of recycling (blanking) an administrator login card. */
+  adminCardGetRecycleData: '/qy/api/SystemAdminLoginCard/GetCardRecycleData',
+  /** CardRecycleConfirm → null: phase two; the card is recycled (30) and its holder's card sessions end. */
+  adminCardRecycle: '/qy/api/SystemAdminLoginCard/Recycle',
   keyCardStateList: '/qy/api/SystemKeyCard/SelectCardStateList',
   keyCardKindList: '/qy/api/SystemKeyCard/SelectCardKindList',
   /** CardSearchRequest → SystemKeyCardRow[] with recordCount. */
@@ -150,6 +160,14 @@ export const apiPaths = {
   keyCardFreeze: '/qy/api/SystemKeyCard/Freeze',
   keyCardUnFreeze: '/qy/api/SystemKeyCard/UnFreeze',
   keyCardDamage: '/qy/api/SystemKeyCard/Damage',
+  /** {id} → CardRecycleData: phase one of recycling (blanking) a system key card. */
+  keyCardGetRecycleData: '/qy/api/SystemKeyCard/GetCardRecycleData',
+  /** CardRecycleConfirm → null: phase two; the key card is recycled (30). */
+  keyCardRecycle: '/qy/api/SystemKeyCard/Recycle',
+  /** {fixedNo} → CardRecoveryCheck: whether this key card can recover the system key (phase one of recovery). */
+  keyCardCheckCanRecovery: '/qy/api/SystemKeyCard/CheckCardCanRecovery',
+  /** SystemKeyRecoveryConfirm → GateSetupState: the server's system key restored from the key card and the customer password. */
+  keyCardRecoverySystemKey: '/qy/api/SystemKeyCard/RecoverySystemKey',
   // files and health
   ossObject: '/oss/file/getObject/:id',
   /** GET → the downloadable tools list (static JSON, no envelope). */

@@ -68,6 +68,10 @@ export const codes = {
   superAdminMissing: 236,
   customerNoOtherInstallation: 237,
   cardActionNotAllowed: 238,
+  cardAlreadyExists: 239,
+  keyCardCannotRecover: 241,
+  operatorCannotHoldCard: 242,
+  notTheSelectedCard: 243,
   internalError: 999,
 } as const;
 
@@ -147,6 +151,10 @@ export const codeMessages: Record<BusinessCode, Localised> = {
   [codes.notCardLogin]: { 'en-US': 'Only for administrators signed in with their login card', 'zh-CN': '仅限使用登录卡登录的管理员', 'zh-MO': '僅限使用登入卡登入的管理員' },
   [codes.superAdminMissing]: { 'en-US': 'There is no system administrator to issue the card to', 'zh-CN': '没有可发卡的系统管理员', 'zh-MO': '沒有可發卡的系統管理員' },
   [codes.cardActionNotAllowed]: { 'en-US': 'Card {fixedNo} is {state}: this action is not allowed for it (nothing was changed)', 'zh-CN': '卡片 {fixedNo} 状态为{state}：不允许此操作（未作任何更改）', 'zh-MO': '卡片 {fixedNo} 狀態為{state}：不允許此操作（未作任何更改）' },
+  [codes.cardAlreadyExists]: { 'en-US': 'Card already exists: {holder} already holds a card in use', 'zh-CN': '卡片已存在：{holder}已有使用中的卡', 'zh-MO': '卡片已存在：{holder}已有使用中的卡' },
+  [codes.keyCardCannotRecover]: { 'en-US': 'This key card cannot recover the system', 'zh-CN': '此密钥卡无法恢复系统', 'zh-MO': '此密鑰卡無法恢復系統' },
+  [codes.operatorCannotHoldCard]: { 'en-US': 'Only an enabled system administrator of this tenant can hold an administrator login card', 'zh-CN': '只有本租户已启用的系统管理员才能持有管理员登录卡', 'zh-MO': '只有本租戶已啟用的系統管理員才能持有管理員登入卡' },
+  [codes.notTheSelectedCard]: { 'en-US': 'The card on the reader ({fixedNo}) is not the selected card: place that card on the reader', 'zh-CN': '读卡器上的卡片（{fixedNo}）不是所选的卡：请放上所选的卡', 'zh-MO': '讀卡器上的卡片（{fixedNo}）不是所選的卡：請放上所選的卡' },
   [codes.internalError]: { 'en-US': 'Internal server error!', 'zh-CN': '服务器内部错误！', 'zh-MO': '伺服器內部錯誤！' },
 };
 

@@ -84,3 +84,73 @@ export interface CardOption {
 
 /** Card management tables (spec §9): page size 15 with these options, table height 400; the server's largest page. */
 export const cardTablePaging = { pageSize: 15, pageSizeOptions: [15, 30, 50, 100, 500], tableHeight: 400, maxPageSize: 500 } as const;
+
+/** The states a card may be recycled (blanked on the reader) from (docs/cards.md). */
+export const recycleFromStates: readonly number[] = [cardStates.inUse, cardStates.frozen];
+
+/** Whether a card may be recycled (blanked on the reader): in use or frozen; a lost card is found again first. */
+export function mayRecycle(state: number): boolean {
+  return recycleFromStates.includes(state);
+}
+
+/** GetCardIssueData: phase one of issuing an administrator login card to a system administrator of the tenant. */
+export interface AdminCardIssueRequest {
+  oprtId: string;
+  /** The blank card's fixed number (CheckOprtLoginCardCanIssue). */
+  fixedNo: string;
+  /** SM3 hex digest of the card password. */
+  oprtPwd: string;
+  /** The card password SM2-sealed to the seal key (the server checks its policy). */
+  sealedPwd: string;
+}
+
+/** ReWrite: the card in use written again (same card, new issue number). */
+export interface AdminCardRewriteRequest {
+  id: string;
+  fixedNo: string;
+}
+
+/** GetCardRecycleData: what to blank and the prepareId of its confirm. */
+export interface CardRecycleData {
+  prepareId: string;
+  id: string;
+  fixedNo: string;
+  cardKind: number;
+}
+
+/** Recycle: phase two; isSuccess false forgets the prepared recycle and the card stays as it was. */
+export interface CardRecycleConfirm {
+  id: string;
+  prepareId: string;
+  isSuccess: boolean;
+}
+
+/** CheckCardCanRecovery: a system key card in use of this installation can recover; prepareId names the recovery. */
+export interface CardRecoveryCheck {
+  canRecovery: boolean;
+  prepareId: string | null;
+}
+
+/** RecoverySystemKey: the key card as the issuer read it (RecoverySystemKey) and the customer password. */
+export interface SystemKeyRecoveryConfirm {
+  prepareId: string;
+  isSuccess: boolean;
+  fixedNo: string;
+  /** Required when isSuccess: the key card's image (hex). */
+  image?: string;
+  /** Required when isSuccess: SM3 hex digest of the customer password. */
+  customerPwd?: string;
+}
+
+/** A system administrator of the tenant (SystemAdminLoginCard/GetSystemAdmin): who may hold an administrator login card. */
+export interface SystemAdminOption {
+  id: string;
+  no: string;
+  name: string;
+}
+
+/** The card issuer's CheckIsSystemKeyCard reply. */
+export interface SystemKeyCardCheck {
+  fixedNo: string;
+  isSystemKeyCard: boolean;
+}

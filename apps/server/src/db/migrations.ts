@@ -374,6 +374,37 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('sessions').addColumn('card_id', 'text').execute();
       },
     },
+    // card management's Search (bench: 100,000 cards) and its one-card-in-use rules: pages by tenant, newest first, filtered by state, kind or
+    // operator; likeSearch looks in one lower-case column (fixed number, login name, card number), which
+    // PostgreSQL indexes by trigrams when pg_trgm can be created (without it the search still works, unindexed)
+    '0015_card_search': {
+      async up(db) {
+        await db.schema.alterTable('admin_login_cards').addColumn('search_text', 'text', (c) => c.notNull().defaultTo('')).execute();
+        await sql`update admin_login_cards set search_text = lower(fixed_no) || ' ' || lower(oprt_no) || ' ' || cast(card_num as text)`.execute(db);
+        await db.schema.createIndex('admin_login_cards_tenant_created').on('admin_login_cards').columns(['tenant_code', 'created_at', 'id']).execute();
+        await db.schema.createIndex('admin_login_cards_tenant_state').on('admin_login_cards').columns(['tenant_code', 'state', 'created_at']).execute();
+        await db.schema.createIndex('admin_login_cards_tenant_kind').on('admin_login_cards').columns(['tenant_code', 'kind_num', 'state']).execute();
+        await db.schema.createIndex('admin_login_cards_tenant_num').on('admin_login_cards').columns(['tenant_code', 'card_num']).execute();
+        await db.schema.createIndex('admin_login_cards_tenant_user').on('admin_login_cards').columns(['tenant_code', 'user_id', 'created_at']).execute();
+        // one card in use per administrator, and one system key card in use: kept by the database, so two
+        // administrators confirming at once cannot both succeed (the repositories answer 'card already exists')
+        await db.schema.createIndex('admin_login_cards_one_in_use').on('admin_login_cards').column('user_id').unique().where(sql.ref('state'), '=', 20).execute();
+        await db.schema.createIndex('system_key_cards_one_in_use').on('system_key_cards').column('state').unique().where(sql.ref('state'), '=', 20).execute();
+        await db.schema.createIndex('system_key_cards_created').on('system_key_cards').columns(['created_at', 'id']).execute();
+        await db.schema.createIndex('system_key_cards_state').on('system_key_cards').columns(['state', 'created_at']).execute();
+        if (dialect === 'postgres') {
+          await sql`savepoint card_search_trgm`.execute(db);
+          try {
+            await sql`create extension if not exists pg_trgm`.execute(db);
+            await sql`create index admin_login_cards_search_trgm on admin_login_cards using gin (search_text gin_trgm_ops)`.execute(db);
+            await sql`release savepoint card_search_trgm`.execute(db);
+          } catch (error) {
+            await sql`rollback to savepoint card_search_trgm`.execute(db);
+            process.emitWarning(`pg_trgm is not available (${error instanceof Error ? error.message : String(error)}): card searches by text run unindexed`);
+          }
+        }
+      },
+    },
   };
 }
 

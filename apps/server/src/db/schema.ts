@@ -300,6 +300,8 @@ export interface AdminLoginCardsTable {
   /** argon2id of the SM3 digest of the card password. */
   pwd_hash: string;
   is_super_admin: number;
+  /** lower(fixed_no) ' ' lower(oprt_no) ' ' card_num: what likeSearch looks in (kept by the repository). */
+  search_text: string;
   created_at: number;
   updated_at: number;
 }

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { codes } from '@campus/contracts';
 import { AppError } from './envelope.ts';
+import { requiringToken } from './openapi.ts';
 import { routeKey } from './route-rules.ts';
 import type { RuleGate } from './route-rules.ts';
 import type { SessionInfo } from './types.ts';
@@ -12,7 +13,7 @@ export type SessionResolver = (token: string) => Promise<SessionInfo | 'invalid'
  * what a rule in force (forced password change, no valid licence) does not allow.
  */
 export function makeRequireSession(resolve: SessionResolver, gate: RuleGate) {
-  return async function requireSession(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  return requiringToken(async function requireSession(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const header = request.headers.token;
     const token = Array.isArray(header) ? header[0] : header;
     if (!token) throw new AppError(codes.tokenInvalid, 401);
@@ -21,7 +22,7 @@ export function makeRequireSession(resolve: SessionResolver, gate: RuleGate) {
     if (result === 'expired') throw new AppError(codes.tokenExpired, 401);
     await gate(result, routeKey(request.method, request.routeOptions.url ?? ''));
     request.session = result;
-  };
+  });
 }
 
 /** The session of a request that passed requireSession. */

@@ -30,7 +30,8 @@ const masterCard = () => import('../features/card-setup/master-card-page.tsx');
 const keyCard = () => import('../features/card-setup/key-card-page.tsx');
 const createSuperuser = () => import('../features/card-setup/create-superuser-page.tsx');
 const swipeLogin = () => import('../features/auth/swipe-login-page.tsx');
-const management = () => import('../features/card-setup/card-management-page.tsx');
+const superUserCard = () => import('../features/card-setup/super-user-card-page.tsx');
+const cardTables = () => import('../features/card-management/card-management-page.tsx');
 
 /** The card screens of spec §2 (gate deployments; each checks the set-up order itself). */
 const cardRoutes: RouteObject[] = [
@@ -49,9 +50,9 @@ const cardRoutes: RouteObject[] = [
   { path: '/pwd-swipe-login', lazy: cardSetup(() => import('../features/auth/pwd-swipe-login-page.tsx')) },
   { path: '/select-func', lazy: cardSetup(() => import('../features/card-setup/select-func-page.tsx')) },
   { path: '/re-swipe-sys-sceret', lazy: cardSetup(() => import('../features/card-setup/re-swipe-page.tsx')) },
-  { path: '/systemadmin-logincard', lazy: withProps(management, { view: 'adminCards' as const }) },
-  { path: '/system-keycard', lazy: withProps(management, { view: 'keyCards' as const }) },
-  { path: '/super-user-card', lazy: withProps(management, { view: 'superUserCard' as const }) },
+  { path: '/systemadmin-logincard', lazy: withProps(cardTables, { kind: 'adminCards' as const }) },
+  { path: '/system-keycard', lazy: withProps(cardTables, { kind: 'keyCards' as const }) },
+  { path: '/super-user-card', lazy: cardSetup(superUserCard) },
 ];
 
 /** Pages without antd: the login page is most visits' first load. */

@@ -47,13 +47,15 @@ export interface GateScreenFrameProps {
   screen: GateScreen;
   titleKey: string;
   children: (state: GateSetupState, settings: TenantSettings) => ReactNode;
+  /** A wide card for tables (card management); forms keep the narrow one. */
+  wide?: boolean;
 }
 
 /**
  * The frame of every card screen: the entry checks of spec §2 (system type 21–29, else /login; then the first
  * missing set-up step), the bilingual heading, the language picker and a way back to the choice of sign-in.
  */
-export function GateScreenFrame({ screen, titleKey, children }: GateScreenFrameProps) {
+export function GateScreenFrame({ screen, titleKey, children, wide = false }: GateScreenFrameProps) {
   const { t } = useTranslation();
   const { settings, state } = useGateState();
 
@@ -71,7 +73,7 @@ export function GateScreenFrame({ screen, titleKey, children }: GateScreenFrameP
     );
   }
   if (!state.data) return <Spin fullscreen />;
-  const redirect = gateEntryRedirect(screen, settings.data.mjSystem, state.data, Boolean(storage.masterCardToken.get()));
+  const redirect = gateEntryRedirect(screen, settings.data.mjSystem, state.data, Boolean(storage.masterCardToken.get()), storage.isSignedIn());
   if (redirect) return <Navigate to={redirect} replace />;
 
   return (
@@ -79,7 +81,7 @@ export function GateScreenFrame({ screen, titleKey, children }: GateScreenFrameP
       <div className="campus-card-screen__language">
         <LanguagePicker />
       </div>
-      <section className="campus-card-screen__card">
+      <section className={wide ? 'campus-card-screen__card campus-card-screen__card--wide' : 'campus-card-screen__card'}>
         {settings.data.systemName ? <p className="campus-card-screen__product">{settings.data.systemName}</p> : null}
         <BilingualTitle titleKey={titleKey} />
         {children(state.data, settings.data)}

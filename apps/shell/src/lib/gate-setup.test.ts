@@ -51,6 +51,24 @@ describe('the entry checks of the card screens (spec §2, §4 "Gate set-up order
     expect(gateEntryRedirect('selectFunc', 21, fresh, false)).toBeNull();
   });
 
+  it('the card tables take a master-card token or a session; the key card table also while the key is lost (recovery)', () => {
+    const lost = { ...done, hasSecret: false };
+    for (const screen of ['adminCards', 'keyCards'] as const) {
+      expect(gateEntryRedirect(screen, 21, done, true, false), screen).toBeNull();
+      expect(gateEntryRedirect(screen, 21, done, false, true), screen).toBeNull();
+      expect(gateEntryRedirect(screen, 21, fresh, true, true), screen).toBe('/system-init');
+      expect(gateEntryRedirect(screen, 30, done, true, true), screen).toBe('/login');
+    }
+    // neither: the mother-card swipe that comes back to the table
+    expect(gateEntryRedirect('adminCards', 21, done, false, false)).toBe('/swipe-master-card-gm');
+    expect(gateEntryRedirect('keyCards', 21, done, false, false)).toBe('/key-card-swipe-master-card-gm');
+    expect(gateEntryRedirect('keyCards', 21, lost, false, true)).toBeNull();
+    expect(gateEntryRedirect('keyCards', 21, lost, false, false)).toBe('/re-swipe-sys-sceret');
+    expect(gateEntryRedirect('adminCards', 21, lost, true, true)).toBe('/re-swipe-sys-sceret');
+    // the super administrator's card stays a master-card screen
+    expect(gateEntryRedirect('management', 21, done, false, true)).toBe('/swipe-master-card-gm');
+  });
+
   it('after the mother card: the next set-up step, else card management of the variant', () => {
     expect(afterMasterCard(initialised, false)).toBe('/swiper-sys-secret');
     expect(afterMasterCard(keyed, true)).toBe('/create-superuser');

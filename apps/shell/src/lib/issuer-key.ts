@@ -2,7 +2,8 @@ import type { SysKeyDataReply } from '@campus/contracts';
 import { apiPaths, cardIssuerPaths, readerCodes } from '@campus/contracts';
 import { issuerCall, issuerPublicKey } from './card-issuer.ts';
 import { CardFlowError, readerStep, serverStep } from './card-flow.ts';
-import type { FlowContext } from './card-flow.ts';
+import type { CardPhase, FlowContext } from './card-flow.ts';
+import * as storage from './storage.ts';
 
 /**
  * Loads the system key into the card issuer: the server seals it to the issuer's own public key (only for an
@@ -28,4 +29,19 @@ export async function checkGateway(ctx: FlowContext): Promise<void> {
   }
   await loadSystemKey(ctx, false);
   await readerStep(ctx, 'connecting', setGateway);
+}
+
+/**
+ * A reader step that opens or writes one of this installation's cards, which needs the system key in the card
+ * issuer: when the issuer holds none (990207, it was restarted) the key is loaded (trusted by the master-card token
+ * when there is one, else by an earlier trust of this issuer) and the step tried once more.
+ */
+export async function readerStepWithKey<T>(ctx: FlowContext, phase: CardPhase, run: () => Promise<T>): Promise<T> {
+  try {
+    return await readerStep(ctx, phase, run);
+  } catch (error) {
+    if (!(error instanceof CardFlowError) || error.code !== readerCodes.noSystemKey) throw error;
+  }
+  await loadSystemKey(ctx, Boolean(storage.masterCardToken.get()));
+  return readerStep(ctx, phase, run);
 }

@@ -148,6 +148,15 @@ describe('HTTP errors', () => {
     expect(navigate).toHaveBeenCalledWith('/login');
   });
 
+  it('a refused access token leaves the master-card token of the card screens alone', async () => {
+    signIn();
+    storage.masterCardToken.set('master');
+    answer({ code: 31, msg: 'x', data: null }, 401);
+    await expect(apiGet('/a')).rejects.toMatchObject({ status: 401 });
+    expect(storage.accessToken.get()).toBeNull();
+    expect(storage.masterCardToken.get()).toBe('master');
+  });
+
   it('401 to a master-card call drops only the master-card token and rejects with the code: no redirect', async () => {
     signIn();
     path = '/swiper-sys-secret';
@@ -165,8 +174,8 @@ describe('HTTP errors', () => {
     expect(navigate).toHaveBeenCalledWith('/error?msg=token%20invalid');
   });
 
-  it('401 on /error or /login clears storage but does not navigate', async () => {
-    for (const where of ['/error', '/login']) {
+  it('401 on /error, /login or a card screen clears storage but does not navigate: the page needs no sign-in', async () => {
+    for (const where of ['/error', '/login', '/swipe-login', '/key-card-swipe-login', '/tools']) {
       signIn();
       path = where;
       answer(null, 401);

@@ -4,12 +4,18 @@ import { isSuccessCode, requestTimeoutMs, signOutCodes, silentSignOutCodes } fro
 import * as storage from './storage.ts';
 import { randomId } from './crypto.ts';
 import { currentLanguage, i18n } from './i18n.ts';
-import { errorPath, errorWithMessage, loginPath, notLoginPath } from './paths.ts';
+import { errorWithMessage, isPublicPath, loginPath, notLoginPath } from './paths.ts';
 
 /** Per-call options of the request layer. */
 export interface RequestOptions {
-  /** Send the master-card token instead of the access token (card management when not signed in). */
+  /** Send the master-card token instead of the access token (the set-up calls). */
   useMasterToken?: boolean;
+  /**
+   * A card management call (spec §6): the master-card token when there is one, else the access token of a
+   * signed-in system administrator. A 401 forgets the token that was refused, without the sign-out redirect:
+   * the card screens send the operator to swipe the mother card.
+   */
+  cardManager?: boolean;
   /** Send the cardDeviceToken header (card-device calls). */
   cardDevice?: boolean;
   /** Resolve with the whole envelope, also on a failed code (card-management and device-list calls). */
@@ -93,9 +99,11 @@ async function redirect(to: string): Promise<void> {
 }
 
 function handleUnauthorised(): void {
-  storage.clearSession();
+  storage.clearSession({ keepMasterCardToken: true });
   const path = currentPathImpl();
-  if (path === errorPath || path === loginPath || unauthorisedRedirectPending) return;
+  // a page that needs no sign-in (the card screens, /error, /tools) stays where it is once the stale token is gone
+  const needsSignIn = path === notLoginPath || !(path === loginPath || isPublicPath(path));
+  if (!needsSignIn || unauthorisedRedirectPending) return;
   unauthorisedRedirectPending = true;
   const target = path === notLoginPath ? errorWithMessage(i18n.t('request.tokenInvalid')) : loginPath;
   void redirect(target).finally(() => {
@@ -109,9 +117,25 @@ function signOut(msg: string | null): void {
   if (currentPathImpl() !== loginPath) void redirect(loginPath);
 }
 
+/** The token a call sends: the access token, or the master-card token of the set-up and card management calls. */
+function tokenFor(options: RequestOptions): string | null {
+  if (options.cardManager) return storage.masterCardToken.get() ?? storage.accessToken.get();
+  return options.useMasterToken ? storage.masterCardToken.get() : storage.accessToken.get();
+}
+
+/**
+ * A card call's token was refused (401): the master-card token is forgotten when it was the one sent, else (a card
+ * management call with the access token) the session has ended; a signed-in session is not touched by a refused
+ * master-card token.
+ */
+function forgetRefusedCardToken(options: RequestOptions): void {
+  if (options.useMasterToken || storage.masterCardToken.get()) storage.masterCardToken.set(null);
+  else storage.clearSession();
+}
+
 function onRequest(config: InternalAxiosRequestConfig): InternalAxiosRequestConfig {
   const options = config.campus ?? {};
-  const token = options.useMasterToken ? storage.masterCardToken.get() : storage.accessToken.get();
+  const token = tokenFor(options);
   if (token) config.headers.set('token', token);
   const tenant = storage.tenantCode.get();
   if (tenant) config.headers.set('tenantCode', tenant);
@@ -151,10 +175,10 @@ function onHttpError(error: unknown, options: RequestOptions): unknown {
   if (error instanceof RequestError) throw error;
   const status = error instanceof AxiosError ? (error.response?.status ?? null) : null;
   const data = error instanceof AxiosError ? error.response?.data : undefined;
-  if (status === 401 && options.useMasterToken) {
+  if (status === 401 && (options.useMasterToken || options.cardManager)) {
     // the master-card token expired or was never there: the card screens send the operator to swipe the
-    // mother card again; a signed-in session (if any) is not touched
-    storage.masterCardToken.set(null);
+    // mother card again
+    forgetRefusedCardToken(options);
   } else if (status === 401) {
     handleUnauthorised();
   } else if (status === 403) {
@@ -220,8 +244,8 @@ export function apiGetCounted<T>(url: string, params?: Record<string, unknown>):
 }
 
 /** POST that resolves with the data and the recordCount of a paged list. */
-export function apiPostCounted<T>(url: string, data?: unknown): Promise<CountedResult<T>> {
-  return send<CountedResult<T>>({ method: 'POST', url, data: data ?? {} }, { counted: true });
+export function apiPostCounted<T>(url: string, data?: unknown, options: RequestOptions = {}): Promise<CountedResult<T>> {
+  return send<CountedResult<T>>({ method: 'POST', url, data: data ?? {} }, { ...options, counted: true });
 }
 
 /** GET of static JSON without an envelope. */

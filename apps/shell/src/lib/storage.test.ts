@@ -12,6 +12,19 @@ describe('storage', () => {
     expect(storage.language.get()).toBe('zh-CN');
   });
 
+  it('clearSession keeps the installation settings; with keepMasterCardToken the card screens keep their token', () => {
+    storage.tenantSettings.set({ cardIssuerUrl: 'http://127.0.0.1:18189' } as never);
+    storage.accessToken.set('t');
+    storage.masterCardToken.set('m');
+    storage.clearSession({ keepMasterCardToken: true });
+    expect(storage.isSignedIn()).toBe(false);
+    expect(storage.masterCardToken.get()).toBe('m');
+    expect(storage.tenantSettings.get()).toMatchObject({ cardIssuerUrl: 'http://127.0.0.1:18189' });
+    storage.clearSession();
+    expect(storage.masterCardToken.get()).toBeNull();
+    expect(storage.tenantSettings.get()).toMatchObject({ cardIssuerUrl: 'http://127.0.0.1:18189' });
+  });
+
   it('clearSession clears the session but keeps the language and previous path', () => {
     storage.accessToken.set('t');
     storage.masterCardToken.set('m');

@@ -174,10 +174,17 @@ export function isSignedIn(): boolean {
 
 /**
  * What logout and the sign-out codes of §8 clear: the session and everything derived from it.
- * The language and the remembered previous path survive, so the next sign-in returns there.
+ * The language and the remembered previous path survive, so the next sign-in returns there; so do the
+ * installation's settings (a public answer, which the card screens read the card issuer's address from).
+ * `keepMasterCardToken`: a refused access token says nothing about the master-card token of the card screens
+ * (another credential, perhaps in use in another tab), which then stays.
  */
-export function clearSession(): void {
-  const keep = new Set<string>([storageKeys.language, storageKeys.previousPath]);
+export function clearSession({ keepMasterCardToken = false } = {}): void {
+  const keep = new Set<string>([storageKeys.language, storageKeys.previousPath, storageKeys.tenantSettings]);
+  if (keepMasterCardToken) {
+    keep.add(storageKeys.masterCardToken);
+    keep.add(storageKeys.masterCardTokenExpiry);
+  }
   for (const key of Object.values(storageKeys)) {
     if (!keep.has(key)) write(key, null);
   }

@@ -1,11 +1,22 @@
 import { sql } from 'kysely';
 import type { Kysely, Selectable, SelectQueryBuilder, SqlBool } from 'kysely';
+import { codes } from '@campus/contracts';
 import type { AdminLoginCardsTable, DB } from '../../db/schema.ts';
+import { refusingDuplicates } from '../../db/unique-violation.ts';
+import { AppError } from '../../http/envelope.ts';
 import { issuedStates } from '../card-write/card-states.ts';
-import { containsText } from '../card-write/card-search.ts';
+import { containsPattern } from '../operation-log/operation-log-repository.ts';
 import type { CardSearch } from '../card-write/card-search.ts';
 
 export type AdminLoginCardRow = Selectable<AdminLoginCardsTable>;
+
+/** An administrator holds one card in use (a unique index keeps it): the refusal of a second. */
+const cardAlreadyExists = () => new AppError(codes.cardAlreadyExists);
+
+/** What likeSearch looks in: the fixed number, the login name and the card number, lower-case. */
+export function cardSearchText(card: { fixed_no: string; oprt_no: string; card_num: number }): string {
+  return `${card.fixed_no} ${card.oprt_no} ${card.card_num}`.toLowerCase();
+}
 
 export class AdminLoginCardRepository {
   constructor(private readonly db: Kysely<DB>) {}
@@ -37,13 +48,18 @@ export class AdminLoginCardRepository {
   }
 
   /** A card issued onto a fixed number: a new row, or the recycled row of that number issued again. */
-  async upsertIssued(row: AdminLoginCardRow): Promise<void> {
+  async upsertIssued(card: Omit<AdminLoginCardRow, 'search_text'>): Promise<void> {
+    const row = { ...card, search_text: cardSearchText(card) };
     const { id: _id, fixed_no: _fixedNo, created_at: _created, ...changes } = row;
-    await this.db
-      .insertInto('admin_login_cards')
-      .values(row)
-      .onConflict((oc) => oc.column('fixed_no').doUpdateSet(changes))
-      .execute();
+    await refusingDuplicates(
+      () =>
+        this.db
+          .insertInto('admin_login_cards')
+          .values(row)
+          .onConflict((oc) => oc.column('fixed_no').doUpdateSet(changes))
+          .execute(),
+      cardAlreadyExists,
+    );
   }
 
   private matching<O>(query: SelectQueryBuilder<DB, 'admin_login_cards', O>, tenantCode: string, search: CardSearch): SelectQueryBuilder<DB, 'admin_login_cards', O> {
@@ -52,7 +68,7 @@ export class AdminLoginCardRepository {
     if (search.kinds !== undefined) q = search.kinds.length === 0 ? q.where(sql<SqlBool>`1 = 0`) : q.where('kind_num', 'in', search.kinds);
     if (search.states !== undefined) q = search.states.length === 0 ? q.where(sql<SqlBool>`1 = 0`) : q.where('state', 'in', search.states);
     const like = search.like;
-    if (like !== undefined) q = q.where((eb) => eb.or([containsText('fixed_no', like), containsText('oprt_no', like), containsText('card_num', like)]));
+    if (like !== undefined) q = q.where(sql<SqlBool>`search_text like ${containsPattern(like.toLowerCase())} escape '\\'`);
     return q;
   }
 
@@ -79,15 +95,18 @@ export class AdminLoginCardRepository {
 
   /** Moves the cards to `to` while each is still in one of `from`; answers how many moved. */
   async transition(ids: readonly string[], from: readonly number[], to: number, at: number): Promise<number> {
-    const result = await this.db.updateTable('admin_login_cards').set({ state: to, updated_at: at }).where('id', 'in', [...ids]).where('state', 'in', [...from]).executeTakeFirst();
+    const result = await refusingDuplicates(
+      () => this.db.updateTable('admin_login_cards').set({ state: to, updated_at: at }).where('id', 'in', [...ids]).where('state', 'in', [...from]).executeTakeFirst(),
+      cardAlreadyExists,
+    );
     return Number(result.numUpdatedRows);
   }
 
-  /** The new issue number and password of a card rewritten with a new password, while it is still at `fromSeq`. */
-  async rewritePassword(id: string, fromSeq: number, issueSeq: number, pwdHash: string, at: number): Promise<boolean> {
+  /** The new issue number (and password, when given) of a card written again, while it is still at `fromSeq`. */
+  async rewrite(id: string, fromSeq: number, issueSeq: number, pwdHash: string | undefined, at: number): Promise<boolean> {
     const result = await this.db
       .updateTable('admin_login_cards')
-      .set({ issue_seq: issueSeq, pwd_hash: pwdHash, updated_at: at })
+      .set({ issue_seq: issueSeq, updated_at: at, ...(pwdHash === undefined ? {} : { pwd_hash: pwdHash }) })
       .where('id', '=', id)
       .where('issue_seq', '=', fromSeq)
       .executeTakeFirst();

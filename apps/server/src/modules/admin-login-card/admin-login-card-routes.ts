@@ -68,14 +68,6 @@ export function registerAdminLoginCardRoutes(app: App, deps: AdminLoginCardRoute
     },
   );
   app.post(
-    apiPaths.operatorIsCanIssueCard,
-    {
-      onRequest: masterCard,
-      schema: { tags, summary: 'Whether an operator may get a login card now (master-card token)', headers: tokenHeaders, body: Type.Object({ oprtId: Type.String({ minLength: 1, maxLength: 64 }) }), response: { 200: envelope(Type.Object({ canIssue: Type.Boolean() })), ...failureReplies } },
-    },
-    async (request) => ok(request, { canIssue: await cards.operatorCanIssue(request.body.oprtId) }),
-  );
-  app.post(
     apiPaths.cardLoginSetting,
     { onRequest: gate, schema: { tags, summary: 'Card sign-in settings', headers: languageHeaders, response: { 200: envelope(Type.Object({ cardLogin: Type.Boolean(), cardKind: Type.Integer() })), ...failureReplies } } },
     async (request) => ok(request, { cardLogin: true, cardKind: 11 }),

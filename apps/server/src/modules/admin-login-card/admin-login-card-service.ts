@@ -6,7 +6,6 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { AppError } from '../../http/envelope.ts';
 import type { SessionInfo } from '../../http/types.ts';
-import { newId } from '../../lib/hash.ts';
 import type { UserRow } from '../account/account-repository.ts';
 import type { AccountService } from '../account/account-service.ts';
 import { openSealedPassword, requirePasswordPolicy } from '../account/new-password.ts';
@@ -19,6 +18,8 @@ import type { SessionService } from '../auth/session-service.ts';
 import { actionNotAllowed, cardStates, mayIssueOnto, requireInUse } from '../card-write/card-states.ts';
 import type { CardActor } from '../card-write/card-states.ts';
 import { PreparedCardWrites } from '../card-write/prepared-card-writes.ts';
+import { prepareAdminCardIssue, recordAdminCardIssue } from './admin-card-lifecycle.ts';
+import type { AdminCardIssuePayload } from './admin-card-lifecycle.ts';
 import type { GmAccountService } from '../gm-account/gm-account-service.ts';
 import type { OperationLogService } from '../operation-log/operation-log-service.ts';
 import type { PasswordSealService } from '../password-seal/password-seal-service.ts';
@@ -26,15 +27,6 @@ import { fixedNoOf, hexBytes } from '../card-write/card-input.ts';
 import { toCardSearch } from '../card-write/card-search.ts';
 import type { AdminLoginCardRow } from './admin-login-card-repository.ts';
 import { AdminLoginCardRepository } from './admin-login-card-repository.ts';
-
-interface SuperAdminCardPayload {
-  userId: string;
-  tenantCode: string;
-  oprtNo: string;
-  cardNum: number;
-  issueSeq: number;
-  pwdHash: string;
-}
 
 interface CardPasswordPayload {
   cardId: string;
@@ -104,65 +96,24 @@ export class AdminLoginCardService {
     };
   }
 
-  /** IsCanIssueCard: an enabled operator who holds no card in use. */
-  async operatorCanIssue(oprtId: string): Promise<boolean> {
-    const user = await this.deps.account.userById(oprtId);
-    if (!user || user.is_disabled === 1) return false;
-    return !(await this.repo.ofUser(user.id)).some((card) => card.state === cardStates.inUse);
-  }
-
   // ---- the super administrator's card (two-phase) ----
 
   async prepareSuperAdmin(request: SuperAdminIssueRequest, language: LanguageCode): Promise<PreparedCardWrite> {
-    const fixedNo = fixedNoOf(request.fixedNo);
-    const { key, installation } = await this.deps.gm.systemKey();
     const user = await this.superAdminUser();
     if (await this.repo.superAdminCardIn([cardStates.inUse])) throw new AppError(codes.setUpStepDone, 200, null, { step: 'super administrator card' });
-    if ((await this.isRegistered(fixedNo)) || (await this.deps.takenByOtherCard(fixedNo))) throw new AppError(codes.cardAlreadyRegistered);
-    const password = await openSealedPassword(this.deps.seal, this.deps.account.deploymentDigestMode, language, {
-      sealed: request.sealedPwd,
-      digest: request.oprtPwd,
-      sealedField: 'sealedPwd',
-      digestField: 'oprtPwd',
-    });
-    requirePasswordPolicy(password, language);
-    const payload: SuperAdminCardPayload = {
-      userId: user.id,
-      tenantCode: user.tenant_code,
-      oprtNo: user.account,
-      cardNum: await this.repo.nextCardNum(),
-      issueSeq: ((await this.repo.byFixedNo(fixedNo))?.issue_seq ?? 0) + 1,
-      pwdHash: await hashDigest(request.oprtPwd),
-    };
-    const image = buildAdminCard({ systemKey: key, fixedNo, customerNo: installation.customer_no, issueSeq: payload.issueSeq, oprtNo: payload.oprtNo, cardNum: payload.cardNum, tenantCode: payload.tenantCode });
+    const { fixedNo, image, payload } = await prepareAdminCardIssue(this.deps, user, request, language);
     const prepareId = await this.prepared.prepare('superAdminCard', fixedNo, image, payload);
     return { prepareId, fixedNo, image: image.toString('hex'), alreadyWritten: false };
   }
 
   async confirmSuperAdmin(confirm: CardWriteConfirm, clientIp: string): Promise<void> {
     const issued = await this.deps.db.transaction().execute(async (trx) => {
-      const write = await PreparedCardWrites.take<SuperAdminCardPayload>(trx, 'superAdminCard', confirm.prepareId, this.deps.now());
+      const write = await PreparedCardWrites.take<AdminCardIssuePayload>(trx, 'superAdminCard', confirm.prepareId, this.deps.now());
       if (!confirm.isSuccess) return null;
       const repo = new AdminLoginCardRepository(trx);
       if (await repo.superAdminCardIn([cardStates.inUse])) throw new AppError(codes.setUpStepDone, 200, null, { step: 'super administrator card' });
-      const p = write.payload;
-      const now = this.deps.now();
-      await repo.upsertIssued({
-        id: newId(),
-        tenant_code: p.tenantCode,
-        user_id: p.userId,
-        oprt_no: p.oprtNo,
-        kind_num: adminCardKind,
-        fixed_no: write.fixedNo,
-        card_num: p.cardNum,
-        state: cardStates.inUse,
-        issue_seq: p.issueSeq,
-        pwd_hash: p.pwdHash,
-        is_super_admin: 1,
-        created_at: now,
-        updated_at: now,
-      });
-      return p;
+      await recordAdminCardIssue(repo, write.fixedNo, write.payload, this.deps.now());
+      return write.payload;
     });
     if (issued) {
       await this.deps.logs.record({ tenantCode: issued.tenantCode, account: issued.oprtNo, action: 'card-issue', result: 'success', clientIp, detail: `super administrator card ${issued.cardNum}` });
@@ -342,7 +293,7 @@ export class AdminLoginCardService {
       if (write.payload.cardId !== session.cardId) throw new AppError(codes.cardWriteUnknown);
       if (!confirm.isSuccess) return false;
       const p = write.payload;
-      if (!(await new AdminLoginCardRepository(trx).rewritePassword(p.cardId, p.fromSeq, p.issueSeq, p.pwdHash, this.deps.now()))) throw new AppError(codes.cardWriteUnknown);
+      if (!(await new AdminLoginCardRepository(trx).rewrite(p.cardId, p.fromSeq, p.issueSeq, p.pwdHash, this.deps.now()))) throw new AppError(codes.cardWriteUnknown);
       await this.deps.sessionsOver(trx).revokeAllOfCard(p.cardId);
       return true;
     });

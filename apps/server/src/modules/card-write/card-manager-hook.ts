@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify
 import { codes } from '@campus/contracts';
 import { sessionOf } from '../../http/auth-hook.ts';
 import { AppError } from '../../http/envelope.ts';
+import { requiringToken } from '../../http/openapi.ts';
 import type { CardActor } from './card-states.ts';
 
 export interface CardManagerHookDeps {
@@ -27,7 +28,7 @@ export function cardActorOf(request: FastifyRequest): CardActor {
  * answer is 401 with code 221: the card screens send the operator to swipe the mother card.
  */
 export function makeRequireCardManager(deps: CardManagerHookDeps): onRequestHookHandler {
-  return async function requireCardManager(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  return requiringToken(async function requireCardManager(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const header = request.headers.token;
     const token = Array.isArray(header) ? header[0] : header;
     if (!token) throw new AppError(codes.masterCardTokenInvalid, 401);
@@ -38,9 +39,16 @@ export function makeRequireCardManager(deps: CardManagerHookDeps): onRequestHook
       actors.set(request, { tenantCode, account: 'master-card', userId: null });
       return;
     }
-    await (deps.requireSession as (request: FastifyRequest, reply: FastifyReply) => Promise<void>)(request, reply);
+    try {
+      await (deps.requireSession as (request: FastifyRequest, reply: FastifyReply) => Promise<void>)(request, reply);
+    } catch (error) {
+      // neither a live master-card token nor a live session (an expired master-card token looks like neither):
+      // the card screens send the operator to swipe the mother card
+      if (error instanceof AppError && error.httpStatus === 401) throw new AppError(codes.masterCardTokenInvalid, 401);
+      throw error;
+    }
     const session = sessionOf(request);
     if (!(await deps.isSystemAdmin(session.userId))) throw new AppError(codes.noPermission, 403);
     actors.set(request, { tenantCode: session.tenantCode, account: session.account, userId: session.userId });
-  };
+  });
 }

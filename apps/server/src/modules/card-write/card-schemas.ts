@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { onRequestHookHandler } from 'fastify';
 import { codes, customerNoPattern, passwordDigestPattern } from '@campus/contracts';
 import { AppError, envelope } from '../../http/envelope.ts';
+import { requiringToken } from '../../http/openapi.ts';
 
 /** Request and reply schemas the card routes of the three card areas share (docs/cards.md). */
 export const FixedNo = Type.String({ pattern: '^[0-9A-Fa-f]{8,20}$', description: "The card's fixed number (UID), 8 to 20 hex digits" });
@@ -37,9 +38,9 @@ export function gateOnly(isGate: boolean): onRequestHookHandler {
 
 /** The master-card token in the `token` header (spec §6, §7): HTTP 401 with code 221 without a live one. */
 export function makeRequireMasterCard(isLive: (token: string) => Promise<boolean>): onRequestHookHandler {
-  return async (request) => {
+  return requiringToken(async (request) => {
     const header = request.headers.token;
     const token = Array.isArray(header) ? header[0] : header;
     if (!token || !(await isLive(token))) throw new AppError(codes.masterCardTokenInvalid, 401);
-  };
+  });
 }

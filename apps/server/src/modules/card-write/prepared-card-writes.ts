@@ -5,12 +5,22 @@ import type { DB } from '../../db/schema.ts';
 import { AppError } from '../../http/envelope.ts';
 import { sha256Hex } from '../../lib/hash.ts';
 
-export type CardWritePurpose = 'systemInit' | 'systemKeyCard' | 'superAdminCard' | 'cardPassword';
+export type CardWritePurpose =
+  | 'systemInit'
+  | 'systemKeyCard'
+  | 'superAdminCard'
+  | 'cardPassword'
+  | 'adminCardIssue'
+  | 'adminCardRewrite'
+  | 'adminCardRecycle'
+  | 'keyCardRecycle'
+  | 'keyCardRecovery';
 
 /** How long the issuer has to write a prepared image and the shell to confirm it. */
 export const preparedWriteTtlMs = 10 * 60_000;
 
 export interface PreparedWrite<P> {
+  purpose: CardWritePurpose;
   fixedNo: string;
   imageHash: string;
   payload: P;
@@ -51,16 +61,18 @@ export class PreparedCardWrites {
       .where('fixed_no', '=', fixedNo)
       .where('expires_at', '>', this.now())
       .executeTakeFirst();
-    return row ? { fixedNo: row.fixed_no, imageHash: row.image_hash, payload: JSON.parse(row.payload) as P } : null;
+    return row ? { purpose, fixedNo: row.fixed_no, imageHash: row.image_hash, payload: JSON.parse(row.payload) as P } : null;
   }
 
   /**
-   * Takes a prepared write for its confirm: once only (the row is deleted), of the purpose the confirming
-   * call is for, before it expires; cardWriteUnknown otherwise. Run it in the confirm's transaction.
+   * Takes a prepared write for its confirm: once only (the row is deleted), of a purpose the confirming call is
+   * for, before it expires; cardWriteUnknown otherwise. Run it in the confirm's transaction: a confirm refused
+   * after it (another card, say) rolls the delete back with it.
    */
-  static async take<P>(db: Kysely<DB>, purpose: CardWritePurpose, prepareId: string, now: number): Promise<PreparedWrite<P>> {
+  static async take<P>(db: Kysely<DB>, purpose: CardWritePurpose | readonly CardWritePurpose[], prepareId: string, now: number): Promise<PreparedWrite<P>> {
+    const purposes: readonly string[] = typeof purpose === 'string' ? [purpose] : purpose;
     const row = await db.deleteFrom('prepared_card_writes').where('id_hash', '=', sha256Hex(prepareId)).returningAll().executeTakeFirst();
-    if (!row || row.purpose !== purpose || row.expires_at <= now) throw new AppError(codes.cardWriteUnknown);
-    return { fixedNo: row.fixed_no, imageHash: row.image_hash, payload: JSON.parse(row.payload) as P };
+    if (!row || !purposes.includes(row.purpose) || row.expires_at <= now) throw new AppError(codes.cardWriteUnknown);
+    return { purpose: row.purpose as CardWritePurpose, fixedNo: row.fixed_no, imageHash: row.image_hash, payload: JSON.parse(row.payload) as P };
   }
 }

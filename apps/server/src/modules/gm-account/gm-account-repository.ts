@@ -23,6 +23,12 @@ export class GmAccountRepository {
     return this.db.selectFrom('gate_installation').selectAll().where('id', '=', rowId).executeTakeFirstOrThrow();
   }
 
+  /** Stores the system key sealed under the current KEK, for the installation of key id `kid`. */
+  async resealSystemKey(kid: string, sealed: string): Promise<boolean> {
+    const result = await this.db.updateTable('gate_installation').set({ sealed_system_key: sealed }).where('id', '=', rowId).where('kid', '=', kid).executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
   async insertMasterToken(tokenHash: string, createdAt: number, expiresAt: number): Promise<void> {
     await this.db.deleteFrom('master_card_tokens').where('expires_at', '<=', createdAt).execute();
     await this.db.insertInto('master_card_tokens').values({ token_hash: tokenHash, created_at: createdAt, expires_at: expiresAt }).execute();

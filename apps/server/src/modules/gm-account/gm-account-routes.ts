@@ -16,12 +16,15 @@ import {
   gateOnly,
 } from '../card-write/card-schemas.ts';
 import type { SystemKeyCardService } from '../system-key-card/system-key-card-service.ts';
+import { cardActorOf } from '../card-write/card-manager-hook.ts';
 import type { GmAccountService } from './gm-account-service.ts';
 
 export interface GmAccountRouteDeps {
   gm: GmAccountService;
   systemKeyCards: SystemKeyCardService;
   requireMasterCard: onRequestHookHandler;
+  /** A master-card token or a system administrator's session (card management, spec §6). */
+  requireCardManager: onRequestHookHandler;
   rateLimitPerMinute: number;
 }
 
@@ -111,11 +114,11 @@ export function registerGmAccountRoutes(app: App, deps: GmAccountRouteDeps) {
   app.post(
     apiPaths.gmSetIssueSecretCard,
     {
-      onRequest: [gate, deps.requireMasterCard],
-      schema: { tags, summary: 'Issuing the system key card, phase two (master-card token)', headers: tokenHeaders, body: CardWriteConfirmBody, response: { 200: envelope(Type.Null()), ...failureReplies } },
+      onRequest: [gate, deps.requireCardManager],
+      schema: { tags, summary: 'Issuing a system key card, phase two (master-card token or a system administrator)', headers: tokenHeaders, body: CardWriteConfirmBody, response: { 200: envelope(Type.Null()), ...failureReplies } },
     },
     async (request) => {
-      await systemKeyCards.confirmIssue(request.body, request.ip);
+      await systemKeyCards.confirmIssue(cardActorOf(request), request.body, request.ip);
       return ok(request, null);
     },
   );

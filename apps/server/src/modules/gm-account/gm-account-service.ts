@@ -40,6 +40,8 @@ export interface GmAccountDeps {
   /** Whether a system key card / a super administrator card is issued (their areas answer). */
   keyCardIssued: () => Promise<boolean>;
   superAdminCardIssued: () => Promise<boolean>;
+  /** Runs once an installation is initialised (the demo adds its card history). */
+  afterInit?: () => Promise<void>;
 }
 
 function sameHex(a: string, b: string): boolean {
@@ -102,6 +104,17 @@ export class GmAccountService {
     const key = this.openSystemKey(installation);
     if (!key) throw new AppError(codes.systemSecretMissing);
     return { key, installation };
+  }
+
+  /**
+   * Restores the system key a system key card and the customer password opened (card management's recovery):
+   * only this installation's key, sealed again under this server's KEK (after a lost or replaced KEK file).
+   */
+  async restoreSystemKey(key: Buffer, db: Kysely<DB> = this.deps.db): Promise<void> {
+    const installation = await new GmAccountRepository(db).installation();
+    if (!installation) throw new AppError(codes.systemNotInitialised);
+    const kid = systemKeyId(key).toString('hex');
+    if (kid !== installation.kid || !(await new GmAccountRepository(db).resealSystemKey(kid, this.deps.vault.seal(key)))) throw new AppError(codes.keyCardCannotRecover);
   }
 
   // ---- system initialisation (two-phase) ----
@@ -183,6 +196,7 @@ export class GmAccountService {
     if (initialised) {
       await this.deps.licence.adoptCustomerNo(initialised.customerNo);
       await this.log(clientIp, 'system-init', 'success', `customer ${initialised.customerNo}`);
+      await this.deps.afterInit?.();
     }
     return this.state();
   }

@@ -1,11 +1,17 @@
 import { sql } from 'kysely';
 import type { Kysely, Selectable, SelectQueryBuilder, SqlBool } from 'kysely';
+import { codes } from '@campus/contracts';
 import type { DB, SystemKeyCardsTable } from '../../db/schema.ts';
-import { issuedStates } from '../card-write/card-states.ts';
+import { refusingDuplicates } from '../../db/unique-violation.ts';
+import { AppError } from '../../http/envelope.ts';
+import { cardStates, issuedStates } from '../card-write/card-states.ts';
 import { containsText } from '../card-write/card-search.ts';
 import type { CardSearch } from '../card-write/card-search.ts';
 
 export type SystemKeyCardRow = Selectable<SystemKeyCardsTable>;
+
+/** One system key card in use (a unique index keeps it): the refusal of a second. */
+const cardAlreadyExists = () => new AppError(codes.cardAlreadyExists);
 
 export class SystemKeyCardRepository {
   constructor(private readonly db: Kysely<DB>) {}
@@ -16,6 +22,11 @@ export class SystemKeyCardRepository {
 
   async anyIssued(): Promise<boolean> {
     const row = await this.db.selectFrom('system_key_cards').select('id').where('state', 'in', [...issuedStates]).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async anyInUse(): Promise<boolean> {
+    const row = await this.db.selectFrom('system_key_cards').select('id').where('state', '=', cardStates.inUse).executeTakeFirst();
     return row !== undefined;
   }
 
@@ -46,16 +57,23 @@ export class SystemKeyCardRepository {
 
   /** Moves the card to `to` while it is still in one of `from`; answers whether it moved. */
   async transition(id: string, from: readonly number[], to: number, at: number): Promise<boolean> {
-    const result = await this.db.updateTable('system_key_cards').set({ state: to, updated_at: at }).where('id', '=', id).where('state', 'in', [...from]).executeTakeFirst();
+    const result = await refusingDuplicates(
+      () => this.db.updateTable('system_key_cards').set({ state: to, updated_at: at }).where('id', '=', id).where('state', 'in', [...from]).executeTakeFirst(),
+      cardAlreadyExists,
+    );
     return Number(result.numUpdatedRows) === 1;
   }
 
   /** A card issued onto a fixed number: a new row, or the recycled row of that number issued again. */
   async upsertIssued(row: SystemKeyCardRow): Promise<void> {
-    await this.db
-      .insertInto('system_key_cards')
-      .values(row)
-      .onConflict((oc) => oc.column('fixed_no').doUpdateSet({ state: row.state, issue_seq: row.issue_seq, updated_at: row.updated_at }))
-      .execute();
+    await refusingDuplicates(
+      () =>
+        this.db
+          .insertInto('system_key_cards')
+          .values(row)
+          .onConflict((oc) => oc.column('fixed_no').doUpdateSet({ state: row.state, issue_seq: row.issue_seq, updated_at: row.updated_at }))
+          .execute(),
+      cardAlreadyExists,
+    );
   }
 }

@@ -9,13 +9,13 @@ import type { SystemKeyCardService } from './system-key-card-service.ts';
 export interface SystemKeyCardRouteDeps {
   systemKeyCards: SystemKeyCardService;
   isGate: boolean;
-  requireMasterCard: onRequestHookHandler;
+  requireCardManager: onRequestHookHandler;
 }
 
-/** /qy/api/SystemKeyCard/ calls of the set-up (master-card token). */
+/** /qy/api/SystemKeyCard/ CheckCardCanIssue and Add: the set-up's key card, and a new one in card management. */
 export function registerSystemKeyCardRoutes(app: App, deps: SystemKeyCardRouteDeps) {
   const { systemKeyCards } = deps;
-  const onRequest = [gateOnly(deps.isGate), deps.requireMasterCard];
+  const onRequest = [gateOnly(deps.isGate), deps.requireCardManager];
   const tags = ['system key card'];
 
   app.post(
@@ -30,7 +30,7 @@ export function registerSystemKeyCardRoutes(app: App, deps: SystemKeyCardRouteDe
     apiPaths.systemKeyCardAdd,
     {
       onRequest,
-      schema: { tags, summary: 'Issuing the system key card, phase one: the image for the blank card', headers: tokenHeaders, body: Type.Object({ fixedNo: FixedNo }), response: { 200: PreparedCardWriteReply, ...failureReplies } },
+      schema: { tags, summary: 'Issuing a system key card, phase one: the image for the blank card (none other may be in use)', headers: tokenHeaders, body: Type.Object({ fixedNo: FixedNo }), response: { 200: PreparedCardWriteReply, ...failureReplies } },
     },
     async (request) => ok(request, await systemKeyCards.prepareIssue(request.body.fixedNo)),
   );

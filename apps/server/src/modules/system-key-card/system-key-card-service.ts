@@ -54,11 +54,14 @@ export class SystemKeyCardService {
     return !(await this.isRegistered(id)) && !(await this.deps.takenByOtherCard(id));
   }
 
-  /** Add, phase one: the set-up's system key card, while none is issued. */
+  /**
+   * Add, phase one: a system key card onto a blank card, while no other key card is in use (the set-up's first
+   * one, or a new one after the card in use was lost, frozen, recycled or damaged).
+   */
   async prepareIssue(fixedNo: string): Promise<PreparedCardWrite> {
     const id = fixedNoOf(fixedNo);
     const { key, installation } = await this.deps.gm.systemKey();
-    if (await this.repo.anyIssued()) throw new AppError(codes.setUpStepDone, 200, null, { step: 'system key card' });
+    if (await this.repo.anyInUse()) throw new AppError(codes.cardAlreadyExists);
     if (!(await this.canIssue(id))) throw new AppError(codes.cardAlreadyRegistered);
     const issueSeq = ((await this.repo.byFixedNo(id))?.issue_seq ?? 0) + 1;
     const image = buildSystemKeyCard({
@@ -78,17 +81,18 @@ export class SystemKeyCardService {
   }
 
   /** SetIssueSecretCard, phase two. */
-  async confirmIssue(confirm: CardWriteConfirm, clientIp: string): Promise<void> {
+  async confirmIssue(actor: CardActor, confirm: CardWriteConfirm, clientIp: string): Promise<void> {
     const issued = await this.deps.db.transaction().execute(async (trx) => {
       const write = await PreparedCardWrites.take<KeyCardPayload>(trx, 'systemKeyCard', confirm.prepareId, this.deps.now());
       if (!confirm.isSuccess) return null;
       const repo = new SystemKeyCardRepository(trx);
-      if (await repo.anyIssued()) throw new AppError(codes.setUpStepDone, 200, null, { step: 'system key card' });
+      if (await repo.anyInUse()) throw new AppError(codes.cardAlreadyExists);
+      if (!mayIssueOnto((await repo.byFixedNo(write.fixedNo))?.state)) throw new AppError(codes.cardAlreadyRegistered);
       const now = this.deps.now();
       await repo.upsertIssued({ id: newId(), kind_num: adminCardKind, fixed_no: write.fixedNo, state: cardStates.inUse, issue_seq: write.payload.issueSeq, created_at: now, updated_at: now });
       return write.fixedNo;
     });
-    if (issued) await this.deps.logs.record({ tenantCode: '', account: '', action: 'card-issue', result: 'success', clientIp, detail: `system key card ${issued}` });
+    await this.deps.logs.record({ tenantCode: actor.tenantCode, account: actor.account, action: 'card-issue', result: issued ? 'success' : 'failure', clientIp, detail: issued ? `system key card ${issued}` : 'system key card: the reader did not write it' });
   }
 
   private static toRow(card: SystemKeyCardRecord): SystemKeyCardRow {

@@ -11,6 +11,7 @@ import { CardReaderDialog } from '../../lib/card-reader-dialog.tsx';
 import type { CardFlow } from '../../lib/card-reader-dialog.tsx';
 import { GateScreenFrame } from '../../lib/gate-screen-frame.tsx';
 import { i18n } from '../../lib/i18n.ts';
+import * as storage from '../../lib/storage.ts';
 
 /** The system key card trusts this card issuer and loads the system key into it (GetGMSysKeyData, Init). */
 function reloadKeyFlow() {
@@ -28,7 +29,18 @@ function ReSwipe({ state }: { state: GateSetupState }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [flow, setFlow] = useState<CardFlow | null>(null);
-  if (!state.hasSecret) return <Alert type="error" showIcon title={t('cardSetup.reSwipe.secretMissing')} />;
+  if (!state.hasSecret) {
+    // a system administrator (signed in with his password) recovers the key with the system key card
+    const recovery = storage.isSignedIn() ? '/system-keycard' : `/login?fromPath=${encodeURIComponent('/system-keycard')}`;
+    return (
+      <>
+        <Alert type="error" showIcon title={t('cardSetup.reSwipe.secretMissing')} style={{ marginBottom: 16 }} />
+        <Button type="primary" block autoFocus onClick={() => void navigate(recovery)}>
+          {t(storage.isSignedIn() ? 'cardSetup.reSwipe.recover' : 'cardSetup.reSwipe.signInToRecover')}
+        </Button>
+      </>
+    );
+  }
   return (
     <>
       <p>{t('cardSetup.reSwipe.explain')}</p>

@@ -1,4 +1,4 @@
-import type { CanIssueCardReply, CardWriteConfirm, GateSetupState, MasterCardToken, MasterCardReadReply, PreparedCardWrite, SuperAdminIssueRequest } from '@campus/contracts';
+import type { CanIssueCardReply, GateSetupState, MasterCardToken, MasterCardReadReply, PreparedCardWrite, SuperAdminIssueRequest } from '@campus/contracts';
 import { apiPaths, cardIssuerPaths } from '@campus/contracts';
 import type { CanIssueReply } from '@campus/contracts';
 import { issuerCall, pairIssuer } from '../../lib/card-issuer.ts';
@@ -8,41 +8,11 @@ import { passwordDigest } from '../../lib/crypto.ts';
 import { i18n } from '../../lib/i18n.ts';
 import { loadSystemKey } from '../../lib/issuer-key.ts';
 import { sealPassword } from '../../lib/password-seal.ts';
-import { apiPostRaw } from '../../lib/request.ts';
+import { forgetPrepared, writeConfirm, writePrepared } from '../../lib/prepared-card-write.ts';
 import type { RequestOptions } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
 
 const master = { useMasterToken: true } as const;
-
-/**
- * Tells the server a prepared write did not happen (isSuccess false), so nothing stays half-issued. Sent also
- * after Cancel: the dialog's signal is not used, and a failure here changes nothing (the prepare expires).
- */
-async function forgetPrepared(confirmUrl: string, prepareId: string, options: RequestOptions = master): Promise<void> {
-  await apiPostRaw(confirmUrl, { prepareId, isSuccess: false } satisfies CardWriteConfirm, options).catch(() => undefined);
-}
-
-/**
- * Writes a prepared image and confirms it. A write that fails or is cancelled is forgotten on the server; a
- * write that landed is confirmed even when the operator cancelled meanwhile, or the card would hold an image
- * the server never issued.
- */
-async function writePrepared(ctx: FlowContext, prepared: PreparedCardWrite, write: () => Promise<unknown>, confirmUrl: string, options: RequestOptions = master): Promise<void> {
-  if (!prepared.alreadyWritten) {
-    try {
-      await readerStep(ctx, 'writing', write);
-    } catch (error) {
-      await forgetPrepared(confirmUrl, prepared.prepareId, options);
-      throw error;
-    }
-  }
-  const confirm: CardWriteConfirm = { prepareId: prepared.prepareId, isSuccess: true };
-  if (ctx.signal.aborted) {
-    await apiPostRaw(confirmUrl, confirm, options).catch(() => undefined);
-    throw ctx.signal.reason;
-  }
-  await serverStep(ctx, 'confirming', confirmUrl, confirm, options);
-}
 
 /** System initialisation (spec §2 /system-init): the new system key onto the mother card on the reader. */
 export function systemInitFlow(customerNo: string, customerPassword: string) {
@@ -56,7 +26,7 @@ export function systemInitFlow(customerNo: string, customerPassword: string) {
       try {
         await readerStep(ctx, 'writing', write);
       } catch (error) {
-        await forgetPrepared(apiPaths.gmSetSystemInit, prepared.prepareId, {});
+        await forgetPrepared(writeConfirm(prepared, apiPaths.gmSetSystemInit, {}));
         throw error;
       }
     }
@@ -80,15 +50,18 @@ export function masterCardFlow() {
   };
 }
 
-/** Issuing the system key card (spec §2 /swiper-sys-secret) onto the blank card on the reader. */
-export function keyCardFlow() {
+/**
+ * Issuing the system key card (spec §2 /swiper-sys-secret) onto the blank card on the reader; card management
+ * issues a new one the same way with its own token (`options`).
+ */
+export function keyCardFlow(options: RequestOptions = master) {
   return async (ctx: FlowContext): Promise<string> => {
     await readerStep(ctx, 'connecting', pairIssuer);
     const blank = await readerStep(ctx, 'checking', () => issuerCall<CanIssueReply>(cardIssuerPaths.checkSystemKeyCardCanIssue, { cardKind: 11 }));
-    const check = await serverStep<CanIssueCardReply>(ctx, 'checking', apiPaths.systemKeyCardCheckCanIssue, { fixedNo: blank.fixedNo }, master);
+    const check = await serverStep<CanIssueCardReply>(ctx, 'checking', apiPaths.systemKeyCardCheckCanIssue, { fixedNo: blank.fixedNo }, options);
     if (!check.canIssue) throw new CardFlowError(i18n.t('cardSetup.cardAlreadyExists'), 0);
-    const prepared = await serverStep<PreparedCardWrite>(ctx, 'preparing', apiPaths.systemKeyCardAdd, { fixedNo: blank.fixedNo }, master);
-    await writePrepared(ctx, prepared, () => issuerCall(cardIssuerPaths.issueSystemKeyCard, { fixedNo: prepared.fixedNo, image: prepared.image }), apiPaths.gmSetIssueSecretCard);
+    const prepared = await serverStep<PreparedCardWrite>(ctx, 'preparing', apiPaths.systemKeyCardAdd, { fixedNo: blank.fixedNo }, options);
+    await writePrepared(ctx, prepared, () => issuerCall(cardIssuerPaths.issueSystemKeyCard, { fixedNo: prepared.fixedNo, image: prepared.image }), writeConfirm(prepared, apiPaths.gmSetIssueSecretCard, options));
     return i18n.t('cardSetup.keyCard.done');
   };
 }
@@ -100,7 +73,7 @@ export function superAdminCardFlow(password: string, sealKey: string) {
     const blank = await readerStep(ctx, 'checking', () => issuerCall<CanIssueReply>(cardIssuerPaths.checkOprtLoginCardCanIssue, { cardKind: 11 }));
     const body: SuperAdminIssueRequest = { fixedNo: blank.fixedNo, oprtPwd: await passwordDigest(password, 'sm3'), sealedPwd: await sealPassword(password, sealKey) };
     const prepared = await serverStep<PreparedCardWrite>(ctx, 'preparing', apiPaths.issueSuperAdmin, body, master);
-    await writePrepared(ctx, prepared, () => issuerCall(cardIssuerPaths.issueSuperAdminCard, { fixedNo: prepared.fixedNo, image: prepared.image }), apiPaths.gmSetIssueSuperAdminCard);
+    await writePrepared(ctx, prepared, () => issuerCall(cardIssuerPaths.issueSuperAdminCard, { fixedNo: prepared.fixedNo, image: prepared.image }), writeConfirm(prepared, apiPaths.gmSetIssueSuperAdminCard, master));
     return i18n.t('cardSetup.superAdmin.done');
   };
 }

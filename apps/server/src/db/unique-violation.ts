@@ -1,0 +1,17 @@
+/** Whether a database error is a unique-constraint violation: PostgreSQL 23505, SQLite's SQLITE_CONSTRAINT_UNIQUE (2067). */
+export function isUniqueViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, errcode } = error as { code?: unknown; errcode?: unknown };
+  // better-sqlite3 names the code; node:sqlite gives the extended result code
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || errcode === 2067;
+}
+
+/** Runs a write that a unique index may refuse, answering `refusal()` instead of the database's error. */
+export async function refusingDuplicates<T>(write: () => Promise<T>, refusal: () => Error): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw refusal();
+    throw error;
+  }
+}

@@ -1,0 +1,191 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { apiPaths, cardIssuerPaths, codes } from '@campus/contracts';
+import { passwordDigest } from '../../lib/crypto.ts';
+import { i18n } from '../../lib/i18n.ts';
+import { registerNotifier } from '../../lib/request.ts';
+import * as storage from '../../lib/storage.ts';
+import { fakeIssuer, useOneRealmTextEncoder } from '../../../test/fake-issuer.ts';
+import { bodiesOf, button, dialogTitled, doneGate, refusedToken, renderCardTable, rowCheckbox, tokenOf, toolbar } from './card-management.test-data.tsx';
+
+beforeEach(async () => {
+  vi.useFakeTimers({ shouldAdvanceTime: true });
+  useOneRealmTextEncoder();
+  registerNotifier({ error: () => {} });
+  storage.masterCardToken.set('master-1', 1800);
+  await i18n.changeLanguage('en-US');
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  sessionStorage.clear();
+});
+
+const keyCardInUse = { code: 0, data: { fixedNo: 'DE000002', isSystemKeyCard: true } };
+const keyCardRead = { code: 0, data: { fixedNo: 'DE000002', cardClass: 'systemKey', image: '435301020b', cardKind: 11, customerNo: '10001', kid: '', issueSeq: 1 } };
+
+describe('/system-keycard: the system key card table', () => {
+  it('one card at a time: a state action sends {id} of the selected card', async () => {
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const { seen } = renderCardTable('keyCards', { [apiPaths.keyCardFreeze]: () => ({ data: null }) });
+    expect(await screen.findByText('DE000003')).toBeInTheDocument();
+    expect(screen.queryByText('Operator')).not.toBeInTheDocument();
+    expect(rowCheckbox('DE000002').type).toBe('radio');
+    await act(() => fireEvent.click(rowCheckbox('DE000002')));
+    await user.click(button('Freeze', toolbar()));
+    await user.click(button('Freeze', await dialogTitled('Freeze')));
+    expect(await screen.findByText('Frozen: DE000002')).toBeInTheDocument();
+    expect(bodiesOf(seen, apiPaths.keyCardFreeze)).toEqual([{ id: 'k1' }]);
+    // a key card has no holder to sign out
+    expect(screen.queryByText('Their holders are signed out at once.')).not.toBeInTheDocument();
+  });
+
+  it('a new key card with a signed-in administrator’s access token: issuer check, CheckCardCanIssue, Add, write, SetIssueSecretCard', async () => {
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    storage.masterCardToken.set(null);
+    storage.accessToken.set('session-1');
+    const issuer = fakeIssuer();
+    issuer.on(cardIssuerPaths.checkSystemKeyCardCanIssue, { code: 0, data: { fixedNo: 'DE000030', canIssue: true } });
+    const { seen } = renderCardTable('keyCards', {
+      [apiPaths.systemKeyCardCheckCanIssue]: () => ({ data: { canIssue: true } }),
+      [apiPaths.systemKeyCardAdd]: () => ({ data: { prepareId: 'K1', fixedNo: 'DE000030', image: '4353cc', alreadyWritten: false } }),
+      [apiPaths.gmSetIssueSecretCard]: () => ({ data: null }),
+    });
+    await screen.findByText('DE000003');
+    await user.click(button('Issue a new key card', toolbar()));
+    const reader = await dialogTitled('Issue the system key card');
+    expect(await within(reader).findByText('The system key card is issued')).toBeInTheDocument();
+    expect(bodiesOf(seen, apiPaths.systemKeyCardAdd)).toEqual([{ fixedNo: 'DE000030' }]);
+    expect(bodiesOf(seen, apiPaths.gmSetIssueSecretCard)).toEqual([{ prepareId: 'K1', isSuccess: true }]);
+    expect(seen.filter((call) => call.url.startsWith('/qy/') || call.url.includes('GMAccount/SetIssue')).every((call) => tokenOf(call) === 'session-1')).toBe(true);
+  });
+
+  it('a key card already in use (239): the server’s message, the prepare never written', async () => {
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const issuer = fakeIssuer();
+    issuer.on(cardIssuerPaths.checkSystemKeyCardCanIssue, { code: 0, data: { fixedNo: 'DE000030', canIssue: true } });
+    renderCardTable('keyCards', {
+      [apiPaths.systemKeyCardCheckCanIssue]: () => ({ data: { canIssue: true } }),
+      [apiPaths.systemKeyCardAdd]: () => ({ envelope: { code: codes.cardAlreadyExists, msg: 'Card already exists: the system key card DE000002 is in use', data: null } }),
+    });
+    await screen.findByText('DE000003');
+    await user.click(button('Issue a new key card', toolbar()));
+    const reader = await dialogTitled('Issue the system key card');
+    expect(await within(reader).findByText('Card already exists: the system key card DE000002 is in use')).toBeInTheDocument();
+    expect(issuer.cardCalls().map((call) => call.path)).toEqual([cardIssuerPaths.checkSystemKeyCardCanIssue]);
+  });
+
+  it('recycle a key card: ClearSystemKeyCard on the reader, then Recycle', async () => {
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const issuer = fakeIssuer();
+    const { seen } = renderCardTable('keyCards', {
+      [apiPaths.keyCardGetRecycleData]: () => ({ data: { prepareId: 'R2', id: 'k1', fixedNo: 'DE000002', cardKind: 11 } }),
+      [apiPaths.keyCardRecycle]: () => ({ data: null }),
+    });
+    await screen.findByText('DE000003');
+    await act(() => fireEvent.click(rowCheckbox('DE000002')));
+    await user.click(button('Recycle', toolbar()));
+    expect(await within(await dialogTitled('Recycle card DE000002')).findByText(/Card DE000002 is recycled/)).toBeInTheDocument();
+    expect(issuer.cardCalls().map((call) => call.path)).toEqual([cardIssuerPaths.checkSystemKeyCardCanClear, cardIssuerPaths.clearSystemKeyCard]);
+    expect(bodiesOf(seen, apiPaths.keyCardRecycle)).toEqual([{ id: 'k1', prepareId: 'R2', isSuccess: true }]);
+  });
+
+  it('neither token good (401, code 221): to the key-card mother card swipe, which comes back here', async () => {
+    const { router } = renderCardTable('keyCards', { [apiPaths.keyCardSearch]: refusedToken });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/key-card-swipe-master-card-gm'));
+    expect(storage.masterCardToken.get()).toBeNull();
+  });
+});
+
+describe('recovering the system key with the key card (docs/cards.md "Recovery")', () => {
+  it('a key card the server refuses: "this key card cannot recover the system", no password asked', async () => {
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const issuer = fakeIssuer();
+    issuer.on(cardIssuerPaths.checkIsSystemKeyCard, keyCardInUse);
+    const { seen } = renderCardTable('keyCards', { [apiPaths.keyCardCheckCanRecovery]: () => ({ data: { canRecovery: false, prepareId: null } }) });
+    await screen.findByText('DE000003');
+    await user.click(button('Recover the system key', toolbar()));
+    const dialog = await dialogTitled('Recover the system key');
+    expect(await within(dialog).findByText('this key card cannot recover the system')).toBeInTheDocument();
+    expect(bodiesOf(seen, apiPaths.keyCardCheckCanRecovery)).toEqual([{ fixedNo: 'DE000002' }]);
+    expect(within(dialog).queryByLabelText('Customer password')).not.toBeInTheDocument();
+    expect(bodiesOf(seen, apiPaths.keyCardRecoverySystemKey)).toEqual([]);
+  });
+
+  it('a card that is no system key card is refused the same way without asking the server', async () => {
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const issuer = fakeIssuer();
+    issuer.on(cardIssuerPaths.checkIsSystemKeyCard, { code: 0, data: { fixedNo: 'DE000010', isSystemKeyCard: false } });
+    const { seen } = renderCardTable('keyCards');
+    await screen.findByText('DE000003');
+    await user.click(button('Recover the system key', toolbar()));
+    expect(await within(await dialogTitled('Recover the system key')).findByText('this key card cannot recover the system')).toBeInTheDocument();
+    expect(bodiesOf(seen, apiPaths.keyCardCheckCanRecovery)).toEqual([]);
+  });
+
+  it('the customer password: a wrong one may be typed again; the right one restores the key', async () => {
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const issuer = fakeIssuer();
+    issuer.on(cardIssuerPaths.checkIsSystemKeyCard, keyCardInUse);
+    issuer.on(cardIssuerPaths.recoverySystemKey, keyCardRead);
+    let tries = 0;
+    const { seen } = renderCardTable(
+      'keyCards',
+      {
+        [apiPaths.keyCardCheckCanRecovery]: () => ({ data: { canRecovery: true, prepareId: 'V1' } }),
+        [apiPaths.keyCardRecoverySystemKey]: () =>
+          (tries += 1) === 1 ? { envelope: { code: codes.customerPasswordWrong, msg: 'The customer password does not match the mother card', data: null } } : { data: { ...doneGate, hasSecret: true } },
+      },
+      { ...doneGate, hasSecret: false },
+    );
+    expect(await screen.findByText(/The server cannot open its system key/)).toBeInTheDocument();
+    await screen.findByText('DE000003');
+    await user.click(button('Recover the system key', toolbar()));
+    const dialog = await dialogTitled('Recover the system key');
+    const password = await within(dialog).findByLabelText('Customer password');
+    await user.type(password, 'Wrong#2026{Enter}');
+    expect(await within(dialog).findByText('The customer password does not match the mother card')).toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText('Customer password'), 'Customer#2026');
+    await user.click(button('Recover', dialog));
+    expect(await within(dialog).findByText('The system key is recovered')).toBeInTheDocument();
+
+    const confirms = bodiesOf(seen, apiPaths.keyCardRecoverySystemKey);
+    expect(confirms).toEqual([
+      { prepareId: 'V1', isSuccess: true, fixedNo: 'DE000002', image: '435301020b', customerPwd: await passwordDigest('Wrong#2026', 'sm3') },
+      { prepareId: 'V1', isSuccess: true, fixedNo: 'DE000002', image: '435301020b', customerPwd: await passwordDigest('Customer#2026', 'sm3') },
+    ]);
+    expect(issuer.cardCalls().filter((call) => call.path === cardIssuerPaths.recoverySystemKey)[0]?.body).toEqual({ cardKind: 11, cardFixedNo: 'DE000002' });
+    await act(() => vi.advanceTimersByTimeAsync(2100));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getByText('The system key is recovered')).toBeInTheDocument();
+  });
+
+  it('Cancel at the password forgets the checked recovery (isSuccess false)', async () => {
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const issuer = fakeIssuer();
+    issuer.on(cardIssuerPaths.checkIsSystemKeyCard, keyCardInUse);
+    const { seen } = renderCardTable('keyCards', {
+      [apiPaths.keyCardCheckCanRecovery]: () => ({ data: { canRecovery: true, prepareId: 'V2' } }),
+      [apiPaths.keyCardRecoverySystemKey]: () => ({ data: doneGate }),
+    });
+    await screen.findByText('DE000003');
+    await user.click(button('Recover the system key', toolbar()));
+    const dialog = await dialogTitled('Recover the system key');
+    await within(dialog).findByLabelText('Customer password');
+    await user.click(button('Cancel', dialog));
+    await waitFor(() => expect(bodiesOf(seen, apiPaths.keyCardRecoverySystemKey)).toEqual([{ prepareId: 'V2', isSuccess: false, fixedNo: 'DE000002' }]));
+  });
+
+  it('a signed-in administrator may open the key cards while the server has lost its key; without any token it goes to the explanation', async () => {
+    storage.masterCardToken.set(null);
+    storage.accessToken.set('session-1');
+    const lost = { ...doneGate, hasSecret: false };
+    const first = renderCardTable('keyCards', {}, lost);
+    expect(await screen.findByText('DE000003')).toBeInTheDocument();
+    first.unmount();
+    storage.accessToken.set(null);
+    const second = renderCardTable('keyCards', {}, lost);
+    await waitFor(() => expect(second.router.state.location.pathname).toBe('/re-swipe-sys-sceret'));
+  });
+});

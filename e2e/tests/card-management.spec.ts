@@ -1,0 +1,144 @@
+import { expect, test, type Page } from '@playwright/test';
+import { startGateDeployment, type GateDeployment } from '../support/gate-deployment.ts';
+import { setUpGateByApi } from '../support/gate-set-up-by-api.ts';
+import { switchLanguage } from '../support/sign-in.ts';
+
+// Card management (issue 14) on a set-up gate deployment with the virtual reader and the demo's card history:
+// the buttons follow the state rules for mixed selections; a card is issued, lost (its card sign-in is refused),
+// found again, frozen, unfrozen, recycled; another damaged.
+
+const gatePort = 6389;
+const issuerPort = 18189;
+const cardPassword = 'Card#2026a';
+let gate: GateDeployment;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  gate = await startGateDeployment(gatePort, issuerPort, { DEMO_CARDS: 'on' });
+  await setUpGateByApi(gate, cardPassword);
+});
+test.afterAll(async () => {
+  await gate?.stop();
+});
+
+const at = (path: string) => `http://127.0.0.1:${gatePort}${path}`;
+const row = (page: Page, fixedNo: string) => page.locator('tr.ant-table-row').filter({ hasText: fixedNo });
+const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
+
+async function select(page: Page, fixedNos: string[]) {
+  const checked = page.locator('tr.ant-table-row input[type="checkbox"]:checked');
+  while ((await checked.count()) > 0) await checked.first().uncheck();
+  for (const fixedNo of fixedNos) await row(page, fixedNo).locator('input[type="checkbox"]').check();
+}
+
+/** Picks an option of the open antd select dropdown by its text. */
+async function pickOption(page: Page, text: RegExp) {
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: text }).first().click();
+}
+
+async function act(page: Page, action: string, done: RegExp) {
+  await button(page, action).click();
+  const confirm = page.getByRole('dialog').filter({ hasText: /\?|Confirm/ });
+  await confirm.getByRole('button', { name: action, exact: true }).click();
+  await expect(page.getByText(done)).toBeVisible();
+}
+
+/** Card sign-in with the card on the reader alone, in a page of its own: the error text, or null once signed in. */
+async function cardSignIn(page: Page): Promise<string | null> {
+  const other = await page.context().newPage();
+  try {
+    await other.goto(at('/swipe-login'));
+    // a card sign-in takes on the administrator's own language; the checks below read English
+    await switchLanguage(other, 'en-US');
+    await other.getByText('Card only').click();
+    await other.getByRole('button', { name: 'Swipe the card and sign in' }).click();
+    const signedIn = other.waitForURL(/\/qy\//, { timeout: 20_000 }).then(() => null);
+    const refused = other.locator('.ant-alert-error, [role="alert"]').first().waitFor({ timeout: 20_000 }).then(async () => other.locator('.ant-alert-error, [role="alert"]').first().innerText());
+    return await Promise.race([signedIn, refused]);
+  } finally {
+    await other.close();
+  }
+}
+
+test('card management in the browser: mixed selections, issue, loss, unloss, freeze, unfreeze, damage, recycle', async ({ page }) => {
+  test.setTimeout(240_000);
+  // without a token the table sends the operator to swipe the mother card (on the reader), then comes back
+  await page.goto(at('/systemadmin-logincard'));
+  await switchLanguage(page, 'en-US');
+  await page.getByRole('button', { name: 'Start swiping' }).click();
+  await expect(page).toHaveURL(/\/systemadmin-logincard$/);
+  await expect(page.getByText('5 cards')).toBeVisible();
+
+  // the buttons follow spec §4 for the selection
+  const actions = ['Report lost', 'Found again', 'Freeze', 'Unfreeze', 'Damaged', 'Recycle'];
+  const enabled = async () => {
+    const out: string[] = [];
+    for (const name of actions) if (await button(page, name).isEnabled()) out.push(name);
+    return out;
+  };
+  await select(page, ['DE000003']);
+  expect(await enabled()).toEqual(['Report lost', 'Freeze', 'Damaged', 'Recycle']);
+  await select(page, ['DE000003', 'DC000003']);
+  expect(await enabled()).toEqual([]);
+  await select(page, ['DC000003']);
+  expect(await enabled()).toEqual(['Found again', 'Damaged']);
+  await select(page, ['DC000004']);
+  expect(await enabled()).toEqual(['Unfreeze', 'Damaged', 'Recycle']);
+  await select(page, ['DC000001', 'DC000002']);
+  expect(await enabled()).toEqual([]);
+
+  // the filters: states
+  await page.getByLabel('States').click();
+  await pickOption(page, /^lost$/);
+  await page.keyboard.press('Escape');
+  await button(page, 'Search').click();
+  await expect(page.getByText('1 cards')).toBeVisible();
+  await button(page, 'Reset').click();
+  await expect(page.getByText('5 cards')).toBeVisible();
+
+  // sysadmin holds DE000003: report it lost, then issue him a new card onto blank card DE000004
+  await select(page, ['DE000003']);
+  await act(page, 'Report lost', /Reported lost: DE000003/);
+  await gate.reader.place('DE000004');
+  await button(page, 'Issue a card').click();
+  const issue = page.getByRole('dialog', { name: 'Issue an administrator login card' });
+  await issue.getByLabel('System administrator').click();
+  await pickOption(page, /sysadmin/);
+  await issue.getByLabel('Card password', { exact: true }).fill(cardPassword);
+  await issue.getByLabel('Confirm card password').fill(cardPassword);
+  await issue.getByRole('button', { name: 'Issue the card' }).click();
+  await expect(page.getByText(/The administrator login card of .*sysadmin.* is issued/)).toBeVisible();
+  await expect(row(page, 'DE000004')).toContainText(/in use/i);
+
+  // the new card signs in; reported lost, it is refused
+  expect(await cardSignIn(page)).toBeNull();
+  await select(page, ['DE000004']);
+  await act(page, 'Report lost', /Reported lost: DE000004/);
+  expect(await cardSignIn(page)).toMatch(/reported lost/i);
+  await select(page, ['DE000004']);
+  await act(page, 'Found again', /Back in use: DE000004/);
+  await select(page, ['DE000004']);
+  await act(page, 'Freeze', /Frozen: DE000004/);
+  expect(await cardSignIn(page)).toMatch(/frozen/i);
+  await select(page, ['DE000004']);
+  await act(page, 'Unfreeze', /Unfrozen: DE000004/);
+  expect(await cardSignIn(page)).toBeNull();
+
+  // the lost DE000003 is damaged and recovered
+  await select(page, ['DE000003']);
+  await act(page, 'Damaged', /Recorded as damaged and recovered: DE000003/);
+  await expect(row(page, 'DE000003')).toContainText(/damaged/i);
+
+  // DE000004 (on the reader) is recycled: blanked; with no administrator card in use any more, card sign-in
+  // gives way to issuing a new super administrator card
+  await select(page, ['DE000004']);
+  await button(page, 'Recycle').click();
+  await expect(page.getByText('Card DE000004 is recycled: it is blank and can be issued again')).toBeVisible();
+  await expect(row(page, 'DE000004')).toContainText(/recycled/i);
+  const other = await page.context().newPage();
+  await other.goto(at('/swipe-login'));
+  await expect(other).toHaveURL(/\/create-superuser$/);
+  await switchLanguage(other, 'en-US');
+  await expect(other.getByRole('heading', { name: 'Issue system administrator login card' })).toBeVisible();
+});

@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { Alert, Button, Form, Input, Modal, Select, Space } from 'antd';
+import { Alert, Button, Form, Modal, Select, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import type { CanIssueCardReply, PasswordComplexity } from '@campus/contracts';
 import { apiPaths } from '@campus/contracts';
 import type { CardFlow } from '../../lib/card-reader-dialog.tsx';
 import { apiGet } from '../../lib/request.ts';
-import { checkNewPassword, policyFrom, problemText as ruleText } from '../account/password-rules.ts';
+import { CardPasswordFields } from '../card-setup/card-password-fields.tsx';
 import { issueAdminCardFlow } from './card-flows.ts';
 import { cardManagerCall, problemText } from './card-manager-calls.ts';
 import { holderLabel, useCardFilterOptions } from './card-table-queries.ts';
@@ -33,7 +33,6 @@ export function IssueAdminCardDialog({ onClosed }: { onClosed: (doneText: string
   const refused = useTokenRefusal('adminCards');
   const { operators } = useCardFilterOptions('adminCards');
   const complexity = useQuery({ queryKey: ['password-complexity', i18n.language], queryFn: () => apiGet<PasswordComplexity>(apiPaths.passwordComplexity), retry: false });
-  const policy = policyFrom(complexity.data);
   const admins = operators.data ?? [];
 
   const issue = async (values: IssueValues) => {
@@ -80,34 +79,7 @@ export function IssueAdminCardDialog({ onClosed }: { onClosed: (doneText: string
             placeholder={t('cardManagement.issue.operatorPlaceholder')}
           />
         </Form.Item>
-        <Form.Item
-          name="password"
-          label={t('cardSetup.superAdmin.password')}
-          rules={[
-            { required: true, message: t('cardSetup.superAdmin.passwordRequired') },
-            {
-              validator: (_rule, value: string) => {
-                const problem = value ? checkNewPassword(value, policy) : null;
-                return problem ? Promise.reject(new Error(ruleText(problem, t))) : Promise.resolve();
-              },
-            },
-          ]}
-        >
-          <Input.Password autoComplete="new-password" maxLength={20} />
-        </Form.Item>
-        <Form.Item
-          name="confirm"
-          label={t('cardSetup.superAdmin.confirm')}
-          dependencies={['password']}
-          rules={[
-            { required: true, message: t('cardSetup.superAdmin.confirmRequired') },
-            ({ getFieldValue }) => ({
-              validator: (_rule, value: string) => (!value || value === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error(t('cardSetup.superAdmin.inconsistent')))),
-            }),
-          ]}
-        >
-          <Input.Password autoComplete="new-password" maxLength={20} />
-        </Form.Item>
+        <CardPasswordFields complexity={complexity.data} />
         <p>{t('cardManagement.placeBlank')}</p>
         <Space style={{ width: '100%', justifyContent: 'flex-end' }}>
           <Button onClick={() => onClosed(null)}>{t('common.cancel')}</Button>

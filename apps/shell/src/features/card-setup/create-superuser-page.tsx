@@ -11,19 +11,11 @@ import { SetupStepDialog } from './setup-step-dialog.tsx';
 import { gateStepPaths } from '../../lib/gate-setup.ts';
 import { apiGet, apiPost, RequestError } from '../../lib/request.ts';
 import { superAdminCardFlow } from './setup-flows.ts';
+import { CardPasswordFields } from './card-password-fields.tsx';
 
 interface Values {
   password: string;
   confirm: string;
-}
-
-function decodePolicy(complexity: PasswordComplexity | undefined): RegExp | null {
-  if (!complexity?.regex) return null;
-  try {
-    return new RegExp(atob(complexity.regex));
-  } catch {
-    return null;
-  }
 }
 
 /** The super administrator's card: account, card password and confirm, then the reader dialog; `next` after success. */
@@ -39,7 +31,6 @@ export function SuperAdminIssue({ next = gateStepPaths.login }: { next?: string 
     retry: false,
   });
   const complexity = useQuery({ queryKey: ['password-complexity', i18n.language], queryFn: () => apiGet<PasswordComplexity>(apiPaths.passwordComplexity), retry: false });
-  const policy = decodePolicy(complexity.data);
 
   const account = fromQuery || admin.data?.no || '';
 
@@ -61,27 +52,7 @@ export function SuperAdminIssue({ next = gateStepPaths.login }: { next?: string 
         <Form.Item label={t('cardSetup.superAdmin.account')} htmlFor="gate-super-admin-account">
           <Input id="gate-super-admin-account" value={account} readOnly aria-readonly="true" />
         </Form.Item>
-        <Form.Item
-          name="password"
-          label={t('cardSetup.superAdmin.password')}
-          rules={[
-            { required: true, message: t('cardSetup.superAdmin.passwordRequired') },
-            { validator: (_rule, value: string) => (!value || !policy || policy.test(value) ? Promise.resolve() : Promise.reject(new Error(complexity.data?.tip ?? ''))) },
-          ]}
-        >
-          <Input.Password autoComplete="new-password" maxLength={20} autoFocus />
-        </Form.Item>
-        <Form.Item
-          name="confirm"
-          label={t('cardSetup.superAdmin.confirm')}
-          dependencies={['password']}
-          rules={[
-            { required: true, message: t('cardSetup.superAdmin.confirmRequired') },
-            ({ getFieldValue }) => ({ validator: (_rule, value: string) => (!value || value === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error(t('cardSetup.superAdmin.inconsistent')))) }),
-          ]}
-        >
-          <Input.Password autoComplete="new-password" maxLength={20} />
-        </Form.Item>
+        <CardPasswordFields complexity={complexity.data} autoFocus />
         <p>{t('cardSetup.superAdmin.placeBlank')}</p>
         <Button type="primary" htmlType="submit" block disabled={!account || !complexity.data}>
           {t('cardSetup.superAdmin.issue')}

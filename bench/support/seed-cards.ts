@@ -12,8 +12,9 @@ const adminCards = Number(process.env.BENCH_CARDS ?? 100_000);
 const keyCards = Number(process.env.BENCH_KEY_CARDS ?? 2_000);
 const tenants = ['1001', '1002'];
 const adminsPerTenant = 20;
-// what a long-running installation holds: mostly cards in use, some lost, frozen, recycled, damaged
-const stateMix = [20, 20, 20, 20, 20, 20, 40, 80, 30, 60];
+// what a long-running installation holds: one card in use per administrator (the newest; the database allows no
+// more, nor more than one system key card in use) and a long history of recycled, damaged, lost and frozen cards
+const history = [30, 30, 60, 40, 30, 60, 40, 80, 30, 60];
 
 const config = loadConfig();
 const handle = openDatabase(config);
@@ -43,7 +44,7 @@ try {
           user_id: holder.id,
           kind_num: 11,
           search_text: cardSearchText(card),
-          state: stateMix[n % stateMix.length]!,
+          state: n >= adminCards - holders.length ? 20 : history[n % history.length]!,
           issue_seq: 1,
           pwd_hash: 'bench-no-password',
           is_super_admin: 0,
@@ -57,7 +58,7 @@ try {
       const rows = [];
       for (let n = from; n < Math.min(keyCards, from + batch); n++) {
         const at = start + n * 3_600_000;
-        rows.push({ id: `benchkey${n.toString(36)}`, kind_num: 11, fixed_no: (0xc0000000 + n).toString(16).toUpperCase(), state: n === keyCards - 1 ? 20 : stateMix[(n % (stateMix.length - 1)) + 1]!, issue_seq: 1, created_at: at, updated_at: at });
+        rows.push({ id: `benchkey${n.toString(36)}`, kind_num: 11, fixed_no: (0xc0000000 + n).toString(16).toUpperCase(), state: n === keyCards - 1 ? 20 : history[n % history.length]!, issue_seq: 1, created_at: at, updated_at: at });
       }
       await trx.insertInto('system_key_cards').values(rows).execute();
     }

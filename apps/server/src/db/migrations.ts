@@ -392,6 +392,11 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('system_key_cards_one_in_use').on('system_key_cards').column('state').unique().where(sql.ref('state'), '=', 20).execute();
         await db.schema.createIndex('system_key_cards_created').on('system_key_cards').columns(['created_at', 'id']).execute();
         await db.schema.createIndex('system_key_cards_state').on('system_key_cards').columns(['state', 'created_at']).execute();
+        if (dialect === 'sqlite') {
+          // SQLite has no index for LIKE '%…%': a covering index lets a text search read the tenant's short search
+          // texts instead of whole rows
+          await db.schema.createIndex('admin_login_cards_tenant_search').on('admin_login_cards').columns(['tenant_code', 'search_text', 'id']).execute();
+        }
         if (dialect === 'postgres') {
           await sql`savepoint card_search_trgm`.execute(db);
           try {

@@ -13,6 +13,9 @@ export type AdminLoginCardRow = Selectable<AdminLoginCardsTable>;
 /** An administrator holds one card in use (a unique index keeps it): the refusal of a second. */
 const cardAlreadyExists = () => new AppError(codes.cardAlreadyExists);
 
+/** Up to this many matches, a text search orders its matches itself rather than scanning the page order for them. */
+const fewMatches = 1000;
+
 /** What likeSearch looks in: the fixed number, the login name and the card number, lower-case. */
 export function cardSearchText(card: { fixed_no: string; oprt_no: string; card_num: number }): string {
   return `${card.fixed_no} ${card.oprt_no} ${card.card_num}`.toLowerCase();
@@ -72,13 +75,25 @@ export class AdminLoginCardRepository {
     return q;
   }
 
-  /** One page of the tenant's cards. */
-  page(tenantCode: string, search: CardSearch): Promise<AdminLoginCardRow[]> {
-    let q = this.matching(this.db.selectFrom('admin_login_cards').selectAll(), tenantCode, search);
+  /**
+   * One page of the tenant's cards. `matches`, when known, is how many cards the search matches: a text search that
+   * matches few picks them first through search_text's own index (covering on SQLite, trigrams on PostgreSQL) and
+   * then orders them; otherwise the page is read in its order, which meets its rows soon when matches are many.
+   */
+  page(tenantCode: string, search: CardSearch, matches?: number): Promise<AdminLoginCardRow[]> {
+    const fewTextMatches = search.like !== undefined && matches !== undefined && matches <= fewMatches;
+    let q = fewTextMatches
+      ? this.db
+          .selectFrom('admin_login_cards')
+          .selectAll()
+          .where('tenant_code', '=', tenantCode)
+          .where('id', 'in', this.matching(this.db.selectFrom('admin_login_cards').select('id'), tenantCode, search))
+      : this.matching(this.db.selectFrom('admin_login_cards').selectAll(), tenantCode, search);
     for (const order of search.order) q = q.orderBy(order.column, order.asc ? 'asc' : 'desc');
     return q.orderBy('id').offset(search.offset).limit(search.limit).execute();
   }
 
+  /** How many of the tenant's cards the search matches. */
   async count(tenantCode: string, search: CardSearch): Promise<number> {
     const row = await this.matching(this.db.selectFrom('admin_login_cards').select((eb) => eb.fn.countAll<number | string>().as('n')), tenantCode, search).executeTakeFirstOrThrow();
     return Number(row.n);

@@ -129,7 +129,11 @@ export class AdminLoginCardService {
   /** One page of the tenant's administrator login cards and how many match. */
   async search(actor: CardActor, request: CardSearchRequest): Promise<{ rows: AdminLoginCardTableRow[]; total: number }> {
     const search = toCardSearch(request);
-    const [cards, total] = await Promise.all([this.repo.page(actor.tenantCode, search), this.repo.count(actor.tenantCode, search)]);
+    // a text search counts first: how many it matches decides how its page is read
+    const [cards, total] =
+      search.like === undefined
+        ? await Promise.all([this.repo.page(actor.tenantCode, search), this.repo.count(actor.tenantCode, search)])
+        : await this.repo.count(actor.tenantCode, search).then(async (n) => [await this.repo.page(actor.tenantCode, search, n), n] as const);
     return { rows: this.toRows(cards, await this.deps.account.namesByIds(cards.map((c) => c.user_id))), total };
   }
 

@@ -13,9 +13,6 @@ export type AdminLoginCardRow = Selectable<AdminLoginCardsTable>;
 /** An administrator holds one card in use (a unique index keeps it): the refusal of a second. */
 const cardAlreadyExists = () => new AppError(codes.cardAlreadyExists);
 
-/** Up to this many matches, a text search orders its matches itself rather than scanning the page order for them. */
-const fewMatches = 1000;
-
 /** What likeSearch looks in: the fixed number, the login name and the card number, lower-case. */
 export function cardSearchText(card: { fixed_no: string; oprt_no: string; card_num: number }): string {
   return `${card.fixed_no} ${card.oprt_no} ${card.card_num}`.toLowerCase();
@@ -75,22 +72,27 @@ export class AdminLoginCardRepository {
     return q;
   }
 
+  /** The ids of up to `atMost` of the tenant's cards the search matches (in no particular order). */
+  async matchingIds(tenantCode: string, search: CardSearch, atMost: number): Promise<string[]> {
+    const rows = await this.matching(this.db.selectFrom('admin_login_cards').select('id'), tenantCode, search).limit(atMost).execute();
+    return rows.map((row) => row.id);
+  }
+
   /**
-   * One page of the tenant's cards. `matches`, when known, is how many cards the search matches: a text search that
-   * matches few picks them first through search_text's own index (covering on SQLite, trigrams on PostgreSQL) and
-   * then orders them; otherwise the page is read in its order, which meets its rows soon when matches are many.
+   * One page of the tenant's cards the search matches, or of the cards `among` (ids matchingIds answered). The page's
+   * ids are found first and only its rows read: a deep page skips index entries (an index of tenant, order and id
+   * covers them), not whole rows.
    */
-  page(tenantCode: string, search: CardSearch, matches?: number): Promise<AdminLoginCardRow[]> {
-    const fewTextMatches = search.like !== undefined && matches !== undefined && matches <= fewMatches;
-    let q = fewTextMatches
-      ? this.db
-          .selectFrom('admin_login_cards')
-          .selectAll()
-          .where('tenant_code', '=', tenantCode)
-          .where('id', 'in', this.matching(this.db.selectFrom('admin_login_cards').select('id'), tenantCode, search))
-      : this.matching(this.db.selectFrom('admin_login_cards').selectAll(), tenantCode, search);
-    for (const order of search.order) q = q.orderBy(order.column, order.asc ? 'asc' : 'desc');
-    return q.orderBy('id').offset(search.offset).limit(search.limit).execute();
+  page(tenantCode: string, search: CardSearch, among?: readonly string[]): Promise<AdminLoginCardRow[]> {
+    const inOrder = <Q extends SelectQueryBuilder<DB, 'admin_login_cards', object>>(q: Q): Q => {
+      for (const order of search.order) q = q.orderBy(order.column, order.asc ? 'asc' : 'desc') as Q;
+      return q.orderBy('id') as Q;
+    };
+    const candidates = this.db.selectFrom('admin_login_cards').select('id');
+    const pageIds = inOrder(among ? candidates.where('tenant_code', '=', tenantCode).where('id', 'in', [...among]) : this.matching(candidates, tenantCode, search))
+      .offset(search.offset)
+      .limit(search.limit);
+    return inOrder(this.db.selectFrom('admin_login_cards').selectAll().where('id', 'in', pageIds)).execute();
   }
 
   /** How many of the tenant's cards the search matches. */

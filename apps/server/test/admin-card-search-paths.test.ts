@@ -53,6 +53,7 @@ describe.each(databases)('administrator card search by text, both ways (%s)', (k
       expect(matchesFirst.map((c) => c.id)).toEqual(inPageOrder.map((c) => c.id));
       expect(inPageOrder.length).toBe(Math.min(5, total - offset));
       expect(inPageOrder.every((c) => c.tenant_code === '1001' && c.oprt_no.startsWith('gatekeeper'))).toBe(true);
+      expect(await repo.search('1001', search)).toEqual({ cards: inPageOrder, total: 18 });
     }
   });
 });

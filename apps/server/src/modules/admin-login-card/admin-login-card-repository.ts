@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
 import type { Kysely, Selectable, SelectQueryBuilder, SqlBool } from 'kysely';
 import { codes } from '@campus/contracts';
 import type { AdminLoginCardsTable, DB } from '../../db/schema.ts';
@@ -12,6 +12,9 @@ export type AdminLoginCardRow = Selectable<AdminLoginCardsTable>;
 
 /** An administrator holds one card in use (a unique index keeps it): the refusal of a second. */
 const cardAlreadyExists = () => new AppError(codes.cardAlreadyExists);
+
+/** Up to this many matches, a text search on SQLite makes its page from the matches themselves (see search). */
+const fewTextMatches = 1000;
 
 /** What likeSearch looks in: the fixed number, the login name and the card number, lower-case. */
 export function cardSearchText(card: { fixed_no: string; oprt_no: string; card_num: number }): string {
@@ -93,6 +96,21 @@ export class AdminLoginCardRepository {
       .offset(search.offset)
       .limit(search.limit);
     return inOrder(this.db.selectFrom('admin_login_cards').selectAll().where('id', 'in', pageIds)).execute();
+  }
+
+  /**
+   * One page of the tenant's cards the search matches, and how many match. SQLite has no index for LIKE '%…%' and
+   * would read the tenant's rows in page order to find a rare text: there a text search first reads the ids of its
+   * matches (a covering index of tenant and search text), and when they are few that one read is the count and the
+   * page is made from them. PostgreSQL weighs its trigram index against the page order by itself.
+   */
+  async search(tenantCode: string, search: CardSearch): Promise<{ cards: AdminLoginCardRow[]; total: number }> {
+    if (search.like !== undefined && !(this.db.getExecutor().adapter instanceof PostgresAdapter)) {
+      const matches = await this.matchingIds(tenantCode, search, fewTextMatches + 1);
+      if (matches.length <= fewTextMatches) return { cards: matches.length > 0 ? await this.page(tenantCode, search, matches) : [], total: matches.length };
+    }
+    const [cards, total] = await Promise.all([this.page(tenantCode, search), this.count(tenantCode, search)]);
+    return { cards, total };
   }
 
   /** How many of the tenant's cards the search matches. */

@@ -25,7 +25,6 @@ import type { OperationLogService } from '../operation-log/operation-log-service
 import type { PasswordSealService } from '../password-seal/password-seal-service.ts';
 import { fixedNoOf, hexBytes } from '../card-write/card-input.ts';
 import { toCardSearch } from '../card-write/card-search.ts';
-import type { CardSearch } from '../card-write/card-search.ts';
 import type { AdminLoginCardRow } from './admin-login-card-repository.ts';
 import { AdminLoginCardRepository } from './admin-login-card-repository.ts';
 
@@ -36,8 +35,6 @@ interface CardPasswordPayload {
   pwdHash: string;
 }
 
-/** Up to this many matches, a text search's page is made from the matches themselves (see pageAndCount). */
-const fewTextMatches = 1000;
 export interface AdminLoginCardDeps {
   db: Kysely<DB>;
   gm: Pick<GmAccountService, 'systemKey'>;
@@ -132,21 +129,8 @@ export class AdminLoginCardService {
   /** One page of the tenant's administrator login cards and how many match. */
   async search(actor: CardActor, request: CardSearchRequest): Promise<{ rows: AdminLoginCardTableRow[]; total: number }> {
     const search = toCardSearch(request);
-    const [cards, total] = await this.pageAndCount(actor.tenantCode, search);
+    const { cards, total } = await this.repo.search(actor.tenantCode, search);
     return { rows: this.toRows(cards, await this.deps.account.namesByIds(cards.map((c) => c.user_id))), total };
-  }
-
-  /**
-   * A text search reads the tenant's search texts (no index orders LIKE '%…%'): when it matches few cards, that one
-   * read gives them all, so the count and the page are theirs; with many, the page is read in its own order, which
-   * meets its rows soon, and counted apart.
-   */
-  private async pageAndCount(tenantCode: string, search: CardSearch): Promise<[AdminLoginCardRow[], number]> {
-    if (search.like !== undefined) {
-      const matches = await this.repo.matchingIds(tenantCode, search, fewTextMatches + 1);
-      if (matches.length <= fewTextMatches) return [matches.length > 0 ? await this.repo.page(tenantCode, search, matches) : [], matches.length];
-    }
-    return Promise.all([this.repo.page(tenantCode, search), this.repo.count(tenantCode, search)]);
   }
 
   /** Seek: the tenant's card with this fixed number (the card on the reader), or null. */

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { chooseUserMenuEntry, demo, signIn, switchLanguage } from '../support/sign-in.ts';
+import { chooseUserMenuEntry, demo, quit, signIn, switchLanguage } from '../support/sign-in.ts';
 
 // axe-core (WCAG 2.1 A and AA rules) on what every user meets: no critical and no serious violation on the login
 // page, the layout and its dialogs, in en-US and zh-CN (issue 15).
@@ -35,3 +35,66 @@ for (const language of ['en-US', 'zh-CN'] as const) {
     expect(await seriousViolations(page), 'About System').toEqual([]);
   });
 }
+
+test('landmarks and focus: one main with a page heading, a skip link first, focus on the page after sign-in', async ({ page }) => {
+  await signIn(page, demo.sysadmin);
+  await switchLanguage(page, 'en-US');
+  await page.goto('/qy/operate-log');
+  await expect(page.locator('main')).toHaveCount(1);
+  await expect(page.getByRole('main')).toHaveAccessibleName('Operation Log');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Operation Log');
+
+  // a fresh sign-in leaves the focus on the page's main area, not on the body
+  await quit(page);
+  await signIn(page, demo.staff);
+  await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('campus-main');
+
+  // the first Tab reaches the skip link, which takes the focus to the page
+  // the skip link is the first stop of the Tab order, out of sight until it has the focus
+  const skip = page.getByRole('link', { name: 'Skip to content' });
+  const firstTabStop = () =>
+    page.evaluate(() => [...document.querySelectorAll<HTMLElement>('a[href], button, input, select, [tabindex]')].find((element) => element.tabIndex >= 0 && element.offsetParent !== null || element.classList.contains('campus-skip-link'))?.textContent);
+  expect(await firstTabStop()).toBe('Skip to content');
+  await expect(skip).not.toBeInViewport();
+  await skip.focus();
+  await expect(skip).toBeInViewport();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('campus-main');
+});
+
+test('the user menu by keyboard: it opens into its items, arrows move, Escape returns; a dialog gives the focus back', async ({ page }) => {
+  await signIn(page, demo.sysadmin);
+  await switchLanguage(page, 'en-US');
+  const trigger = page.getByTestId('user-menu');
+  await expect(trigger).toHaveAttribute('aria-haspopup', 'menu');
+  await expect(trigger).toHaveAttribute('aria-expanded', 'false');
+
+  await trigger.focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(trigger).toHaveAttribute('aria-expanded', 'true');
+  const menu = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menu');
+  await expect(menu).toBeVisible();
+  await expect(menu.getByRole('menuitem', { name: 'Change Password' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+  await expect(trigger).toBeFocused();
+
+  // Enter opens it too; the arrow moves to About System, Enter opens it; Escape closes it and the trigger has the focus
+  await page.keyboard.press('Enter');
+  await expect(menu.getByRole('menuitem', { name: 'Change Password' })).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(menu.getByRole('menuitem', { name: 'About System' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  const about = page.getByRole('dialog', { name: 'About System' });
+  await expect(about).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(about).toBeHidden();
+  await expect(trigger).toBeFocused();
+
+  await chooseUserMenuEntry(page, /^Change Password$/);
+  const change = page.getByRole('dialog', { name: 'Change Password' });
+  await expect(change).toBeVisible();
+  await change.getByRole('button', { name: 'Cancel' }).click();
+  await expect(change).toBeHidden();
+  await expect(trigger).toBeFocused();
+});

@@ -6,6 +6,7 @@ import * as storage from '../../lib/storage.ts';
 import { useAccountDialogs } from '../../lib/account-dialogs.ts';
 import { closeAboutSystem, setAboutTab, useLicenceDialogs, type AboutTab } from '../../lib/licence-dialogs.ts';
 import { VersionInfoTab } from './version-info-tab.tsx';
+import { returnFocus } from '../../lib/focus-return.ts';
 
 export interface AboutDialogProps {
   /** The Licenses tab's content, supplied by the app layer (it belongs to the licence feature). */
@@ -22,7 +23,7 @@ export default function AboutDialog({ licencesTab }: AboutDialogProps) {
   const tab = useLicenceDialogs((state) => state.aboutTab);
   const settings = storage.tenantSettings.get();
   return (
-    <Modal title={t('about.title')} open={open} width={1200} footer={null} onCancel={closeAboutSystem} destroyOnHidden>
+    <Modal title={t('about.title')} open={open} width={1200} footer={null} onCancel={closeAboutSystem} destroyOnHidden focusTriggerAfterClose={false} afterClose={returnFocus}>
       <Descriptions
         column={2}
         size="small"

@@ -17,6 +17,7 @@ import type { CardFlow } from '../../lib/card-reader-dialog.tsx';
 import { useUserDetail } from '../../lib/user-detail.ts';
 import { cardTimings } from '@campus/contracts';
 import { cardPasswordFlow } from './card-password-flow.ts';
+import { returnFocus } from '../../lib/focus-return.ts';
 
 export interface ChangePasswordModalProps {
   open: boolean;
@@ -193,7 +194,9 @@ export function ChangePasswordModal({ open, forced, notice, onClose }: ChangePas
       keyboard={!forced}
       mask={{ closable: !forced }}
       onCancel={cancel}
+      focusTriggerAfterClose={false}
       afterClose={() => {
+        returnFocus();
         form.resetFields();
         setFailure(null);
         setNewPasswordErrors([]);

@@ -11,6 +11,7 @@ import { backupLogSearchBody, filterFromRange, formatBackupTime, formatFileSize,
 import type { BackupLogFilter } from './backup-log-format.ts';
 import { BackupLogDetailModal } from './backup-log-detail-modal.tsx';
 import { LoadFailedAlert } from '../../lib/load-failed-alert.tsx';
+import { returnFocus } from '../../lib/focus-return.ts';
 
 type RangeValue = GetProps<typeof DatePicker.RangePicker>['value'];
 
@@ -147,7 +148,7 @@ export default function BackupLogDialog() {
   };
   return (
     <>
-      <Modal title={t('backupLog.title')} open={open} width={1000} footer={null} onCancel={close} destroyOnHidden>
+      <Modal title={t('backupLog.title')} open={open} width={1000} footer={null} onCancel={close} destroyOnHidden focusTriggerAfterClose={false} afterClose={returnFocus}>
         {open ? <BackupLogViewer onDetail={setDetail} /> : null}
       </Modal>
       <BackupLogDetailModal row={open ? detail : null} onClose={() => setDetail(null)} />

@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Button, Layout, Tooltip } from 'antd';
 import { HomeOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -110,11 +110,28 @@ export default function MainLayout({ dialogs, viewport }: { dialogs?: ReactNode;
     tabActions.reset();
   };
 
+  // after sign-in (the layout's first render) keyboard and screen-reader users start at the page, not the body
+  const main = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (document.activeElement === null || document.activeElement === document.body) main.current?.focus({ preventScroll: true });
+  }, []);
+
   const name = user.data?.name ?? '';
   const chrome = skin.chrome;
+  const pageTitle = pageTab ? t(pageTab.titleKey) : systemName;
   return (
     // below 1000 px the header keeps its module count (spec §2); the names shrink instead, so nothing overflows
     <Layout className="campus-layout" data-skin={skin.code}>
+      <a
+        className="campus-skip-link"
+        href="#campus-main"
+        onClick={(event) => {
+          event.preventDefault();
+          main.current?.focus();
+        }}
+      >
+        {t('layout.skipToContent')}
+      </a>
       <Layout.Header className="campus-layout__header" style={{ background: chrome.headerBg, color: chrome.headerText }}>
         <Link to="/home" className="campus-layout__brand" style={{ color: chrome.headerText }} aria-label={t('layout.goHomeLogo', { name: systemName })}>
           {logoUrl ? <img src={logoUrl} alt="" className="campus-layout__logo" /> : null}
@@ -155,13 +172,17 @@ export default function MainLayout({ dialogs, viewport }: { dialogs?: ReactNode;
         <Layout.Sider width={sideNavWidth} theme="light" className="campus-layout__sider" style={{ background: chrome.siderBg }}>
           <SideMenu pages={pages} appNo={currentSystem?.appNo ?? null} currentPageId={page?.id ?? null} onOpenPath={openPath} />
         </Layout.Sider>
-        <Layout.Content className="campus-layout__content">
+        {/* antd's Content is the page's one <main> landmark */}
+        <Layout.Content className="campus-layout__content" id="campus-main" ref={main} tabIndex={-1} aria-labelledby="campus-page-title">
+          <h1 id="campus-page-title" className="campus-visually-hidden">
+            {pageTitle}
+          </h1>
           <PageTabs tabs={tabs} />
-          <main className="campus-layout__main">
+          <div className="campus-layout__main">
             <Outlet />
             {/* the sub-application area: it stays in the layout, so a mounted sub-app survives route changes */}
             {viewport}
-          </main>
+          </div>
         </Layout.Content>
       </Layout>
       {dialogs}

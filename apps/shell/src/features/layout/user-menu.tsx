@@ -1,7 +1,9 @@
+import { useRef, useState, type KeyboardEvent } from 'react';
 import { Button, Dropdown } from 'antd';
 import type { MenuProps } from 'antd';
 import { DownOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { returnFocusLater } from '../../lib/focus-return.ts';
 import type { HeaderEntries } from './header-entries.ts';
 
 export interface UserMenuActions {
@@ -62,9 +64,42 @@ export function UserMenu({
     quit: actions.onQuit,
   };
 
+  const [open, setOpen] = useState(false);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const choose = (key: string) => {
+    setOpen(false);
+    trigger.current?.focus();
+    // a dialog the entry opens gives the focus back to the trigger when it closes
+    returnFocusLater(trigger.current);
+    handlers[key]?.();
+  };
+
+  // Escape in the menu closes it and gives the focus back to the trigger (the menu's item would take it to the body)
+  const closeOnEscape = (event: KeyboardEvent) => {
+    if (event.key !== 'Escape') return;
+    event.stopPropagation();
+    setOpen(false);
+    trigger.current?.focus();
+  };
+
   return (
-    <Dropdown trigger={['click']} placement="bottomRight" menu={{ items, onClick: ({ key }) => handlers[key]?.() }}>
-      <Button type="text" className="campus-user-menu" data-testid="user-menu" aria-label={t('layout.userMenu', { name })}>
+    // autoFocus: the open menu takes the focus, so arrow keys move through it and Escape returns to the trigger
+    <Dropdown trigger={['click']} placement="bottomRight" open={open} onOpenChange={setOpen} autoFocus menu={{ items, onClick: ({ key }) => choose(key), onKeyDown: closeOnEscape }}>
+      <Button
+        ref={trigger}
+        type="text"
+        className="campus-user-menu"
+        data-testid="user-menu"
+        aria-label={t('layout.userMenu', { name })}
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onKeyDown={(event) => {
+          if (event.key === 'ArrowDown' && !open) {
+            event.preventDefault();
+            setOpen(true);
+          }
+        }}
+      >
         <UserOutlined aria-hidden="true" />
         <span className="campus-user-menu__label" title={name}>{name}</span>
         <DownOutlined aria-hidden="true" />

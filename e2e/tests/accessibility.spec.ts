@@ -53,7 +53,7 @@ test('landmarks and focus: one main with a page heading, a skip link first, focu
   // the skip link is the first stop of the Tab order, out of sight until it has the focus
   const skip = page.getByRole('link', { name: 'Skip to content' });
   const firstTabStop = () =>
-    page.evaluate(() => [...document.querySelectorAll<HTMLElement>('a[href], button, input, select, [tabindex]')].find((element) => element.tabIndex >= 0 && element.offsetParent !== null || element.classList.contains('campus-skip-link'))?.textContent);
+    page.evaluate(() => Array.from(document.querySelectorAll<HTMLElement>('a[href], button, input, select, [tabindex]')).find((element) => (element.tabIndex >= 0 && element.offsetParent !== null) || element.classList.contains('campus-skip-link'))?.textContent);
   expect(await firstTabStop()).toBe('Skip to content');
   await expect(skip).not.toBeInViewport();
   await skip.focus();

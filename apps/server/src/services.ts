@@ -102,7 +102,7 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
   const backupLogs = new BackupLogService(new BackupLogRepository(db), now);
   const enterprise = new EnterpriseService(new EnterpriseRepository(db), { sessions, licence }, now);
   const subAppFiles = new SubAppFiles(config.subAppsDir, config.bundledSubApps);
-  const subApps = new SubAppRegistry(menu, config.subAppEntries);
+  const subApps = new SubAppRegistry(menu, config.subAppEntries, async (folderPath) => (await subAppFiles.lookup(folderPath)).kind === 'file');
   const versions = new VersionService(
     new VersionRepository(db),
     new ReportableVersions(subApps, subAppFiles),

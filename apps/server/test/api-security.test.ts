@@ -102,7 +102,9 @@ describe.each(databases)('sign-in failures, captcha and lock-out (%s)', (kind) =
     const fifth = await fail();
     expect(fifth.body.code).toBe(codes.accountLocked);
     expect(fifth.body.data.lockingTime).toBe(t0 + 60_000);
-    expect(fifth.body.msg).toMatch(/^Too many failed sign-ins: the account is locked until \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(fifth.body.msg).toMatch(/^Too many failed sign-ins: the account is locked until \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+    const { lockingTime } = fifth.body.data as { lockingTime: number };
+    expect(fifth.body.msg).toContain(new Date(lockingTime).toISOString().slice(0, 19).replace('T', ' '));
 
     const right = await login('staff', 'Staff#2026', '1001', await newCaptcha(server));
     expect(right.body.code).toBe(codes.accountLocked);

@@ -196,13 +196,20 @@ describe.each(databases)('sub-app files and registry (%s)', (kind) => {
     }
   });
 
-  it('the registry: one entry per system of the catalogue, SUBAPP_ENTRIES replacing the folder URL', async () => {
+  it('the registry: one entry per system of the catalogue, SUBAPP_ENTRIES replacing the folder URL; which are installed', async () => {
     const reply = await call<SubAppEntry[]>(server, 'GET', apiPaths.subAppRegistry, undefined, { token });
     expect(reply.status).toBe(200);
     expect(reply.body.code).toBe(codes.ok);
     const overrides: Record<string, string> = { mj: 'https://mj.example.com:8443/apps/mj/', kq: '/custom/kq/', 'monitor/mj': 'http://10.0.0.7/mk/' };
+    // installed: qy (its bundled build) and every entry this server does not serve from /subapps/ (only loading it can tell)
     expect(reply.body.data).toEqual(
-      catalogue.map(([appNo, frontRoutingAddr, folder]) => ({ appNo, frontRoutingAddr, folder, entry: overrides[folder] ?? `/subapps/${folder}/` })),
+      catalogue.map(([appNo, frontRoutingAddr, folder]) => ({
+        appNo,
+        frontRoutingAddr,
+        folder,
+        entry: overrides[folder] ?? `/subapps/${folder}/`,
+        installed: folder === 'qy' || folder in overrides,
+      })),
     );
   });
 
@@ -246,6 +253,8 @@ describe('sub-apps with the default settings', () => {
       const token = await signIn(server, 'sysadmin', 'Sysadmin#2026');
       const reply = await call<SubAppEntry[]>(server, 'GET', apiPaths.subAppRegistry, undefined, { token });
       expect(reply.body.data.map((e) => e.entry)).toEqual(catalogue.map(([, , folder]) => `/subapps/${folder}/`));
+      // only kq has a build here (the bundled qy folder is empty)
+      expect(reply.body.data.filter((e) => e.installed).map((e) => e.folder)).toEqual(['kq']);
       const csp = (await fetch(`${server.url}/`)).headers.get('content-security-policy') ?? '';
       expect(csp).toContain("script-src 'self' 'unsafe-eval';");
       expect(csp).toContain("connect-src 'self' http://127.0.0.1:18085 http://localhost:18085;");

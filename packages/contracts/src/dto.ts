@@ -329,6 +329,11 @@ export interface SubAppEntry {
   folder: string;
   /** URL of the entry's index.html folder, ending in '/': `/subapps/{folder}/` unless the deployment points it elsewhere. */
   entry: string;
+  /**
+   * False when the entry is this server's `/subapps/{folder}/` and no build of the folder is there; true otherwise
+   * (an entry on another server is taken as installed: only loading it can tell).
+   */
+  installed: boolean;
 }
 
 /** Every sub-app entry folder holds this file; the shell reports its contents with ReportVersion. */

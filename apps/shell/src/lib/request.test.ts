@@ -46,6 +46,17 @@ afterEach(() => {
   localStorage.clear();
 });
 
+describe('the end of a lock-out', () => {
+  it('is shown in the viewer’s own time zone, named, not in the server’s UTC text', async () => {
+    const lockingTime = Date.UTC(2026, 10, 24, 6, 5);
+    answer({ code: 112, msg: 'Too many failed sign-ins: the account is locked until 2026-11-24 06:05:00 UTC', data: { lockingTime, captchaRequired: true } });
+    await expect(apiPost('/login', {})).rejects.toMatchObject({ code: 112 });
+    const shown = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }).format(new Date(lockingTime));
+    expect(notify).toHaveBeenCalledWith(`Too many failed sign-ins: the account is locked until ${shown}`);
+    expect(shown).toMatch(/(UTC|GMT|[A-Z]{2,5})([+-]\d+)?$/);
+  });
+});
+
 describe('headers', () => {
   it('sends token, tenantCode, language and a fresh transID on every call, with a 30 s timeout', async () => {
     signIn();

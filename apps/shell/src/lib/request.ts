@@ -1,6 +1,6 @@
 import axios, { AxiosError, type AxiosInstance, type AxiosRequestConfig, type InternalAxiosRequestConfig } from 'axios';
 import type { Envelope, LanguageCode } from '@campus/contracts';
-import { isSuccessCode, requestTimeoutMs, signOutCodes, silentSignOutCodes } from '@campus/contracts';
+import { codes, isSuccessCode, requestTimeoutMs, signOutCodes, silentSignOutCodes } from '@campus/contracts';
 import * as storage from './storage.ts';
 import { randomId } from './crypto.ts';
 import { currentLanguage, i18n } from './i18n.ts';
@@ -166,9 +166,22 @@ function onEnvelope(body: unknown, options: RequestOptions): unknown {
     throw new RequestError(body.msg, { code: body.code, data: body.data });
   }
   if (options.raw) return body;
-  const text = body.msg || i18n.t('request.internalError');
+  const text = failureText(body);
   notifierImpl.error(text);
   throw new RequestError(text, { code: body.code, data: body.data });
+}
+
+/**
+ * The text of a failed call: the server's message, but the end of a lock-out in the viewer's own time zone, named
+ * (the server answers every caller alike, in UTC).
+ */
+function failureText(body: Envelope): string {
+  const lockingTime = (body.data as { lockingTime?: unknown } | null)?.lockingTime;
+  if (body.code === codes.accountLocked && typeof lockingTime === 'number') {
+    const time = new Intl.DateTimeFormat(currentLanguage(), { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }).format(new Date(lockingTime));
+    return i18n.t('request.lockedUntil', { time });
+  }
+  return body.msg || i18n.t('request.internalError');
 }
 
 function onHttpError(error: unknown, options: RequestOptions): unknown {

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { MenuPage, SubAppEntry } from '@campus/contracts';
 import { groupRegistry, mayNavigate, subAppForPath } from './sub-apps.ts';
 
-const entry = (appNo: string, frontRoutingAddr: string, entryUrl?: string): SubAppEntry => {
+const entry = (appNo: string, frontRoutingAddr: string, entryUrl?: string, installed = true): SubAppEntry => {
   const folder = frontRoutingAddr || appNo;
-  return { appNo, frontRoutingAddr, folder, entry: entryUrl ?? `/subapps/${folder}/` };
+  return { appNo, frontRoutingAddr, folder, entry: entryUrl ?? `/subapps/${folder}/`, installed };
 };
 
 const registry: SubAppEntry[] = [
@@ -13,7 +13,7 @@ const registry: SubAppEntry[] = [
   entry('mj', 'mj', 'https://door.example.com/build/'),
   entry('tk', 'mj'),
   entry('mk', 'monitor/mj'),
-  entry('kq', 'kq'),
+  entry('kq', 'kq', undefined, false),
   entry('tc', ''),
 ];
 
@@ -48,6 +48,7 @@ describe('sub-app registry', () => {
       ['tc', '', ['tc']],
     ]);
     expect(apps.find((app) => app.name === 'mj')?.entry).toBe('https://door.example.com/build/');
+    expect(apps.filter((app) => !app.installed).map((app) => app.name)).toEqual(['kq']);
   });
 
   it('routes each page of the user to its application; xt pages to qy’s', () => {

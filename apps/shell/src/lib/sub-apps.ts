@@ -16,6 +16,8 @@ export interface SubAppDefinition {
   basePath: string;
   /** System codes served by this application. */
   appNos: string[];
+  /** Whether its entry is installed (see SubAppEntry.installed): only installed applications are prefetched. */
+  installed: boolean;
 }
 
 /** The element the applications mount into; the layout keeps it mounted. */
@@ -28,7 +30,10 @@ export function groupRegistry(entries: SubAppEntry[]): SubAppDefinition[] {
     const known = byFolder.get(row.folder);
     if (known) {
       known.appNos.push(row.appNo);
-      if (row.appNo === row.folder) known.entry = row.entry;
+      if (row.appNo === row.folder) {
+        known.entry = row.entry;
+        known.installed = row.installed;
+      }
       continue;
     }
     byFolder.set(row.folder, {
@@ -36,6 +41,7 @@ export function groupRegistry(entries: SubAppEntry[]): SubAppDefinition[] {
       entry: row.entry,
       basePath: row.frontRoutingAddr ? `/${row.frontRoutingAddr}/` : '',
       appNos: [row.appNo],
+      installed: row.installed,
     });
   }
   return [...byFolder.values()];
@@ -70,7 +76,7 @@ export function subAppForPath(apps: SubAppDefinition[], path: string, pages: Men
 }
 
 /** Why an application is not showing. */
-export type SubAppFailure = 'not-installed' | 'unreachable' | 'broken';
+export type SubAppFailure = 'not-installed' | 'unreachable' | 'blocked' | 'broken';
 
 export type SubAppPhase = { phase: 'loading' } | { phase: 'mounted' } | { phase: 'failed'; failure: SubAppFailure; detail: string };
 

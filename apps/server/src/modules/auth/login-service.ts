@@ -44,9 +44,13 @@ function pad(n: number): string {
 }
 
 /** The lock end as shown in messages: local time of the server, `YYYY-MM-DD HH:mm:ss`. */
+/**
+ * The end of a lock-out in the message, in UTC and saying so: the server answers a known and an unknown account
+ * alike, so it cannot use the account's own zone (the shell shows data.lockingTime in the viewer's zone).
+ */
 export function formatLockTime(ms: number): string {
   const d = new Date(ms);
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} UTC`;
 }
 
 /** accountLocked with the lock end (data.lockingTime and the {time} of the message). */

@@ -20,14 +20,20 @@ export class SubAppRegistry {
     private readonly systems: SystemSource,
     /** SUBAPP_ENTRIES: entry URL by folder. */
     private readonly overrides: Readonly<Record<string, string>>,
+    /** Whether this server holds a build of the folder (its index.html). */
+    private readonly holdsBuild: (folder: string) => Promise<boolean>,
   ) {}
 
   async entries(): Promise<SubAppEntry[]> {
-    return (await this.systems.catalogueSystems()).map(({ appNo, frontRoutingAddr }) => {
-      // tc has an empty base path: its folder is its own code
-      const folder = frontRoutingAddr === '' ? appNo : frontRoutingAddr;
-      const entry = Object.hasOwn(this.overrides, folder) ? this.overrides[folder] : undefined;
-      return { appNo, frontRoutingAddr, folder, entry: entry ?? `${subAppsPathPrefix}${folder}/` };
-    });
+    return Promise.all(
+      (await this.systems.catalogueSystems()).map(async ({ appNo, frontRoutingAddr }) => {
+        // tc has an empty base path: its folder is its own code
+        const folder = frontRoutingAddr === '' ? appNo : frontRoutingAddr;
+        const override = Object.hasOwn(this.overrides, folder) ? this.overrides[folder] : undefined;
+        const entry = override ?? `${subAppsPathPrefix}${folder}/`;
+        const installed = entry.startsWith(subAppsPathPrefix) ? await this.holdsBuild(entry.slice(subAppsPathPrefix.length)) : true;
+        return { appNo, frontRoutingAddr, folder, entry, installed };
+      }),
+    );
   }
 }

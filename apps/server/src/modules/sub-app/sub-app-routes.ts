@@ -66,6 +66,7 @@ const SubAppEntrySchema = Type.Object({
   frontRoutingAddr: Type.String({ description: "The system's base path without slashes; '' for tc" }),
   folder: Type.String({ description: 'Entry folder: frontRoutingAddr, or appNo when that is empty' }),
   entry: Type.String({ description: "URL of the entry's folder (ends in '/'): /subapps/<folder>/ unless SUBAPP_ENTRIES names another" }),
+  installed: Type.Boolean({ description: "False when the entry is this server's /subapps/<folder>/ and no build of it is there; true for an entry on another server" }),
 });
 
 export interface SubAppRouteDeps {

@@ -32,6 +32,22 @@ export class EntryFetchError extends Error {
   }
 }
 
+/** Addresses the page's content security policy refused to fetch, as the browser reported them. */
+const refusedByPolicy = new Set<string>();
+document.addEventListener('securitypolicyviolation', (event) => {
+  if (event.effectiveDirective === 'connect-src' || event.effectiveDirective.startsWith('script-src')) refusedByPolicy.add(event.blockedURI);
+});
+
+/** Whether the policy refused `url`: the browser reports a refused fetch a moment after it fails, by URL or origin. */
+async function refusedByContentPolicy(url: string): Promise<boolean> {
+  const absolute = new URL(url, window.location.href);
+  for (let wait = 0; wait < 3; wait++) {
+    if (refusedByPolicy.has(absolute.href) || refusedByPolicy.has(absolute.origin)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return false;
+}
+
 /**
  * The loader's fetch: a missing file is an error (the loader itself would read a 404 page as an empty entry),
  * and the browser's cache rules apply (entries are revalidated, see the server's Cache-Control).
@@ -42,6 +58,7 @@ async function entryFetch(input: RequestInfo | URL, init?: RequestInit): Promise
   try {
     response = await window.fetch(input, init);
   } catch (error) {
+    if (await refusedByContentPolicy(url)) throw new EntryFetchError(url, 'blocked', 'refused by the content security policy');
     throw new EntryFetchError(url, 'unreachable', error instanceof Error ? error.message : undefined);
   }
   if (response.status === 404) throw new EntryFetchError(url, 'not-installed', 'HTTP 404');
@@ -96,11 +113,14 @@ export function startSubAppHost(apps: SubAppDefinition[], callbacks: HostCallbac
     if (unmounting.delete(name)) callbacks.onLoaderStuck(name);
     else callbacks.onPhase(name, { phase: 'failed', ...failureOf(error) });
   });
-  // prefetch of an entry that is not installed fails in the background: nothing to tell anyone there
+  // a prefetch that fails (an entry on another server that does not answer) fails in the background: nothing to
+  // tell anyone there; the page of that system says why when it is opened
   window.addEventListener('unhandledrejection', (event) => {
     if (event.reason instanceof EntryFetchError) event.preventDefault();
   });
-  start({ prefetch: 'all', singular: true, sandbox: { experimentalStyleIsolation: true }, fetch: entryFetch });
+  // only installed applications are prefetched, at once: a system without its build would only fail, every page load
+  const installed = apps.filter((app) => app.installed).map((app) => app.name);
+  start({ prefetch: () => ({ criticalAppNames: installed, minorAppsName: [] }), singular: true, sandbox: { experimentalStyleIsolation: true }, fetch: entryFetch });
 }
 
 /** Tells mounted applications about a change of the shared state (the language). */

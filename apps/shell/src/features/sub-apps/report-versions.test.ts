@@ -37,8 +37,9 @@ describe('report versions', () => {
       return { data: { code: 0, msg: 'ok', data: null }, status: 200, statusText: 'OK', headers: {}, config };
     };
     const apps: SubAppDefinition[] = [
-      { name: 'qy', entry: '/subapps/qy/', basePath: '/qy/', appNos: ['qy', 'xt'] },
-      { name: 'kq', entry: '/subapps/kq/', basePath: '/kq/', appNos: ['kq'] },
+      { name: 'qy', entry: '/subapps/qy/', basePath: '/qy/', appNos: ['qy', 'xt'], installed: true },
+      { name: 'kq', entry: '/subapps/kq/', basePath: '/kq/', appNos: ['kq'], installed: true },
+      { name: 'mj', entry: '/subapps/mj/', basePath: '/mj/', appNos: ['mj'], installed: false },
     ];
     const versions = await reportVersions(apps, new URL('http://10.0.0.5/qy/homePage'));
     expect(asked.sort()).toEqual(['/subapps/device/report-version.json', '/subapps/kq/report-version.json', '/subapps/qy/report-version.json']);

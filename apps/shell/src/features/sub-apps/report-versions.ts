@@ -45,7 +45,9 @@ async function readReportFile(folderUrl: URL): Promise<VersionEntry | null> {
  * Quiet: it informs About System, and nobody should see a message when a folder has no file.
  */
 export async function reportVersions(apps: SubAppDefinition[], location: URL): Promise<VersionEntry[]> {
-  const folders = [...apps.map((app) => new URL(app.entry, location)), new URL(`${subAppsPathPrefix}${deviceFolder}/`, location)];
+  // a system whose build is not installed has no report file: asking would only fail, every page load
+  const installed = apps.filter((app) => app.installed);
+  const folders = [...installed.map((app) => new URL(app.entry, location)), new URL(`${subAppsPathPrefix}${deviceFolder}/`, location)];
   const found = await Promise.all(folders.map(readReportFile));
   const versions: VersionEntry[] = [
     { address: versionAddress(location), serviceName: shellServiceName, version: shellVersion },

@@ -1,6 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { chooseUserMenuEntry, demo, quit, signIn, switchLanguage } from '../support/sign-in.ts';
+import { startGateDeployment, type GateDeployment } from '../support/gate-deployment.ts';
+import { setUpGateByApi } from '../support/gate-set-up-by-api.ts';
 
 // axe-core (WCAG 2.1 A and AA rules) on what every user meets: no critical and no serious violation on the login
 // page, the layout and its dialogs, in en-US and zh-CN (issue 15).
@@ -97,4 +99,37 @@ test('the user menu by keyboard: it opens into its items, arrows move, Escape re
   await change.getByRole('button', { name: 'Cancel' }).click();
   await expect(change).toBeHidden();
   await expect(trigger).toBeFocused();
+});
+
+test.describe('the card screens of a gate deployment', () => {
+  const gatePort = 6387;
+  let gate: GateDeployment;
+  test.beforeAll(async () => {
+    gate = await startGateDeployment(gatePort, 18187, { DEMO_CARDS: 'on' });
+    await setUpGateByApi(gate, 'Card#2026a');
+  });
+  test.afterAll(async () => {
+    await gate?.stop();
+  });
+  const at = (path: string) => `http://127.0.0.1:${gatePort}${path}`;
+
+  for (const language of ['en-US', 'zh-CN'] as const) {
+    test(`card sign-in, the mother-card swipe and the card table in ${language}: no critical or serious violation`, async ({ page }) => {
+      await page.goto(at('/swipe-login'));
+      await switchLanguage(page, language);
+      await expect(page.locator('h1')).toBeVisible();
+      expect(await seriousViolations(page), 'swipe login').toEqual([]);
+
+      await page.goto(at('/swipe-master-card-gm'));
+      await expect(page.locator('h1')).toBeVisible();
+      expect(await seriousViolations(page), 'mother-card swipe').toEqual([]);
+
+      // the card table, after swiping the mother card (on the reader)
+      await page.goto(at('/systemadmin-logincard'));
+      await page.getByRole('button', { name: /^(Start swiping|开始刷卡)$/ }).click();
+      await expect(page).toHaveURL(/\/systemadmin-logincard$/);
+      await expect(page.locator('tr.ant-table-row').first()).toBeVisible();
+      expect(await seriousViolations(page), 'card table').toEqual([]);
+    });
+  }
 });

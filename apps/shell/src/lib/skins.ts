@@ -18,11 +18,12 @@ interface Skin {
 
 /**
  * Tokens every skin shares so text and controls stay readable (WCAG 2.1 AA, checked by axe-core in the browser
- * tests): secondary text at 0.6 black (5.7:1 on white, where antd's 0.45 gives 3.4:1). Each skin's primary colour
+ * tests): secondary text and placeholders at 0.6 black (5.7:1 on white, where antd's 0.45 and 0.25 give 3.4:1 and 1.9:1). Each skin's primary colour
  * is chosen for at least 4.5:1 with white text and on its own light selection background, and its focus ring
- * (colorPrimaryBorder) for at least 3:1 on white.
+ * (colorPrimaryBorder) for at least 3:1 on white. Links take the primary colour too (antd's own link blue is a
+ * seed of its own, 4.1:1 on the card screens' background).
  */
-const readable = { colorTextTertiary: 'rgba(0, 0, 0, 0.6)', colorTextDescription: 'rgba(0, 0, 0, 0.6)' } as const;
+const readable = { colorTextTertiary: 'rgba(0, 0, 0, 0.6)', colorTextDescription: 'rgba(0, 0, 0, 0.6)', colorTextPlaceholder: 'rgba(0, 0, 0, 0.6)' } as const;
 
 /**
  * The three skins of spec §2, chosen per tenant (TenantSettings.skin): DASUI001 the classic dark-blue
@@ -30,15 +31,15 @@ const readable = { colorTextTertiary: 'rgba(0, 0, 0, 0.6)', colorTextDescription
  */
 const skins: Record<SkinCode, Skin> = {
   DASUI001: {
-    theme: { token: { ...readable, colorPrimary: '#0958d9', colorPrimaryBorder: '#4d84ee', borderRadius: 6 }, components: { Menu: { darkItemBg: '#001529', darkSubMenuItemBg: '#000c17' } } },
+    theme: { token: { ...readable, colorPrimary: '#0958d9', colorLink: '#0958d9', colorPrimaryBorder: '#4d84ee', borderRadius: 6 }, components: { Menu: { darkItemBg: '#001529', darkSubMenuItemBg: '#000c17' } } },
     chrome: { headerBg: '#001529', headerText: '#ffffff', siderBg: '#ffffff', menuTheme: 'dark' },
   },
   DASUI003: {
-    theme: { token: { ...readable, colorPrimary: '#08797c', colorPrimaryBorder: '#2f8f91', borderRadius: 4 }, components: { Menu: { darkItemBg: '#08383f', darkSubMenuItemBg: '#052a30', darkItemSelectedBg: '#08797c' } } },
+    theme: { token: { ...readable, colorPrimary: '#08797c', colorLink: '#08797c', colorPrimaryBorder: '#2f8f91', borderRadius: 4 }, components: { Menu: { darkItemBg: '#08383f', darkSubMenuItemBg: '#052a30', darkItemSelectedBg: '#08797c' } } },
     chrome: { headerBg: '#08383f', headerText: '#ffffff', siderBg: '#f4fbfb', menuTheme: 'dark' },
   },
   DASUI004: {
-    theme: { token: { ...readable, colorPrimary: '#722ed1', colorPrimaryBorder: '#8c55dc', borderRadius: 8 }, components: { Menu: { darkItemBg: '#ffffff' } } },
+    theme: { token: { ...readable, colorPrimary: '#722ed1', colorLink: '#722ed1', colorPrimaryBorder: '#8c55dc', borderRadius: 8 }, components: { Menu: { darkItemBg: '#ffffff' } } },
     chrome: { headerBg: '#ffffff', headerText: 'rgba(0, 0, 0, 0.88)', siderBg: '#faf7ff', menuTheme: 'light' },
   },
 };

@@ -23,7 +23,7 @@ export default function AboutDialog({ licencesTab }: AboutDialogProps) {
   const tab = useLicenceDialogs((state) => state.aboutTab);
   const settings = storage.tenantSettings.get();
   return (
-    <Modal title={t('about.title')} open={open} width={1200} footer={null} onCancel={closeAboutSystem} destroyOnHidden focusTriggerAfterClose={false} afterClose={returnFocus}>
+    <Modal title={t('about.title')} open={open} width={1200} footer={null} onCancel={closeAboutSystem} destroyOnHidden focusable={{ focusTriggerAfterClose: false }} afterClose={returnFocus}>
       <Descriptions
         column={2}
         size="small"

@@ -194,7 +194,7 @@ export function ChangePasswordModal({ open, forced, notice, onClose }: ChangePas
       keyboard={!forced}
       mask={{ closable: !forced }}
       onCancel={cancel}
-      focusTriggerAfterClose={false}
+      focusable={{ focusTriggerAfterClose: false }}
       afterClose={() => {
         returnFocus();
         form.resetFields();

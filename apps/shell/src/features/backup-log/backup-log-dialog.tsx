@@ -148,7 +148,7 @@ export default function BackupLogDialog() {
   };
   return (
     <>
-      <Modal title={t('backupLog.title')} open={open} width={1000} footer={null} onCancel={close} destroyOnHidden focusTriggerAfterClose={false} afterClose={returnFocus}>
+      <Modal title={t('backupLog.title')} open={open} width={1000} footer={null} onCancel={close} destroyOnHidden focusable={{ focusTriggerAfterClose: false }} afterClose={returnFocus}>
         {open ? <BackupLogViewer onDetail={setDetail} /> : null}
       </Modal>
       <BackupLogDetailModal row={open ? detail : null} onClose={() => setDetail(null)} />

@@ -124,7 +124,7 @@ test.describe('sub-applications', () => {
     await signInEnglish(page, demo.staff);
     await page.goto('/kq/shift');
     await expect(page.getByRole('heading', { name: "Attendance is blocked by this server's security policy" })).toBeVisible();
-    await expect(page.getByText('Ask your administrator to register that address')).toBeVisible();
+    await expect(page.getByText('must come from the address registered for it')).toBeVisible();
   });
 
   test('a sub-app that fails to unmount does not stop the next one: the page loads afresh', async ({ page }) => {

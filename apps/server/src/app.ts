@@ -19,7 +19,7 @@ import { makeRuleGate } from './http/route-rules.ts';
 import { AppError, sendFailure } from './http/envelope.ts';
 import { errorHandler } from './http/errors.ts';
 import { registerJsonCompression } from './http/json-compression.ts';
-import { buildSecurityHeaders, cardIssuerOrigins, registerSecurityHeaders } from './http/security-headers.ts';
+import { cardIssuerOrigins, registerSecurityHeaders, securityHeadersFor } from './http/security-headers.ts';
 import type { App, Clock } from './http/types.ts';
 import type { LdapClientFactory } from './modules/auth/ldap-directory.ts';
 import { registerAccountRoutes } from './modules/account/account-routes.ts';
@@ -124,7 +124,19 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   });
   app.setErrorHandler(errorHandler);
 
-  registerSecurityHeaders(app, buildSecurityHeaders(entryOrigins(config.subAppEntries), cardIssuerOrigins(config.cardIssuerUrl)));
+  // the sub-apps of SUBAPP_ENTRIES and the registered ones (their entries' and script origins) may be fetched
+  const configuredOrigins = entryOrigins(config.subAppEntries);
+  let registeredOrigins: readonly string[] | null = null;
+  let subAppOriginList = configuredOrigins;
+  const subAppOrigins = async () => {
+    const registered = await services.subAppRegistrations.origins();
+    if (registered !== registeredOrigins) {
+      registeredOrigins = registered;
+      subAppOriginList = [...new Set([...configuredOrigins, ...registered])];
+    }
+    return subAppOriginList;
+  };
+  registerSecurityHeaders(app, securityHeadersFor(subAppOrigins, cardIssuerOrigins(config.cardIssuerUrl)));
   registerJsonCompression(app);
   await app.register(rateLimit, {
     global: false,
@@ -190,7 +202,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   registerOperationLogRoutes(app, { logs: services.logs, account: services.account, menu: services.menu, requireSession });
   registerEnterpriseRoutes(app, { enterprise: services.enterprise, menu: services.menu, requireSession });
   registerVersionRoutes(app, { versions: services.versions, requireSession });
-  registerSubAppRoutes(app, { files: services.subAppFiles, registry: services.subApps, requireSession });
+  registerSubAppRoutes(app, { files: services.subAppFiles, registry: services.subApps, registrations: services.subAppRegistrations, account: services.account, requireSession });
   registerBackupLogRoutes(app, { backupLogs: services.backupLogs, privateDeployment: config.privateDeployment, requireSession });
   const requireMasterCard = makeRequireMasterCard((token) => services.gm.masterTokenLive(token));
   const requireCardManager = makeRequireCardManager({

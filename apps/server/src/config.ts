@@ -1,8 +1,8 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { httpUrlProblem, subAppEntryProblem } from './lib/sub-app-entry-url.ts';
 import { customerNoPattern, isGateSystem, localDeviceServicePort, subAppFolderPattern } from '@campus/contracts';
-import { isSameOriginPath } from './lib/same-origin-path.ts';
 
 export interface LdapConfig {
   url: string;
@@ -138,23 +138,6 @@ function trustProxyVar(env: Env, name: string): false | number | string {
   return items.join(',');
 }
 
-/**
- * What is wrong with `value` as an absolute http(s) URL without credentials, or null when nothing is.
- * `credentials` marks a value that must not be repeated in a message: it may hold a password.
- */
-function httpUrlProblem(value: string): { problem: string; credentials: boolean } | null {
-  let parsed: URL;
-  try {
-    parsed = new URL(value);
-  } catch {
-    return { problem: 'must be an absolute http:// or https:// URL', credentials: false };
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return { problem: 'must start with http:// or https://', credentials: false };
-  if (parsed.username || parsed.password) return { problem: 'must not contain a user name or password', credentials: true };
-  if (/\s/.test(value)) return { problem: 'must not contain spaces', credentials: false };
-  return null;
-}
-
 /** CARD_ISSUER_URL: an http(s) origin (no path), default the issuer on this PC at the spec's port 18085. */
 function cardIssuerUrlVar(env: Env): string {
   const value = httpUrlVar(env, 'CARD_ISSUER_URL');
@@ -191,17 +174,9 @@ function subAppEntriesVar(env: Env, name: string): Record<string, string> {
     if (split < 0) throw bad('must be folder=url');
     if (!folderPattern.test(folder)) throw bad(`has a folder that does not match ${subAppFolderPattern}`);
     if (Object.hasOwn(entries, folder)) throw bad('names a folder that an earlier item named');
-    if (url.startsWith('/')) {
-      if (!isSameOriginPath(url) || /[\s?#]/.test(url)) throw bad('has a path that does not start with a single "/" or holds spaces, "?" or "#"');
-    } else {
-      const found = httpUrlProblem(url);
-      // an item with credentials is not repeated in the message
-      if (found?.credentials) throw bad(`has a url that ${found.problem}`, `${folder}=…`);
-      if (found) throw bad(`has a url that is neither a path on this server ("/…") nor an absolute http(s) URL: it ${found.problem}`);
-      const parsed = new URL(url);
-      if (parsed.search || parsed.hash) throw bad('has a url with a query or fragment');
-    }
-    if (!url.endsWith('/')) throw bad('has a url that does not end with "/"');
+    const found = subAppEntryProblem(url);
+    // an item with credentials is not repeated in the message
+    if (found) throw bad(found.problem, found.credentials ? `${folder}=…` : item);
     entries[folder] = url;
   }
   return entries;

@@ -20,7 +20,10 @@ async function main(): Promise<void> {
 
   const handle = openDatabase(config);
   await migrateToLatest(handle.db, handle.dialect);
-  const seeded = await seedDatabase(createServices(handle, config), config);
+  const services = createServices(handle, config);
+  const seeded = await seedDatabase(services, config);
+  // an entry for a folder no system uses is never loaded: say so rather than ignore it
+  const unknownEntries = await services.subApps.unknownEntries();
 
   const app = await buildApp({ db: handle, config, logger: safeLoggerOptions });
   await app.listen({ host: config.host, port: config.port });
@@ -54,6 +57,10 @@ async function main(): Promise<void> {
         `  the reader panel (put cards on it, take them off) is on the card issuer: ${config.cardIssuerUrl}/reader`,
       );
     }
+  }
+  for (const { folder, entry } of unknownEntries) {
+    lines.push('', `Warning: SUBAPP_ENTRIES names the folder "${folder}" (${entry}), which no sub-system uses: it is not loaded.`);
+    lines.push('  Check the folder name, or register the sub-system first (npm run subapp -- add <manifest.json>).');
   }
   // Written to stdout directly, never through the request logger.
   process.stdout.write(`${lines.join('\n')}\n\n`);

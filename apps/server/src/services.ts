@@ -34,6 +34,7 @@ import { PasswordSealService } from './modules/password-seal/password-seal-servi
 import { SealKeyRepository } from './modules/password-seal/seal-key-repository.ts';
 import { SubAppFiles } from './modules/sub-app/sub-app-files.ts';
 import { SubAppRegistry } from './modules/sub-app/sub-app-registry.ts';
+import { SubAppRegistrations } from './modules/sub-app/sub-app-registrations.ts';
 import { ToolsService } from './modules/tools/tools-service.ts';
 import { ReportableVersions } from './modules/version/reportable-versions.ts';
 import { VersionRepository } from './modules/version/version-repository.ts';
@@ -82,7 +83,8 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
   const captcha = new CaptchaService(authRepo, captchaText, now);
   const lockout = new LockoutService(authRepo, config.addressFailureLimit, now);
   const menuRepository = new MenuRepository(db);
-  const menu = new MenuService(menuRepository, new MenuCatalogue(menuRepository, now));
+  const menuCatalogue = new MenuCatalogue(menuRepository, now);
+  const menu = new MenuService(menuRepository, menuCatalogue);
   const login = new LoginService({
     account,
     sessions,
@@ -102,7 +104,13 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
   const backupLogs = new BackupLogService(new BackupLogRepository(db), now);
   const enterprise = new EnterpriseService(new EnterpriseRepository(db), { sessions, licence }, now);
   const subAppFiles = new SubAppFiles(config.subAppsDir, config.bundledSubApps);
-  const subApps = new SubAppRegistry(menu, config.subAppEntries, async (folderPath) => (await subAppFiles.lookup(folderPath)).kind === 'file');
+  const subAppRegistrations = new SubAppRegistrations({ db, menu, catalogue: menuCatalogue, account, logs, now });
+  const subApps = new SubAppRegistry(
+    menu,
+    config.subAppEntries,
+    async (folderPath) => (await subAppFiles.lookup(folderPath)).kind === 'file',
+    () => subAppRegistrations.entries(),
+  );
   const versions = new VersionService(
     new VersionRepository(db),
     new ReportableVersions(subApps, subAppFiles),
@@ -153,7 +161,7 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
   const adminCardLifecycle = new AdminCardLifecycle(adminCardDeps);
   const keyCardLifecycle = new KeyCardLifecycle({ db, gm, takenByOtherCard: (fixedNo) => adminCards!.isRegistered(fixedNo), logs, now });
   return {
-    account, logs, sessions, captcha, lockout, login, menu, licence, oss, tools, seal, passwordChange, backupLogs, enterprise, versions, subAppFiles, subApps,
+    account, logs, sessions, captcha, lockout, login, menu, licence, oss, tools, seal, passwordChange, backupLogs, enterprise, versions, subAppFiles, subApps, subAppRegistrations,
     gm, systemKeyCards, adminCards, adminCardLifecycle, keyCardLifecycle, now,
   };
 }

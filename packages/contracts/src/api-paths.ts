@@ -44,6 +44,17 @@ export const apiPaths = {
   qyHomeFigures: '/qy/api/Home/GetFigures',
   /** GET → SubAppEntry[]: where each system's sub-application is loaded from on this deployment (DESIGN §8). */
   subAppRegistry: '/system/api/SubApp/GetRegistry',
+  /**
+   * System administrators: a sub-system of another team (not one of the built-in systems), without a restart.
+   * POST SubAppManifest → SubAppRegistration; `replace: true` replaces an earlier registration of the same code.
+   */
+  subAppRegister: '/system/api/SubApp/Register',
+  /** POST {appNo} → null: removes a registered sub-system, its menus and its grants (never a built-in system). */
+  subAppRemove: '/system/api/SubApp/Remove',
+  /** POST SubAppGrantRequest → null: gives one account a registered sub-system (with its function codes). */
+  subAppGrant: '/system/api/SubApp/Grant',
+  /** GET → SubAppOverview: the registered sub-systems and the SUBAPP_ENTRIES items that name no system. */
+  subAppList: '/system/api/SubApp/List',
   // licence, version and backup (types in licence.ts)
   /** POST multipart field 'files' (.lic only, several) → LicenceUploadResult[], one per file. */
   licenceUpload: '/common-service/api/License/UploadLicenseFile',

@@ -1,4 +1,4 @@
-import type { LanguageCode } from './languages.ts';
+import type { LanguageCode, Localised } from './languages.ts';
 
 // ---- sign-in (spec §3, §7) ----
 
@@ -270,7 +270,7 @@ export interface BackupLogRow {
 export const operationActions = [
   'login', 'ldap-login', 'lock', 'logout', 'change-password', 'licence-upload', 'licence-activate', 'licence-trial',
   'card-login', 'system-init', 'master-card', 'card-issue', 'card-password', 'card-reader-trust', 'card-state',
-  'card-rewrite', 'card-recycle', 'system-key-recovery',
+  'card-rewrite', 'card-recycle', 'system-key-recovery', 'sub-app-register', 'sub-app-remove', 'sub-app-grant',
 ] as const;
 export type OperationAction = (typeof operationActions)[number];
 /** `refused`: the credentials were right but the sign-in was refused (detail says why, e.g. no-subsystem). */
@@ -335,6 +335,87 @@ export interface SubAppEntry {
    */
   installed: boolean;
 }
+
+/** A menu page of a registered sub-system (the fields of a menu page the operator gives). */
+export interface SubAppManifestPage {
+  /** Unique among all pages: lowercase letters, digits and '-'. */
+  id: string;
+  /** Parent group: the id of an earlier page of this manifest that has no path; at most three levels. */
+  parentId?: string;
+  /** '' for a group; else a path under the sub-system's base path (`/ext/orders`). */
+  path: string;
+  /** The route name (letters and digits). */
+  name: string;
+  title: Localised;
+  /** Function codes of this sub-system: the page shows only to holders of one of them. */
+  funcRightPerms?: string[];
+}
+
+/** `POST /system/api/SubApp/Register`: what an operator says of a sub-system from another team. */
+export interface SubAppManifest {
+  /** The system code (appNo): 2 to 16 lowercase letters and digits, starting with a letter. */
+  appNo: string;
+  label: Localised;
+  /** The base path without slashes (`ext`, `partner/visits`): pages live under /{basePath}/. */
+  basePath: string;
+  /**
+   * The folder of the entry's index.html, ending in '/': an http(s) URL on another server, or a path on this one.
+   * Default `/subapps/{basePath}/` (a build copied into SUBAPPS_DIR).
+   */
+  entry?: string;
+  /** Further origins its scripts, styles, images and calls come from (`https://cdn.example.com`); its entry's origin is allowed anyway. */
+  scriptOrigins?: string[];
+  /** The function codes of the sub-system (digits); a holder gets all of them unless a grant names some. */
+  functionCodes?: string[];
+  pages: SubAppManifestPage[];
+  /** Replace the registration of the same appNo (a new version); without it an existing code is refused. */
+  replace?: boolean;
+}
+
+/** A registered sub-system as SubApp/List and Register answer it. */
+export interface SubAppRegistration {
+  appNo: string;
+  label: Localised;
+  basePath: string;
+  entry: string;
+  scriptOrigins: string[];
+  functionCodes: string[];
+  pageCount: number;
+  /** Epoch ms. */
+  registeredAt: number;
+  registeredBy: string;
+}
+
+/** `GET /system/api/SubApp/List`. */
+export interface SubAppOverview {
+  registered: SubAppRegistration[];
+  /** SUBAPP_ENTRIES items whose folder no system of the catalogue uses: they are not loaded. */
+  unknownEntries: { folder: string; entry: string }[];
+}
+
+/** `POST /system/api/SubApp/Grant`. */
+export interface SubAppGrantRequest {
+  appNo: string;
+  tenantCode: string;
+  account: string;
+  /** Default: every function code of the sub-system. */
+  functionCodes?: string[];
+}
+
+/** The limits of a SubAppManifest, shared by the call, the CLI and their tests. */
+export const subAppManifestRules = {
+  appNoPattern: '^[a-z][a-z0-9]{1,15}$',
+  pageIdPattern: '^[a-z0-9][a-z0-9-]{0,63}$',
+  pageNamePattern: '^[A-Za-z][A-Za-z0-9]{0,63}$',
+  functionCodePattern: '^[0-9]{1,16}$',
+  labelMaxLength: 40,
+  pathMaxLength: 200,
+  maxPages: 200,
+  maxScriptOrigins: 10,
+  maxFunctionCodes: 100,
+  /** Menus have at most this many levels (spec §2 side menu). */
+  maxDepth: 3,
+} as const;
 
 /** Every sub-app entry folder holds this file; the shell reports its contents with ReportVersion. */
 export const reportVersionFileName = 'report-version.json';

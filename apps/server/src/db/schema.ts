@@ -306,6 +306,18 @@ export interface AdminLoginCardsTable {
   updated_at: number;
 }
 
+export interface SubAppRegistrationsTable {
+  // sub-app
+  app_no: string;
+  entry: string;
+  /** JSON array of origins. */
+  script_origins: string;
+  /** JSON array of function codes. */
+  function_codes: string;
+  registered_at: number;
+  registered_by: string;
+}
+
 export interface DB {
   tenants: TenantsTable;
   users: UsersTable;
@@ -315,6 +327,7 @@ export interface DB {
   operation_logs: OperationLogsTable;
   menu_systems: MenuSystemsTable;
   menu_pages: MenuPagesTable;
+  sub_app_registrations: SubAppRegistrationsTable;
   permission_grants: PermissionGrantsTable;
   licences: LicencesTable;
   installation: InstallationTable;

@@ -1,9 +1,12 @@
-/** Whether a database error is a unique-constraint violation: PostgreSQL 23505, SQLite's SQLITE_CONSTRAINT_UNIQUE (2067). */
+/**
+ * Whether a database error is a unique-constraint violation (a primary key's included): PostgreSQL 23505, SQLite's
+ * SQLITE_CONSTRAINT_UNIQUE (2067) and SQLITE_CONSTRAINT_PRIMARYKEY (1555).
+ */
 export function isUniqueViolation(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const { code, errcode } = error as { code?: unknown; errcode?: unknown };
   // better-sqlite3 names the code; node:sqlite gives the extended result code
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || errcode === 2067;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || errcode === 2067 || errcode === 1555;
 }
 
 /** Runs a write that a unique index may refuse, answering `refusal()` instead of the database's error. */

@@ -30,9 +30,10 @@ export function contentSecurityPolicy(otherOrigins: readonly string[] = [], issu
 }
 
 /**
- * The security headers of every response. They depend on the configuration only, so they are computed
- * once when the app is built: building them per request (as a generic middleware does) cost a tenth of a
- * small call's time. A route may override one (the oss route sets a stricter CSP for served files).
+ * The security headers of every response. They depend on the configuration and on the origins of the sub-apps,
+ * so they are built only when those change (see securityHeadersFor): building them per request (as a generic
+ * middleware does) cost a tenth of a small call's time. A route may override one (the oss route sets a stricter
+ * CSP for served files).
  */
 export function buildSecurityHeaders(otherOrigins: readonly string[] = [], issuerOrigins?: readonly string[]): Readonly<Record<string, string>> {
   return Object.freeze({
@@ -52,6 +53,24 @@ export function buildSecurityHeaders(otherOrigins: readonly string[] = [], issue
   });
 }
 
+/**
+ * The headers for the sub-app origins `origins()` answers now, rebuilt only when it answers another list (it
+ * answers the same array while nothing changed): an operator registering a sub-system from another server changes
+ * the policy without a restart.
+ */
+export function securityHeadersFor(origins: () => Promise<readonly string[]>, issuerOrigins: readonly string[]): () => Promise<Readonly<Record<string, string>>> {
+  let builtFor: readonly string[] | null = null;
+  let headers = buildSecurityHeaders([], issuerOrigins);
+  return async () => {
+    const now = await origins();
+    if (now !== builtFor) {
+      headers = buildSecurityHeaders(now, issuerOrigins);
+      builtFor = now;
+    }
+    return headers;
+  };
+}
+
 /** HSTS: sent only on HTTPS (on plain HTTP a browser ignores it, and it tells nothing true). */
 const strictTransportSecurity = 'max-age=31536000; includeSubDomains';
 
@@ -60,9 +79,9 @@ const strictTransportSecurity = 'max-age=31536000; includeSubDomains';
  * trusted proxy's X-Forwarded-Proto, see TRUST_PROXY). JSON replies without a caching rule of their own
  * get `no-store`: they carry tokens and signed-in data, which no cache may keep.
  */
-export function registerSecurityHeaders(app: FastifyInstance, headers: Readonly<Record<string, string>>): void {
+export function registerSecurityHeaders(app: FastifyInstance, headers: () => Promise<Readonly<Record<string, string>>>): void {
   app.addHook('onRequest', async (request, reply) => {
-    reply.headers(headers);
+    reply.headers(await headers());
     if (request.protocol === 'https') reply.header('strict-transport-security', strictTransportSecurity);
   });
   app.addHook('onSend', async (_request, reply, payload) => {

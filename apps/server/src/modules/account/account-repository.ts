@@ -56,6 +56,11 @@ export class AccountRepository {
     return this.db.selectFrom('users').selectAll().where('tenant_code', '=', tenantCode).where('is_system_admin', '=', 1).orderBy('account').execute();
   }
 
+  /** The system administrators of every tenant. */
+  allSystemAdmins(): Promise<UserRow[]> {
+    return this.db.selectFrom('users').selectAll().where('is_system_admin', '=', 1).orderBy('tenant_code').orderBy('account').execute();
+  }
+
   /** The oldest enabled system administrator of a tenant. */
   firstSystemAdmin(tenantCode: string): Promise<UserRow | undefined> {
     return this.db

@@ -85,6 +85,11 @@ export class AccountService {
     return this.repo.user(tenantCode, account);
   }
 
+  /** The ids of the system administrators of every tenant (they hold every system). */
+  async systemAdminIds(): Promise<string[]> {
+    return (await this.repo.allSystemAdmins()).map((u) => u.id);
+  }
+
   userById(id: string): Promise<UserRow | undefined> {
     return this.repo.userById(id);
   }

@@ -1,6 +1,7 @@
 import { languageCodes } from '@campus/contracts';
 import type { LanguageCode, Localised } from '@campus/contracts';
 import { pickLocalised } from '../../lib/localised.ts';
+import { TimedCache } from '../../lib/timed-cache.ts';
 import type { MenuRepository, PageRow, SystemRow } from './menu-repository.ts';
 
 /** A system of the catalogue with its label already resolved for each language. */
@@ -38,48 +39,32 @@ function localisedAll(json: string): Localised {
 
 /**
  * The systems and pages every menu is cut from. They are reference data that change only with
- * seeding or an upgrade, yet every GetMenu needs all of them: reading and parsing them per call
- * was most of its cost. They are read once and again after `ttlMs`, so a change written by
- * another server process on the same database shows within that time; a change made through
- * this process shows at once (`invalidate`).
+ * seeding, an upgrade or a sub-system's registration, yet every GetMenu needs all of them: reading and
+ * parsing them per call was most of its cost. They are kept in a TimedCache (see there for when a change shows).
  */
 export class MenuCatalogue {
-  private cached: { catalogue: Catalogue; readAt: number } | null = null;
-  private loading: Promise<Catalogue> | null = null;
-  private generation = 0;
+  private readonly cache: TimedCache<Catalogue>;
 
-  constructor(
-    private readonly repo: MenuRepository,
-    private readonly now: () => number,
-    private readonly ttlMs = 30_000,
-  ) {}
+  constructor(repo: MenuRepository, now: () => number, ttlMs = 30_000) {
+    this.cache = new TimedCache(async () => {
+      const [systems, pages] = await Promise.all([repo.systems(), repo.pages()]);
+      return {
+        systems: systems.map((row) => ({ row, label: localisedAll(row.label_i18n) })),
+        pages: pages.map((row) => ({ row, title: localisedAll(row.title_i18n), funcRightPerms: parseIds(row.func_right_perms) })),
+      };
+    }, now, ttlMs);
+  }
 
   /** Changes whenever the catalogue is read anew: results derived from it may be keyed by it. */
   get version(): number {
-    return this.generation;
+    return this.cache.version;
   }
 
-  async get(): Promise<Catalogue> {
-    if (this.cached && this.now() - this.cached.readAt < this.ttlMs) return this.cached.catalogue;
-    this.loading ??= this.load().finally(() => {
-      this.loading = null;
-    });
-    return this.loading;
+  get(): Promise<Catalogue> {
+    return this.cache.get();
   }
 
   invalidate(): void {
-    this.cached = null;
-  }
-
-  private async load(): Promise<Catalogue> {
-    const readAt = this.now();
-    const [systems, pages] = await Promise.all([this.repo.systems(), this.repo.pages()]);
-    const catalogue: Catalogue = {
-      systems: systems.map((row) => ({ row, label: localisedAll(row.label_i18n) })),
-      pages: pages.map((row) => ({ row, title: localisedAll(row.title_i18n), funcRightPerms: parseIds(row.func_right_perms) })),
-    };
-    this.cached = { catalogue, readAt };
-    this.generation += 1;
-    return catalogue;
+    this.cache.invalidate();
   }
 }

@@ -20,6 +20,10 @@ export class MenuRepository {
     return this.db.selectFrom('permission_grants').selectAll().where('user_id', '=', userId).execute();
   }
 
+  grantsOfSystem(appCode: string): Promise<GrantRow[]> {
+    return this.db.selectFrom('permission_grants').selectAll().where('app_code', '=', appCode).execute();
+  }
+
   async insertSystem(row: Insertable<MenuSystemsTable>): Promise<void> {
     await this.db.insertInto('menu_systems').values(row).execute();
   }
@@ -34,5 +38,12 @@ export class MenuRepository {
       .values(row)
       .onConflict((oc) => oc.columns(['user_id', 'app_code']).doUpdateSet({ func_ids: row.func_ids }))
       .execute();
+  }
+
+  /** A system with its pages and every grant of it. */
+  async deleteSystem(appNo: string): Promise<void> {
+    await this.db.deleteFrom('menu_pages').where('app_no', '=', appNo).execute();
+    await this.db.deleteFrom('permission_grants').where('app_code', '=', appNo).execute();
+    await this.db.deleteFrom('menu_systems').where('app_no', '=', appNo).execute();
   }
 }

@@ -106,8 +106,36 @@ export class MenuService {
     this.catalogue.invalidate();
   }
 
+  /** Removes a system, its pages and every grant of it. */
+  async removeSystem(appNo: string): Promise<void> {
+    await this.repo.deleteSystem(appNo);
+    this.catalogue.invalidate();
+  }
+
+  /** Reads the catalogue anew at the next call (after a change committed by a transaction of another service). */
+  invalidateCatalogue(): void {
+    this.catalogue.invalidate();
+  }
+
+  /** Every system of the catalogue with its labels and every page, ascending by sortNum (what a registration checks against). */
+  async catalogueOverview(): Promise<{
+    systems: { id: string; appNo: string; frontRoutingAddr: string; label: Localised; sortNum: number }[];
+    pages: { id: string; appNo: string; path: string; sortNum: number }[];
+  }> {
+    const catalogue = await this.catalogue.get();
+    return {
+      systems: catalogue.systems.map((s) => ({ id: s.row.id, appNo: s.row.app_no, frontRoutingAddr: s.row.front_routing_addr, label: s.label, sortNum: s.row.sort_num })),
+      pages: catalogue.pages.map((p) => ({ id: p.row.id, appNo: p.row.app_no, path: p.row.path, sortNum: p.row.sort_num })),
+    };
+  }
+
   async grant(userId: string, appCode: string, ids: string[]): Promise<void> {
     await this.repo.putGrant({ user_id: userId, app_code: appCode, func_ids: JSON.stringify(ids) });
+  }
+
+  /** Who holds system `appCode`, with which function codes. */
+  async holdersOf(appCode: string): Promise<{ userId: string; ids: string[] }[]> {
+    return (await this.repo.grantsOfSystem(appCode)).map((g) => ({ userId: g.user_id, ids: parseIds(g.func_ids) }));
   }
 
   /** Whether the user's permission list holds system `appCode` and, when given, function code `funcId` in it. */

@@ -1,5 +1,6 @@
 import { subAppsPathPrefix } from '@campus/contracts';
 import type { SubAppEntry } from '@campus/contracts';
+import { entryOrigin } from '../../lib/sub-app-entry-url.ts';
 
 /** What the registry needs of the menu area: the systems of the catalogue, in their order. */
 export interface SystemSource {
@@ -8,10 +9,12 @@ export interface SystemSource {
 
 /** The origins (scheme://host[:port]) of the entries that live on another server, once each. */
 export function entryOrigins(entries: Readonly<Record<string, string>>): string[] {
-  const origins = Object.values(entries)
-    .filter((url) => !url.startsWith('/'))
-    .map((url) => new URL(url).origin);
-  return [...new Set(origins)];
+  return [...new Set(Object.values(entries).map(entryOrigin).filter((o): o is string => o !== null))];
+}
+
+/** The entry folder of a system: its base path, or its own code when that is empty (tc). */
+function folderOf(appNo: string, frontRoutingAddr: string): string {
+  return frontRoutingAddr === '' ? appNo : frontRoutingAddr;
 }
 
 /** Where each system's sub-application is loaded from on this deployment (DESIGN §8). */
@@ -22,18 +25,28 @@ export class SubAppRegistry {
     private readonly overrides: Readonly<Record<string, string>>,
     /** Whether this server holds a build of the folder (its index.html). */
     private readonly holdsBuild: (folder: string) => Promise<boolean>,
+    /** Entry URL by system code of the sub-systems an operator registered: theirs comes first. */
+    private readonly registered: () => Promise<ReadonlyMap<string, string>> = async () => new Map(),
   ) {}
 
   async entries(): Promise<SubAppEntry[]> {
+    const [systems, registered] = await Promise.all([this.systems.catalogueSystems(), this.registered()]);
     return Promise.all(
-      (await this.systems.catalogueSystems()).map(async ({ appNo, frontRoutingAddr }) => {
-        // tc has an empty base path: its folder is its own code
-        const folder = frontRoutingAddr === '' ? appNo : frontRoutingAddr;
-        const override = Object.hasOwn(this.overrides, folder) ? this.overrides[folder] : undefined;
+      systems.map(async ({ appNo, frontRoutingAddr }) => {
+        const folder = folderOf(appNo, frontRoutingAddr);
+        const override = registered.get(appNo) ?? (Object.hasOwn(this.overrides, folder) ? this.overrides[folder] : undefined);
         const entry = override ?? `${subAppsPathPrefix}${folder}/`;
         const installed = entry.startsWith(subAppsPathPrefix) ? await this.holdsBuild(entry.slice(subAppsPathPrefix.length)) : true;
         return { appNo, frontRoutingAddr, folder, entry, installed };
       }),
     );
+  }
+
+  /** SUBAPP_ENTRIES items whose folder no system of the catalogue uses: never loaded, so reported (List, start-up). */
+  async unknownEntries(): Promise<{ folder: string; entry: string }[]> {
+    const folders = new Set((await this.systems.catalogueSystems()).map((s) => folderOf(s.appNo, s.frontRoutingAddr)));
+    return Object.entries(this.overrides)
+      .filter(([folder]) => !folders.has(folder))
+      .map(([folder, entry]) => ({ folder, entry }));
   }
 }

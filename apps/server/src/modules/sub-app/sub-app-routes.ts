@@ -3,11 +3,15 @@ import path from 'node:path';
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { apiPaths, codes, reportVersionFileName, subAppsPathPrefix } from '@campus/contracts';
+import { AppNoSchema, FunctionCodes, ManifestSchema, RegistrationSchema } from './sub-app-schemas.ts';
 import { compressedCopy } from '../../http/compressed-files.ts';
 import type { App } from '../../http/types.ts';
 import { AppError, envelope, failureReplies, ok, sendFailure, tokenHeaders } from '../../http/envelope.ts';
 import type { SubAppFile, SubAppFiles } from './sub-app-files.ts';
 import type { SubAppRegistry } from './sub-app-registry.ts';
+import type { SubAppActor, SubAppRegistrations } from './sub-app-registrations.ts';
+import type { AccountService } from '../account/account-service.ts';
+import { sessionOf } from '../../http/auth-hook.ts';
 
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -72,6 +76,8 @@ const SubAppEntrySchema = Type.Object({
 export interface SubAppRouteDeps {
   files: SubAppFiles;
   registry: SubAppRegistry;
+  registrations: SubAppRegistrations;
+  account: AccountService;
   requireSession: onRequestHookHandler;
 }
 
@@ -88,6 +94,93 @@ export function registerSubAppRoutes(app: App, deps: SubAppRouteDeps) {
       },
     },
     async (request) => ok(request, await deps.registry.entries()),
+  );
+
+  // sub-systems of other teams: system administrators only (the CLI `npm run subapp` does the same on the server)
+  const requireAdmin = async (request: FastifyRequest) => {
+    if (!(await deps.account.isSystemAdmin(sessionOf(request).userId))) throw new AppError(codes.noPermission, 403);
+  };
+  const adminOnly = { onRequest: [deps.requireSession, requireAdmin] };
+  const actorOf = (request: FastifyRequest): SubAppActor => {
+    const session = sessionOf(request);
+    return { tenantCode: session.tenantCode, account: session.account, clientIp: request.ip };
+  };
+
+  app.get(
+    apiPaths.subAppList,
+    {
+      ...adminOnly,
+      schema: {
+        tags: ['sub-apps'],
+        summary: 'System administrators: the registered sub-systems, and the SUBAPP_ENTRIES items whose folder no system uses (they are not loaded)',
+        headers: tokenHeaders,
+        response: {
+          200: envelope(Type.Object({ registered: Type.Array(RegistrationSchema), unknownEntries: Type.Array(Type.Object({ folder: Type.String(), entry: Type.String() })) })),
+          ...failureReplies,
+        },
+      },
+    },
+    async (request) => {
+      const [registered, unknownEntries] = await Promise.all([deps.registrations.list(), deps.registry.unknownEntries()]);
+      return ok(request, { registered, unknownEntries });
+    },
+  );
+
+  app.post(
+    apiPaths.subAppRegister,
+    {
+      ...adminOnly,
+      schema: {
+        tags: ['sub-apps'],
+        summary:
+          "System administrators: registers a sub-system of another team (not a built-in one) with its menus, at once and without a restart; every system administrator gets it; the content policy admits its entry's origin and scriptOrigins. All or nothing; codes 251-262 say what is wrong",
+        headers: tokenHeaders,
+        body: ManifestSchema,
+        response: { 200: envelope(RegistrationSchema), ...failureReplies },
+      },
+    },
+    async (request) => ok(request, await deps.registrations.register(request.body, actorOf(request), request.lang)),
+  );
+
+  app.post(
+    apiPaths.subAppRemove,
+    {
+      ...adminOnly,
+      schema: {
+        tags: ['sub-apps'],
+        summary: 'System administrators: removes a registered sub-system with its menus and grants (a built-in system is refused, 262)',
+        headers: tokenHeaders,
+        body: Type.Object({ appNo: AppNoSchema }),
+        response: { 200: envelope(Type.Null()), ...failureReplies },
+      },
+    },
+    async (request) => {
+      await deps.registrations.remove(request.body.appNo, actorOf(request));
+      return ok(request, null);
+    },
+  );
+
+  app.post(
+    apiPaths.subAppGrant,
+    {
+      ...adminOnly,
+      schema: {
+        tags: ['sub-apps'],
+        summary: "System administrators: gives an account a registered sub-system, with the function codes named (default all of the sub-system's)",
+        headers: tokenHeaders,
+        body: Type.Object({
+          appNo: AppNoSchema,
+          tenantCode: Type.String({ minLength: 1, maxLength: 32 }),
+          account: Type.String({ minLength: 1, maxLength: 128 }),
+          functionCodes: Type.Optional(FunctionCodes),
+        }),
+        response: { 200: envelope(Type.Null()), ...failureReplies },
+      },
+    },
+    async (request) => {
+      await deps.registrations.grant(request.body, actorOf(request));
+      return ok(request, null);
+    },
   );
 
   // GET (and HEAD): sub-app files; a missing file is a 404 envelope, never the shell's index.html

@@ -1,0 +1,205 @@
+import type { Kysely } from 'kysely';
+import { codes } from '@campus/contracts';
+import type { LanguageCode, SubAppGrantRequest, SubAppManifest, SubAppRegistration } from '@campus/contracts';
+import type { DB } from '../../db/schema.ts';
+import { refusingDuplicates } from '../../db/unique-violation.ts';
+import { AppError } from '../../http/envelope.ts';
+import { TimedCache } from '../../lib/timed-cache.ts';
+import { entryOrigin } from '../../lib/sub-app-entry-url.ts';
+import type { AccountService } from '../account/account-service.ts';
+import { MenuRepository } from '../menu/menu-repository.ts';
+import { MenuService } from '../menu/menu-service.ts';
+import type { MenuCatalogue } from '../menu/menu-catalogue.ts';
+import { parseIds } from '../menu/menu-catalogue.ts';
+import type { OperationLogService } from '../operation-log/operation-log-service.ts';
+import { checkManifest } from './sub-app-manifest.ts';
+import { SubAppRegistrationRepository } from './sub-app-registration-repository.ts';
+import type { RegistrationRow } from './sub-app-registration-repository.ts';
+
+/** Who registers, removes or grants: a signed-in system administrator, or the CLI on the server. */
+export interface SubAppActor {
+  tenantCode: string;
+  account: string;
+  clientIp: string;
+}
+
+export interface SubAppRegistrationsDeps {
+  db: Kysely<DB>;
+  menu: MenuService;
+  /** The catalogue the menu service reads: a registration's transaction writes it through a menu service of its own. */
+  catalogue: MenuCatalogue;
+  account: AccountService;
+  logs: OperationLogService;
+  now: () => number;
+}
+
+/**
+ * Sub-systems of other teams, registered by an operator without a change of the product or a restart: their
+ * system and menus go into the catalogue beside the built-in ones, and this area keeps where each is loaded from
+ * and which origins its scripts come from (for the content security policy). Built-in systems are the catalogue's
+ * systems without a registration row.
+ */
+export class SubAppRegistrations {
+  private readonly repo: SubAppRegistrationRepository;
+  private readonly cache: TimedCache<RegistrationRow[]>;
+  private originsOf: { rows: RegistrationRow[]; origins: readonly string[] } | null = null;
+
+  constructor(private readonly deps: SubAppRegistrationsDeps) {
+    this.repo = new SubAppRegistrationRepository(deps.db);
+    this.cache = new TimedCache(() => this.repo.all(), deps.now);
+  }
+
+  /** Entry URL by system code, for the registered sub-systems. */
+  async entries(): Promise<ReadonlyMap<string, string>> {
+    return new Map((await this.cache.get()).map((row) => [row.app_no, row.entry]));
+  }
+
+  /**
+   * The origins the registered sub-systems load from (their entries' and their script origins), once each. When the
+   * database cannot be read, the last ones read (none before the first read): the content policy never waits on it.
+   */
+  async origins(): Promise<readonly string[]> {
+    let rows: RegistrationRow[];
+    try {
+      rows = await this.cache.get();
+    } catch {
+      rows = this.cache.last ?? [];
+    }
+    // the same array while the rows are the same, so the content policy is rebuilt only on a change
+    if (rows !== this.originsOf?.rows) {
+      const origins = rows.flatMap((row) => [entryOrigin(row.entry), ...parseIds(row.script_origins)]).filter((o): o is string => o !== null);
+      this.originsOf = { rows, origins: [...new Set(origins)] };
+    }
+    return this.originsOf.origins;
+  }
+
+  async list(): Promise<SubAppRegistration[]> {
+    const [rows, overview] = await Promise.all([this.cache.get(), this.deps.menu.catalogueOverview()]);
+    const systems = new Map(overview.systems.map((s) => [s.appNo, s]));
+    return rows.flatMap((row) => {
+      const system = systems.get(row.app_no);
+      if (!system) return [];
+      return [{
+        appNo: row.app_no,
+        label: system.label,
+        basePath: system.frontRoutingAddr,
+        entry: row.entry,
+        scriptOrigins: parseIds(row.script_origins),
+        functionCodes: parseIds(row.function_codes),
+        pageCount: overview.pages.filter((p) => p.appNo === row.app_no).length,
+        registeredAt: Number(row.registered_at),
+        registeredBy: row.registered_by,
+      }];
+    });
+  }
+
+  /**
+   * Registers a sub-system (or replaces its registration: `manifest.replace`), all or nothing: the system, its pages,
+   * where it loads from, and every system administrator's grant of it with all its function codes. Grants of other
+   * accounts survive a replacement.
+   */
+  async register(manifest: SubAppManifest, actor: SubAppActor, language: LanguageCode): Promise<SubAppRegistration> {
+    const [overview, registered] = await Promise.all([this.deps.menu.catalogueOverview(), this.repo.byAppNo(manifest.appNo)]);
+    const existing = overview.systems.find((s) => s.appNo === manifest.appNo);
+    if (existing && !registered) throw new AppError(codes.subAppBuiltIn, 409, null, { appNo: manifest.appNo });
+    if (existing && !manifest.replace) throw new AppError(codes.subAppCodeTaken, 409, null, { appNo: manifest.appNo, name: existing.label[language] });
+    const others = {
+      systems: overview.systems.filter((s) => s.appNo !== manifest.appNo),
+      pages: overview.pages.filter((p) => p.appNo !== manifest.appNo),
+    };
+    let checked;
+    try {
+      checked = checkManifest(manifest, others, language);
+    } catch (error) {
+      await this.log(actor, 'sub-app-register', 'failure', `${manifest.appNo}: code ${error instanceof AppError ? error.code : 'unknown'}`);
+      throw error;
+    }
+    const sortNum = existing?.sortNum ?? Math.max(0, ...overview.systems.map((s) => s.sortNum)) + 10;
+    let pageSort = Math.max(0, ...others.pages.map((p) => p.sortNum));
+    const admins = await this.deps.account.systemAdminIds();
+    const now = this.deps.now();
+    const row: RegistrationRow = {
+      app_no: checked.appNo,
+      entry: checked.entry,
+      script_origins: JSON.stringify(checked.scriptOrigins),
+      function_codes: JSON.stringify(checked.functionCodes),
+      registered_at: now,
+      registered_by: actor.account,
+    };
+    const conflict = () => new AppError(codes.subAppCodeTaken, 409, null, { appNo: checked.appNo, name: checked.label[language] });
+    // two registrations at once: the catalogue's unique system code and page ids let one through
+    await refusingDuplicates(() => this.deps.db.transaction().execute(async (trx) => {
+      const menu = new MenuService(new MenuRepository(trx), this.deps.catalogue);
+      const repo = new SubAppRegistrationRepository(trx);
+      const kept = existing ? await menu.holdersOf(checked.appNo) : [];
+      if (existing) {
+        await menu.removeSystem(checked.appNo);
+        await repo.delete(checked.appNo);
+      }
+      await menu.addSystem({ id: `sys-${checked.appNo}`, appNo: checked.appNo, appId: checked.appNo, frontRoutingAddr: checked.basePath, label: checked.label, sortNum });
+      for (const page of checked.pages) {
+        pageSort += 10;
+        await menu.addPage({
+          id: page.id,
+          appNo: checked.appNo,
+          parentId: page.parentId ?? null,
+          path: page.path,
+          name: page.name,
+          title: page.title,
+          sortNum: pageSort,
+          funcRightPerms: page.funcRightPerms,
+        });
+      }
+      await repo.insert(row);
+      // function codes the new version no longer has are dropped from the kept grants
+      for (const holder of kept) await menu.grant(holder.userId, checked.appNo, holder.ids.filter((id) => checked.functionCodes.includes(id)));
+      for (const admin of admins) await menu.grant(admin, checked.appNo, checked.functionCodes);
+    }), conflict);
+    this.changed();
+    await this.log(actor, 'sub-app-register', 'success', `${checked.appNo} at /${checked.basePath}/ from ${checked.entry}${existing ? ' (replaced)' : ''}`);
+    const listed = (await this.list()).find((r) => r.appNo === checked.appNo);
+    if (!listed) throw new AppError(codes.internalError, 500);
+    return listed;
+  }
+
+  /** Removes a registered sub-system with its menus and grants; a built-in system is refused. */
+  async remove(appNo: string, actor: SubAppActor): Promise<void> {
+    await this.requireRegistered(appNo);
+    await this.deps.db.transaction().execute(async (trx) => {
+      await new MenuService(new MenuRepository(trx), this.deps.catalogue).removeSystem(appNo);
+      await new SubAppRegistrationRepository(trx).delete(appNo);
+    });
+    this.changed();
+    await this.log(actor, 'sub-app-remove', 'success', appNo);
+  }
+
+  /** Gives one account a registered sub-system, with the function codes named (default: all of the sub-system's). */
+  async grant(request: SubAppGrantRequest, actor: SubAppActor): Promise<void> {
+    const row = await this.requireRegistered(request.appNo);
+    const all = parseIds(row.function_codes);
+    const ids = request.functionCodes ?? all;
+    const unknown = ids.find((id) => !all.includes(id));
+    if (unknown !== undefined) throw new AppError(codes.subAppFunctionCodeUnknown, 400, null, { code: unknown });
+    if (!(await this.deps.account.tenant(request.tenantCode))) throw new AppError(codes.tenantUnknown, 404);
+    const user = await this.deps.account.findUser(request.tenantCode, request.account);
+    if (!user) throw new AppError(codes.accountUnknown, 404, null, { tenantCode: request.tenantCode, account: request.account });
+    await this.deps.menu.grant(user.id, request.appNo, [...new Set(ids)]);
+    await this.log(actor, 'sub-app-grant', 'success', `${request.appNo} to ${request.tenantCode}/${request.account}`);
+  }
+
+  private async requireRegistered(appNo: string): Promise<RegistrationRow> {
+    const row = await this.repo.byAppNo(appNo);
+    if (row) return row;
+    const builtIn = (await this.deps.menu.catalogueSystems()).some((s) => s.appNo === appNo);
+    throw builtIn ? new AppError(codes.subAppBuiltIn, 409, null, { appNo }) : new AppError(codes.subAppNotRegistered, 404, null, { appNo });
+  }
+
+  private changed(): void {
+    this.cache.invalidate();
+    this.deps.menu.invalidateCatalogue();
+  }
+
+  private log(actor: SubAppActor, action: 'sub-app-register' | 'sub-app-remove' | 'sub-app-grant', result: 'success' | 'failure', detail: string): Promise<void> {
+    return this.deps.logs.record({ tenantCode: actor.tenantCode, account: actor.account, clientIp: actor.clientIp, action, result, detail });
+  }
+}

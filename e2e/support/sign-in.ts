@@ -41,6 +41,14 @@ export const systemsNav = (page: Page) => page.getByRole('navigation', { name: /
 export const sideNav = (page: Page) => page.getByRole('navigation', { name: /^(Pages|页面导航|頁面導覽)$/ });
 /** The systems shown in the header itself (not those under More). */
 export const headerModules = (page: Page) => systemsNav(page).locator('[data-module]');
+
+/** Opens the header's More list (by hovering, as a mouse user does) and returns its systems. */
+export async function moreEntries(page: Page) {
+  await systemsNav(page).locator('[data-module-more]').hover();
+  const popup = page.locator('.campus-more-popup');
+  await expect(popup).toBeVisible();
+  return popup.locator('[data-module]');
+}
 export const pageTabs = (page: Page) => page.locator('.campus-page-tabs [data-tab-path]');
 export const activeTab = (page: Page) => page.locator('.campus-page-tabs [aria-selected="true"] [data-tab-path]');
 

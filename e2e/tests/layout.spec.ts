@@ -1,15 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
-import { activeTab, demo, fillLogin, headerModules, pageTabs, sideNav, signIn, switchLanguage, systemsNav } from '../support/sign-in.ts';
+import { activeTab, demo, fillLogin, headerModules, moreEntries, pageTabs, sideNav, signIn, switchLanguage, systemsNav } from '../support/sign-in.ts';
 
 /** sysadmin holds all fourteen systems of the demo. */
 const sysadminSystems = 14;
-
-async function moreEntries(page: Page) {
-  await systemsNav(page).locator('[data-module-more]').hover();
-  const popup = page.locator('.campus-more-popup');
-  await expect(popup).toBeVisible();
-  return popup.locator('[data-module]');
-}
 
 test.describe('header', () => {
   for (const [width, shown] of [

@@ -5,9 +5,23 @@ import * as storage from './storage.ts';
 import { loadMenus, resetMenus } from './menus.ts';
 import { applyLanguage } from './i18n.ts';
 
+const signOutListeners = new Set<() => void>();
+
+/**
+ * Registers what a sign-out resets (a feature's dialog store registers its own reset, so lib knows no
+ * feature). Returns the way to unregister it.
+ */
+export function onSignOut(listener: () => void): () => void {
+  signOutListeners.add(listener);
+  return () => {
+    signOutListeners.delete(listener);
+  };
+}
+
 /**
  * Logout (spec §4): tell the server (a failure, e.g. a token the server no longer knows, still logs out),
- * then clear storage and menus. The caller navigates to /login.
+ * then clear storage and menus, and reset what registered with onSignOut (every dialog closes). The caller
+ * navigates to /login.
  */
 export async function logout(): Promise<void> {
   try {
@@ -17,6 +31,7 @@ export async function logout(): Promise<void> {
   }
   storage.clearSession();
   resetMenus();
+  for (const listener of signOutListeners) listener();
 }
 
 /**

@@ -1,12 +1,11 @@
 import { useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { logout } from './session.ts';
-import { closeAbout } from './account-dialogs.ts';
-import { resetLicenceDialogs } from './licence-dialogs.ts';
 
 /**
  * Sign out and open /login (spec §4 "Logout"): Quit, and after activation, trial registration or 'Return to
- * login'. Server state and open dialogs go with the session.
+ * login'. Server state goes with the session; logout() closes the open dialogs (each feature's dialog store
+ * registers its reset with onSignOut).
  */
 export function useSignOut(): () => Promise<void> {
   const navigate = useNavigate();
@@ -14,8 +13,6 @@ export function useSignOut(): () => Promise<void> {
   return async () => {
     await logout();
     queryClient.clear();
-    resetLicenceDialogs();
-    closeAbout();
     await navigate('/login', { replace: true });
   };
 }

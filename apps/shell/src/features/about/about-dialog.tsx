@@ -3,8 +3,7 @@ import { Descriptions, Modal, Spin, Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { shellVersion } from '@campus/contracts';
 import * as storage from '../../lib/storage.ts';
-import { useAccountDialogs } from '../../lib/account-dialogs.ts';
-import { closeAboutSystem, setAboutTab, useLicenceDialogs, type AboutTab } from '../../lib/licence-dialogs.ts';
+import { closeAbout, setAboutTab, useAboutDialog, type AboutTab } from './about-state.ts';
 import { VersionInfoTab } from './version-info-tab.tsx';
 import { returnFocus } from '../../lib/focus-return.ts';
 
@@ -19,11 +18,11 @@ export interface AboutDialogProps {
  */
 export default function AboutDialog({ licencesTab }: AboutDialogProps) {
   const { t } = useTranslation();
-  const open = useAccountDialogs((state) => state.about);
-  const tab = useLicenceDialogs((state) => state.aboutTab);
+  const open = useAboutDialog((state) => state.open);
+  const tab = useAboutDialog((state) => state.tab);
   const settings = storage.tenantSettings.get();
   return (
-    <Modal title={t('about.title')} open={open} width={1200} footer={null} onCancel={closeAboutSystem} destroyOnHidden focusable={{ focusTriggerAfterClose: false }} afterClose={returnFocus}>
+    <Modal title={t('about.title')} open={open} width={1200} footer={null} onCancel={closeAbout} destroyOnHidden focusable={{ focusTriggerAfterClose: false }} afterClose={returnFocus}>
       <Descriptions
         column={2}
         size="small"

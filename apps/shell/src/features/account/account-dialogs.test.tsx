@@ -9,7 +9,7 @@ import { apiPaths } from '@campus/contracts';
 import { i18n } from '../../lib/i18n.ts';
 import { apiGet, http, registerNotifier } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
-import { openChangePassword, useAccountDialogs } from '../../lib/account-dialogs.ts';
+import { openChangePassword, useChangePasswordDialog } from './change-password-state.ts';
 import AccountDialogs, { resetForcedChangeCheck } from './account-dialogs.tsx';
 import { renderShell } from '../../../test/render-shell.tsx';
 
@@ -69,7 +69,7 @@ beforeEach(async () => {
   storage.accessToken.set('tok-1');
   storage.tenantCode.set('1001');
   resetForcedChangeCheck();
-  useAccountDialogs.setState({ changePassword: null, about: false });
+  useChangePasswordDialog.setState({ open: null });
   await i18n.changeLanguage('en-US');
 });
 
@@ -90,7 +90,7 @@ describe('AccountDialogs: the forced-change check after sign-in (reading A)', ()
     renderDialogs();
     await waitFor(() => expect(dialogTitle()).not.toBeNull());
     expect(hasText('This is your first sign-in: please change the initial password before you continue')).toBe(true);
-    expect(useAccountDialogs.getState().changePassword?.forced).toBe(true);
+    expect(useChangePasswordDialog.getState().open?.forced).toBe(true);
     expect(hasText('Cancel')).toBe(false);
     expect(hasText('Quit')).toBe(true);
     expect(urls.filter((url) => url === apiPaths.userDetail)).toHaveLength(1);
@@ -101,7 +101,7 @@ describe('AccountDialogs: the forced-change check after sign-in (reading A)', ()
     renderDialogs();
     await waitFor(() => expect(dialogTitle()).not.toBeNull());
     expect(hasText('Your password was reset by an administrator: please change it before you continue')).toBe(true);
-    expect(useAccountDialogs.getState().changePassword?.forced).toBe(true);
+    expect(useChangePasswordDialog.getState().open?.forced).toBe(true);
   });
 
   it('reason 2 with a date: forced, expired on that date in the user language', async () => {
@@ -109,7 +109,7 @@ describe('AccountDialogs: the forced-change check after sign-in (reading A)', ()
     renderDialogs();
     await waitFor(() => expect(dialogTitle()).not.toBeNull());
     expect(hasText('Your password expired on January 1, 2026: please change it before you continue')).toBe(true);
-    expect(useAccountDialogs.getState().changePassword?.forced).toBe(true);
+    expect(useChangePasswordDialog.getState().open?.forced).toBe(true);
   });
 
   it('the expiry notice follows a language switch', async () => {
@@ -119,8 +119,8 @@ describe('AccountDialogs: the forced-change check after sign-in (reading A)', ()
     await act(async () => {
       await i18n.changeLanguage('zh-CN');
     });
-    await waitFor(() => expect(useAccountDialogs.getState().changePassword?.notice).toBe('您的密码已于 2026年1月1日 过期，请先修改密码再继续使用'));
-    expect(useAccountDialogs.getState().changePassword?.forced).toBe(true);
+    await waitFor(() => expect(useChangePasswordDialog.getState().open?.notice).toBe('您的密码已于 2026年1月1日 过期，请先修改密码再继续使用'));
+    expect(useChangePasswordDialog.getState().open?.forced).toBe(true);
   });
 
   it.each([
@@ -131,25 +131,25 @@ describe('AccountDialogs: the forced-change check after sign-in (reading A)', ()
     const { view, queryClient } = renderDialogs();
     await waitFor(() => expect(dialogTitle()).not.toBeNull());
     expect(hasText('Please update your password immediately')).toBe(true);
-    expect(useAccountDialogs.getState().changePassword?.forced).toBe(false);
+    expect(useChangePasswordDialog.getState().open?.forced).toBe(false);
     await userEvent.click(screen.getByText('Cancel').closest('button')!);
-    expect(useAccountDialogs.getState().changePassword).toBeNull();
+    expect(useChangePasswordDialog.getState().open).toBeNull();
     // a remount in the same page load and sign-in does not ask again
     view.unmount();
     renderDialogs(queryClient);
     await userLoaded();
-    expect(useAccountDialogs.getState().changePassword).toBeNull();
+    expect(useChangePasswordDialog.getState().open).toBeNull();
   });
 
   it('a new sign-in in the same page load is checked again', async () => {
     user = { oprtPwdEditReason: 1 };
     const { view } = renderDialogs();
-    await waitFor(() => expect(useAccountDialogs.getState().changePassword).not.toBeNull());
+    await waitFor(() => expect(useChangePasswordDialog.getState().open).not.toBeNull());
     await userEvent.click(screen.getByText('Cancel').closest('button')!);
     view.unmount();
     storage.accessToken.set('tok-2');
     renderDialogs();
-    await waitFor(() => expect(useAccountDialogs.getState().changePassword).not.toBeNull());
+    await waitFor(() => expect(useChangePasswordDialog.getState().open).not.toBeNull());
   });
 
   it('third-party sign-in: no dialog', async () => {
@@ -157,7 +157,7 @@ describe('AccountDialogs: the forced-change check after sign-in (reading A)', ()
     storage.thirdPartyLoginFlag.set(true);
     renderDialogs();
     await userLoaded();
-    expect(useAccountDialogs.getState().changePassword).toBeNull();
+    expect(useChangePasswordDialog.getState().open).toBeNull();
     expect(dialogTitle()).toBeNull();
   });
 
@@ -166,7 +166,7 @@ describe('AccountDialogs: the forced-change check after sign-in (reading A)', ()
     storage.licenceAbnormal.set(true);
     renderDialogs();
     await userLoaded();
-    expect(useAccountDialogs.getState().changePassword).toBeNull();
+    expect(useChangePasswordDialog.getState().open).toBeNull();
     expect(dialogTitle()).toBeNull();
   });
 });
@@ -180,6 +180,6 @@ describe('AccountDialogs: bound to the store', () => {
     expect(screen.getByLabelText('Original Password')).toBeInTheDocument();
     expect(screen.queryByRole('alert')).toBeNull();
     await userEvent.click(screen.getByText('Cancel').closest('button')!);
-    expect(useAccountDialogs.getState().changePassword).toBeNull();
+    expect(useChangePasswordDialog.getState().open).toBeNull();
   });
 });

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUserDetail } from '../../lib/user-detail.ts';
 import * as storage from '../../lib/storage.ts';
-import { closeChangePassword, openChangePassword, useAccountDialogs } from '../../lib/account-dialogs.ts';
+import { closeChangePassword, openChangePassword, useChangePasswordDialog } from './change-password-state.ts';
 import { useOpenedOnce } from '../../lib/use-opened-once.ts';
 import { decideForcedChange, noticeText, type ForcedChangeDecision } from './forced-change.ts';
 import { ChangePasswordModal } from './change-password-modal.tsx';
@@ -16,14 +16,14 @@ export function resetForcedChangeCheck(): void {
 }
 
 /**
- * The account dialogs of the signed-in layout: Change Password bound to the account-dialogs store, and
+ * The account dialogs of the signed-in layout: Change Password bound to its store (change-password-state), and
  * the forced-change check of spec §4 (reading A), once per sign-in and page load. The user info comes
  * from the query the layout uses (useUserDetail), so it costs no second request.
  */
 export default function AccountDialogs() {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
-  const changePassword = useAccountDialogs((state) => state.changePassword);
+  const changePassword = useChangePasswordDialog((state) => state.open);
   const user = useUserDetail();
   /** What the check decided, while its dialog is open: a language switch relabels the notice. */
   const decided = useRef<ForcedChangeDecision | null>(null);
@@ -46,7 +46,7 @@ export default function AccountDialogs() {
 
   useEffect(() => {
     const decision = decided.current;
-    const open = useAccountDialogs.getState().changePassword;
+    const open = useChangePasswordDialog.getState().open;
     if (!decision || !open || open.forced !== decision.forced) return;
     const notice = noticeText(decision.notice, t, language, storage.utcDiff.get());
     if (open.notice !== notice) openChangePassword({ forced: decision.forced, notice });

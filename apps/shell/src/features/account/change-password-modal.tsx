@@ -10,7 +10,7 @@ import { passwordDigest } from '../../lib/crypto.ts';
 import { sealPassword } from '../../lib/password-seal.ts';
 import * as storage from '../../lib/storage.ts';
 import { logout } from '../../lib/session.ts';
-import { checkConfirm, checkNewPassword, checkOriginal, policyFrom, problemText, type RuleProblem } from './password-rules.ts';
+import { checkConfirm, checkNewPassword, checkOriginal, policyFrom, problemText, type RuleProblem } from '../../lib/password-rules.ts';
 import { LoadFailedAlert } from '../../lib/load-failed-alert.tsx';
 import { CardReaderDialog } from '../../lib/card-reader-dialog.tsx';
 import type { CardFlow } from '../../lib/card-reader-dialog.tsx';

@@ -9,7 +9,7 @@ import { apiPaths, codes } from '@campus/contracts';
 import { i18n } from '../../lib/i18n.ts';
 import { http, registerNotifier } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
-import { openBackupLogs, useAccountDialogs } from '../../lib/account-dialogs.ts';
+import { openBackupLogs, useBackupLogDialog } from './backup-log-state.ts';
 import BackupLogDialog from './backup-log-dialog.tsx';
 import { formatBackupTime } from './backup-log-format.ts';
 
@@ -97,13 +97,13 @@ beforeEach(async () => {
   registerNotifier({ error: (text) => toasts.push(text) });
   storage.accessToken.set('tok');
   storage.tenantCode.set('1001');
-  useAccountDialogs.setState({ backupLogs: false });
+  useBackupLogDialog.setState({ open: false });
   await i18n.changeLanguage('en-US');
 });
 
 afterEach(() => {
   localStorage.clear();
-  useAccountDialogs.setState({ backupLogs: false });
+  useBackupLogDialog.setState({ open: false });
 });
 
 describe('BackupLogDialog: the table', () => {
@@ -206,14 +206,14 @@ describe('BackupLogDialog: the table', () => {
     renderDialog();
     await loaded();
     await userEvent.keyboard('{Escape}');
-    expect(useAccountDialogs.getState().backupLogs).toBe(false);
+    expect(useBackupLogDialog.getState().open).toBe(false);
   });
 
   it('the close button closes it through the store', async () => {
     renderDialog();
     await loaded();
     await userEvent.click(within(screen.getByRole('dialog', { name: 'Backup Logs' })).getByRole('button', { name: /close/i }));
-    expect(useAccountDialogs.getState().backupLogs).toBe(false);
+    expect(useBackupLogDialog.getState().open).toBe(false);
   });
 
   it('speaks the user language (zh-MO)', async () => {
@@ -251,7 +251,7 @@ describe('BackupLogDialog: the detail', () => {
     within(detail).getByRole('button', { name: /close/i }).focus();
     await userEvent.keyboard('{Enter}');
     await waitFor(() => expect(detailShown()).toBe(false));
-    expect(useAccountDialogs.getState().backupLogs).toBe(true);
+    expect(useBackupLogDialog.getState().open).toBe(true);
     expect(screen.getByRole('dialog', { name: 'Backup Logs' })).toBeInTheDocument();
   });
 

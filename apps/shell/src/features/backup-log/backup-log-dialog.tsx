@@ -6,7 +6,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { BackupLogRow, BackupLogSearchRequest } from '@campus/contracts';
 import { apiPaths, backupLogPaging, isSuccessCode } from '@campus/contracts';
 import { apiPostRaw, RequestError } from '../../lib/request.ts';
-import { closeBackupLogs, useAccountDialogs } from '../../lib/account-dialogs.ts';
+import { closeBackupLogs, useBackupLogDialog } from './backup-log-state.ts';
 import { backupLogSearchBody, filterFromRange, formatBackupTime, formatFileSize, noFilter } from './backup-log-format.ts';
 import type { BackupLogFilter } from './backup-log-format.ts';
 import { BackupLogDetailModal } from './backup-log-detail-modal.tsx';
@@ -140,7 +140,7 @@ function BackupLogViewer({ onDetail }: { onDetail: (row: BackupLogRow) => void }
  */
 export default function BackupLogDialog() {
   const { t } = useTranslation();
-  const open = useAccountDialogs((state) => state.backupLogs);
+  const open = useBackupLogDialog((state) => state.open);
   const [detail, setDetail] = useState<BackupLogRow | null>(null);
   const close = () => {
     setDetail(null);

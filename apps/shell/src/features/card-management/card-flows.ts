@@ -8,7 +8,7 @@ import { i18n } from '../../lib/i18n.ts';
 import { readerStepWithKey } from '../../lib/issuer-key.ts';
 import { sealPassword } from '../../lib/password-seal.ts';
 import { completePrepared, writeConfirm, writePrepared } from '../../lib/prepared-card-write.ts';
-import { keyCardFlow } from '../card-setup/setup-flows.ts';
+import { keyCardFlow } from '../../lib/key-card-flow.ts';
 import { asCardManager } from './card-manager-calls.ts';
 import { cardTableKinds, managedCardKind } from './card-table-kinds.ts';
 import type { CardRow, CardTableKind } from './card-table-kinds.ts';

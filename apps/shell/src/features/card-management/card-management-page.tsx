@@ -2,7 +2,7 @@ import { GateScreenFrame } from '../../lib/gate-screen-frame.tsx';
 import { CardTableScreen } from './card-table-screen.tsx';
 import { cardTableKinds } from './card-table-kinds.ts';
 import type { CardTableKind } from './card-table-kinds.ts';
-import { FinishButton } from './finish-button.tsx';
+import { FinishButton } from '../../lib/finish-button.tsx';
 
 /**
  * /systemadmin-logincard (administrator login cards) and /system-keycard (system key cards): the card management

@@ -6,7 +6,7 @@ import type { CanIssueCardReply, PasswordComplexity } from '@campus/contracts';
 import { apiPaths } from '@campus/contracts';
 import type { CardFlow } from '../../lib/card-reader-dialog.tsx';
 import { apiGet } from '../../lib/request.ts';
-import { CardPasswordFields } from '../card-setup/card-password-fields.tsx';
+import { CardPasswordFields } from '../../lib/card-password-fields.tsx';
 import { issueAdminCardFlow } from './card-flows.ts';
 import { cardManagerCall, problemText } from './card-manager-calls.ts';
 import { holderLabel, useCardFilterOptions } from './card-table-queries.ts';

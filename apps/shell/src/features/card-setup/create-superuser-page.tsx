@@ -11,7 +11,7 @@ import { SetupStepDialog } from './setup-step-dialog.tsx';
 import { gateStepPaths } from '../../lib/gate-setup.ts';
 import { apiGet, apiPost, RequestError } from '../../lib/request.ts';
 import { superAdminCardFlow } from './setup-flows.ts';
-import { CardPasswordFields } from './card-password-fields.tsx';
+import { CardPasswordFields } from '../../lib/card-password-fields.tsx';
 
 interface Values {
   password: string;

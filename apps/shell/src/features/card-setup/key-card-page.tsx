@@ -5,7 +5,7 @@ import type { CardFlow } from '../../lib/card-reader-dialog.tsx';
 import { GateScreenFrame } from '../../lib/gate-screen-frame.tsx';
 import { SetupStepDialog } from './setup-step-dialog.tsx';
 import { gateStepPaths } from '../../lib/gate-setup.ts';
-import { keyCardFlow } from './setup-flows.ts';
+import { keyCardFlow } from '../../lib/key-card-flow.ts';
 
 function KeyCardIssue() {
   const { t } = useTranslation();

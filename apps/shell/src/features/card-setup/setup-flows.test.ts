@@ -11,7 +11,8 @@ import * as storage from '../../lib/storage.ts';
 import { installFakeApi } from '../../../test/fake-api.ts';
 import type { FakeRoutes, SeenCall } from '../../../test/fake-api.ts';
 import { devicePublicKey, fakeIssuer, useOneRealmTextEncoder } from '../../../test/fake-issuer.ts';
-import { keyCardFlow, masterCardFlow, superAdminCardFlow, systemInitFlow } from './setup-flows.ts';
+import { masterCardFlow, superAdminCardFlow, systemInitFlow } from './setup-flows.ts';
+import { keyCardFlow } from '../../lib/key-card-flow.ts';
 
 const prepared = { prepareId: 'P1', fixedNo: 'DE000002', image: '4353aa', alreadyWritten: false };
 

@@ -1,15 +1,14 @@
-import type { CanIssueCardReply, GateSetupState, MasterCardToken, MasterCardReadReply, PreparedCardWrite, SuperAdminIssueRequest } from '@campus/contracts';
+import type { GateSetupState, MasterCardToken, MasterCardReadReply, PreparedCardWrite, SuperAdminIssueRequest } from '@campus/contracts';
 import { apiPaths, cardIssuerPaths } from '@campus/contracts';
 import type { CanIssueReply } from '@campus/contracts';
 import { issuerCall, pairIssuer } from '../../lib/card-issuer.ts';
-import { CardFlowError, readerStep, serverStep } from '../../lib/card-flow.ts';
+import { readerStep, serverStep } from '../../lib/card-flow.ts';
 import type { FlowContext } from '../../lib/card-flow.ts';
 import { passwordDigest } from '../../lib/crypto.ts';
 import { i18n } from '../../lib/i18n.ts';
 import { loadSystemKey } from '../../lib/issuer-key.ts';
 import { sealPassword } from '../../lib/password-seal.ts';
 import { forgetPrepared, writeConfirm, writePrepared } from '../../lib/prepared-card-write.ts';
-import type { RequestOptions } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
 
 const master = { useMasterToken: true } as const;
@@ -47,22 +46,6 @@ export function masterCardFlow() {
     storage.masterCardToken.set(verified.token, verified.expiresIn);
     await loadSystemKey(ctx, true);
     return i18n.t('cardSetup.master.succeeded');
-  };
-}
-
-/**
- * Issuing the system key card (spec §2 /swiper-sys-secret) onto the blank card on the reader; card management
- * issues a new one the same way with its own token (`options`).
- */
-export function keyCardFlow(options: RequestOptions = master) {
-  return async (ctx: FlowContext): Promise<string> => {
-    await readerStep(ctx, 'connecting', pairIssuer);
-    const blank = await readerStep(ctx, 'checking', () => issuerCall<CanIssueReply>(cardIssuerPaths.checkSystemKeyCardCanIssue, { cardKind: 11 }));
-    const check = await serverStep<CanIssueCardReply>(ctx, 'checking', apiPaths.systemKeyCardCheckCanIssue, { fixedNo: blank.fixedNo }, options);
-    if (!check.canIssue) throw new CardFlowError(i18n.t('cardSetup.cardAlreadyExists'), 0);
-    const prepared = await serverStep<PreparedCardWrite>(ctx, 'preparing', apiPaths.systemKeyCardAdd, { fixedNo: blank.fixedNo }, options);
-    await writePrepared(ctx, prepared, () => issuerCall(cardIssuerPaths.issueSystemKeyCard, { fixedNo: prepared.fixedNo, image: prepared.image }), writeConfirm(prepared, apiPaths.gmSetIssueSecretCard, options));
-    return i18n.t('cardSetup.keyCard.done');
   };
 }
 

@@ -7,7 +7,7 @@ import { apiPaths, cardStates, codes } from '@campus/contracts';
 import { GateScreenFrame } from '../../lib/gate-screen-frame.tsx';
 import { gateStepPaths } from '../../lib/gate-setup.ts';
 import { apiPost, RequestError } from '../../lib/request.ts';
-import { FinishButton } from '../card-management/finish-button.tsx';
+import { FinishButton } from '../../lib/finish-button.tsx';
 import { SuperAdminIssue } from './create-superuser-page.tsx';
 
 /** The super administrator's cards, and a new card when none is in use (none yet, or lost or frozen). */

@@ -12,13 +12,12 @@ import * as storage from '../../lib/storage.ts';
 import { findMenuPage, firstPageOf, isAlwaysAcceptedPath, menuTitleKey, systemForPath, useMenuStore } from '../../lib/menus.ts';
 import { useSignOut } from '../../lib/use-sign-out.ts';
 import { LanguagePicker } from '../../lib/language-picker.tsx';
-import { openAbout, openBackupLogs, openChangePassword } from '../../lib/account-dialogs.ts';
 import { homeWithTarget } from '../../lib/paths.ts';
 import { skinOf } from '../../lib/skins.ts';
 import { headerEntries } from './header-entries.ts';
 import { menuItemTarget } from './side-menu-tree.ts';
 import { TopMenu, useTrackedWidth } from './top-menu.tsx';
-import { UserMenu } from './user-menu.tsx';
+import { UserMenu, type UserMenuActions } from './user-menu.tsx';
 import { SideMenu } from './side-menu.tsx';
 import { PageTabs } from './page-tabs.tsx';
 import { openTab, restoreTabs, tabActions, useTabStore } from './tab-store.ts';
@@ -34,12 +33,15 @@ function openWindow(url: string): void {
   window.open(url, '_blank', 'noopener,noreferrer');
 }
 
+/** The user menu's entries that open another feature's dialog: the app layer wires them. */
+export type DialogOpeners = Pick<UserMenuActions, 'onChangePassword' | 'onAbout' | 'onBackupLogs'>;
+
 /**
  * The main layout (spec §2): header with logo, systems and user menu; the side menu of the current system;
  * page tabs; and the content area, where the routed view renders and the sub-application viewport stays
- * mounted across route changes. The app layer passes the `viewport` and the account `dialogs`.
+ * mounted across route changes. The app layer passes the `viewport`, the `dialogs` and what opens them.
  */
-export default function MainLayout({ dialogs, viewport }: { dialogs?: ReactNode; viewport?: ReactNode }) {
+export default function MainLayout({ dialogs, viewport, openers }: { dialogs?: ReactNode; viewport?: ReactNode; openers: DialogOpeners }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
@@ -156,13 +158,11 @@ export default function MainLayout({ dialogs, viewport }: { dialogs?: ReactNode;
             loginTime={user.data?.loginTime}
             entries={entries}
             actions={{
-              onChangePassword: () => openChangePassword(),
-              onAbout: openAbout,
+              ...openers,
               onDeviceService: () => openWindow(`http://127.0.0.1:${localDeviceServicePort}/`),
               onOpsPlatform: () => {
                 if (settings?.opsPlatformUrl) openWindow(settings.opsPlatformUrl);
               },
-              onBackupLogs: openBackupLogs,
               onQuit: () => void quit(),
             }}
           />

@@ -7,7 +7,7 @@ import { apiPaths } from '@campus/contracts';
 import { i18n } from '../../lib/i18n.ts';
 import * as storage from '../../lib/storage.ts';
 import { passwordDigest } from '../../lib/crypto.ts';
-import { openActivation, openLicenceUpload, openTrial, resetLicenceDialogs, useLicenceDialogs } from '../../lib/licence-dialogs.ts';
+import { openActivation, openLicenceUpload, openTrial, resetLicenceDialogs, useLicenceDialogs } from './licence-dialog-state.ts';
 import { installFakeApi, type SeenCall } from '../../../test/fake-api.ts';
 import { renderShell } from '../../../test/render-shell.tsx';
 import { licenceDetail } from './licence-fixtures.test-data.ts';

@@ -1,10 +1,10 @@
-import { closeActivation, closeLicenceUpload, closeTrial, openActivation, useLicenceDialogs } from '../../lib/licence-dialogs.ts';
+import { closeActivation, closeLicenceUpload, closeTrial, openActivation, useLicenceDialogs } from './licence-dialog-state.ts';
 import { LicenceUploadModal } from './licence-upload-modal.tsx';
 import { ActivationModal } from './activation-modal.tsx';
 import { TrialModal } from './trial-modal.tsx';
 import { useSignOut } from '../../lib/use-sign-out.ts';
 
-/** The licence dialogs (upload, activation, trial registration), bound to the licence-dialogs store. */
+/** The licence dialogs (upload, activation, trial registration), bound to their store (licence-dialog-state). */
 export default function LicenceDialogs() {
   const upload = useLicenceDialogs((state) => state.upload);
   const activation = useLicenceDialogs((state) => state.activation);

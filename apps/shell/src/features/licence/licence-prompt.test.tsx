@@ -1,12 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { LicencePermission } from '@campus/contracts';
 import { apiPaths } from '@campus/contracts';
 import { i18n } from '../../lib/i18n.ts';
 import * as storage from '../../lib/storage.ts';
-import { useAccountDialogs } from '../../lib/account-dialogs.ts';
-import { resetLicenceDialogs, useLicenceDialogs } from '../../lib/licence-dialogs.ts';
+import { resetLicenceDialogs, useLicenceDialogs } from './licence-dialog-state.ts';
 import { installFakeApi } from '../../../test/fake-api.ts';
 import { renderShell } from '../../../test/render-shell.tsx';
 import LicencePrompt from './licence-prompt.tsx';
@@ -15,26 +14,29 @@ import { expiredForAdmin } from './licence-fixtures.test-data.ts';
 
 const admin = expiredForAdmin;
 let permission: LicencePermission = admin;
+/** 'View details': the app layer opens About System on its Licenses tab (app/signed-in-dialogs.test.tsx). */
+let viewDetails = vi.fn<() => void>();
+
+const renderPrompt = () => renderShell(<LicencePrompt onViewDetails={viewDetails} detailsOpen={false} />);
 
 beforeEach(async () => {
   permission = admin;
+  viewDetails = vi.fn<() => void>();
   installFakeApi({ [apiPaths.licencePermission]: () => ({ data: permission }), [apiPaths.logout]: () => ({ data: null }) });
   storage.accessToken.set('tok');
   storage.licenceAbnormal.set(true);
   resetLicenceDialogs();
-  useAccountDialogs.setState({ about: false });
   await i18n.changeLanguage('en-US');
 });
 
 afterEach(() => {
   localStorage.clear();
   resetLicenceDialogs();
-  useAccountDialogs.setState({ about: false });
 });
 
 describe('LicencePrompt', () => {
   it('expired, for an administrator: the supplier text and every link; each link opens its dialog and the prompt steps aside', async () => {
-    renderShell(<LicencePrompt />);
+    renderPrompt();
     expect(await screen.findByText('The licence has expired. Please ask the supplier for a new licence.')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Register a 30-day trial' }));
     expect(useLicenceDialogs.getState().trial).toBe(true);
@@ -44,13 +46,12 @@ describe('LicencePrompt', () => {
     expect(useLicenceDialogs.getState().upload).toBe(true);
     resetLicenceDialogs();
     await userEvent.click(await screen.findByRole('button', { name: 'View details' }));
-    expect(useAccountDialogs.getState().about).toBe(true);
-    expect(useLicenceDialogs.getState().aboutTab).toBe('licences');
+    expect(viewDetails).toHaveBeenCalledTimes(1);
   });
 
   it('back from the upload dialog it asks again and says what holds now', async () => {
     permission = { ...admin, licenseType: 4, licenseState: 0 };
-    renderShell(<LicencePrompt />);
+    renderPrompt();
     await userEvent.click(await screen.findByRole('button', { name: 'Apply for a formal licence' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     // an expired licence was uploaded there and not activated
@@ -62,7 +63,7 @@ describe('LicencePrompt', () => {
 
   it('no licence yet: the welcome text, only the links allowed', async () => {
     permission = { ...admin, licenseType: 4, isViewPermission: false, isAddOfficialPermission: false };
-    renderShell(<LicencePrompt />);
+    renderPrompt();
     expect(await screen.findByRole('dialog', { name: 'Welcome' })).toHaveTextContent('No licence has been added to this system yet');
     expect(screen.getByRole('button', { name: 'Register a 30-day trial' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'View details' })).toBeNull();
@@ -71,7 +72,7 @@ describe('LicencePrompt', () => {
 
   it('tampered without view permission: the error dialog, with a way back to login', async () => {
     permission = { ...admin, licenseType: 1, isViewPermission: false };
-    const { router } = renderShell(<LicencePrompt />);
+    const { router } = renderPrompt();
     expect(await screen.findByRole('dialog', { name: 'Authorization tampered' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Register a 30-day trial' })).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Return to login' }));
@@ -80,7 +81,7 @@ describe('LicencePrompt', () => {
 
   it('anyone but a system administrator: no valid licence, contact the administrator, Return to login signs out', async () => {
     permission = { ...admin, isSystemAdmin: false };
-    const { router } = renderShell(<LicencePrompt />);
+    const { router } = renderPrompt();
     expect(await screen.findByText('There is no valid licence. Please contact the administrator: the system cannot be used.')).toBeInTheDocument();
     expect(screen.getAllByRole('button').map((entry) => entry.textContent)).toEqual(['Return to login']);
     await userEvent.click(screen.getByRole('button', { name: 'Return to login' }));
@@ -90,7 +91,7 @@ describe('LicencePrompt', () => {
 
   it('in zh-MO', async () => {
     await i18n.changeLanguage('zh-MO');
-    renderShell(<LicencePrompt />);
+    renderPrompt();
     expect(await screen.findByText('許可證已過期，請聯絡供應商取得新的許可證。')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: '返回登入' })).toBeInTheDocument();
   });

@@ -6,13 +6,12 @@ import { useQuery } from '@tanstack/react-query';
 import type { LicencePermission } from '@campus/contracts';
 import { apiPaths } from '@campus/contracts';
 import { apiGet } from '../../lib/request.ts';
-import { useAccountDialogs } from '../../lib/account-dialogs.ts';
-import { openLicenceDetails, openLicenceUpload, openTrial, useLicenceDialogs } from '../../lib/licence-dialogs.ts';
+import { anyLicenceDialogOpen, openLicenceUpload, openTrial, useLicenceDialogs } from './licence-dialog-state.ts';
 import { decideLicencePrompt, promptTextKey, type LicencePromptDecision } from './licence-prompt-decision.ts';
 import { useSignOut } from '../../lib/use-sign-out.ts';
 import { LoadFailedAlert } from '../../lib/load-failed-alert.tsx';
 
-function PromptBody({ decision }: { decision: LicencePromptDecision }) {
+function PromptBody({ decision, onViewDetails }: { decision: LicencePromptDecision; onViewDetails: () => void }) {
   const { t } = useTranslation();
   if (decision.kind === 'employee') {
     return <Alert type="warning" showIcon title={t('licence.prompt.employee')} />;
@@ -38,7 +37,7 @@ function PromptBody({ decision }: { decision: LicencePromptDecision }) {
       </Space>
       <Space wrap>
         {links.view ? (
-          <Button type="link" onClick={openLicenceDetails}>
+          <Button type="link" onClick={() => onViewDetails()}>
             {t('licence.prompt.view')}
           </Button>
         ) : null}
@@ -63,12 +62,19 @@ function titleKey(decision: LicencePromptDecision | null): string {
   return 'licence.prompt.title';
 }
 
+export interface LicencePromptProps {
+  /** 'View details': the app layer opens About System on its Licenses tab (another feature's dialog). */
+  onViewDetails: () => void;
+  /** True while the dialog 'View details' opened is shown. */
+  detailsOpen: boolean;
+}
+
 /**
  * The licence prompt after a sign-in whose licence check was not normal (spec §4 "Licence prompt", §6,
  * §8). It cannot be dismissed, but always offers 'Return to login'; it steps aside while a dialog its
  * links open (About System, upload, trial, activation) is shown, and comes back when that one closes.
  */
-export default function LicencePrompt() {
+export default function LicencePrompt({ onViewDetails, detailsOpen }: LicencePromptProps) {
   const { t } = useTranslation();
   const signOut = useSignOut();
   const permission = useQuery({
@@ -77,9 +83,8 @@ export default function LicencePrompt() {
     retry: false,
     staleTime: 0,
   });
-  const aboutOpen = useAccountDialogs((state) => state.about);
-  const licenceDialogOpen = useLicenceDialogs((state) => state.upload || state.trial || state.activation !== null);
-  const open = !aboutOpen && !licenceDialogOpen;
+  const licenceDialogOpen = useLicenceDialogs(anyLicenceDialogOpen);
+  const open = !detailsOpen && !licenceDialogOpen;
   // back from a dialog its links opened (a licence may have been uploaded there): say what holds now
   const wasOpen = useRef(open);
   const { refetch } = permission;
@@ -108,7 +113,7 @@ export default function LicencePrompt() {
       {permission.isError ? (
         <LoadFailedAlert title={t('licence.prompt.loadFailed')} onRetry={() => void permission.refetch()} retrying={permission.isFetching} />
       ) : null}
-      {decision ? <PromptBody decision={decision} /> : null}
+      {decision ? <PromptBody decision={decision} onViewDetails={onViewDetails} /> : null}
     </Modal>
   );
 }

@@ -7,7 +7,7 @@ import type { CustomerInfo, LicenceDetail, LicenceRow, LicenceSearchReply, Licen
 import { apiPaths, licencePaging } from '@campus/contracts';
 import { apiGet, apiPost } from '../../lib/request.ts';
 import { useUserDetail } from '../../lib/user-detail.ts';
-import { openActivation, openLicenceUpload } from '../../lib/licence-dialogs.ts';
+import { openActivation, openLicenceUpload } from './licence-dialog-state.ts';
 import { beginText, canActivate, employeeCountText, endText, formalText, loseActivateText, stateText, timeText } from './licence-display.ts';
 import { useDisplayContext } from './use-display-context.ts';
 import { LicenceParts } from './licence-detail-view.tsx';

@@ -4,15 +4,18 @@ import type { ShellApi, ShellGlobalConfig, ShellProps, ShellRoute, ShellUserInfo
 import * as storage from '../../lib/storage.ts';
 import { currentLanguage } from '../../lib/i18n.ts';
 import { useMenuStore } from '../../lib/menus.ts';
-import { openChangePassword } from '../../lib/account-dialogs.ts';
 import { apiGetCounted, apiPostCounted } from '../../lib/request.ts';
 import { defaultSkin } from '@campus/contracts';
 import { mayNavigate, type SubAppDefinition } from '../../lib/sub-apps.ts';
 
-/** What the shared state is read from at mount time: the signed-in user and the router's navigate. */
+/**
+ * What the shared state is read from at mount time: the signed-in user, the router's navigate, and what
+ * opens Change Password (the account feature's dialog, wired by the app layer).
+ */
 export interface LiveShell {
   user: UserInfo | null;
   navigate: (to: string) => void;
+  changePassword: () => void;
 }
 
 /** Calls of sub-apps go through the shell's request layer: same headers, same 401 and error handling. */
@@ -78,7 +81,7 @@ export function shellPropsFor(app: SubAppDefinition, live: () => LiveShell): She
       const settings = storage.tenantSettings.get();
       return settings?.headerLogo || settings?.systemLogo || '';
     },
-    changePwd: () => openChangePassword(),
+    changePwd: () => live().changePassword(),
     navigate: (appNo: string, path: string) => {
       const { systems, pages } = useMenuStore.getState();
       if (!mayNavigate(systems.map((system) => system.appNo), pages, appNo, path)) return false;

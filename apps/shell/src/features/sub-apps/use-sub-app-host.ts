@@ -26,8 +26,9 @@ function whenIdle(task: () => void): void {
 /**
  * Runs the sub-app host for the signed-in layout: loads the registry, registers the applications once the
  * user is known, keeps the shared state current, broadcasts language changes and reports versions.
+ * `onChangePassword` is what a sub-app's changePwd does (the app layer opens the account feature's dialog).
  */
-export function useSubAppHost(): { retryRegistry: () => void } {
+export function useSubAppHost({ onChangePassword }: { onChangePassword: () => void }): { retryRegistry: () => void } {
   const navigate = useNavigate();
   const user = useUserDetail();
   const registry = useQuery({
@@ -38,8 +39,9 @@ export function useSubAppHost(): { retryRegistry: () => void } {
   });
 
   // the loader reads the shared state through this at each mount; the last known user survives a refetch
-  const live = useRef<LiveShell>({ user: null, navigate: () => undefined });
+  const live = useRef<LiveShell>({ user: null, navigate: () => undefined, changePassword: () => undefined });
   live.current.navigate = (to) => void navigate(to);
+  live.current.changePassword = onChangePassword;
   if (user.data) live.current.user = user.data;
 
   const userKnown = Boolean(user.data);

@@ -1,7 +1,7 @@
 import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import * as storage from '../../lib/storage.ts';
+import * as storage from './storage.ts';
 
 /**
  * Ends the card-management visit: the master-card token is forgotten; a signed-in administrator goes home, anyone

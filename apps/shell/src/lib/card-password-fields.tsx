@@ -1,7 +1,7 @@
 import { Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { PasswordComplexity } from '@campus/contracts';
-import { checkNewPassword, policyFrom, problemText } from '../account/password-rules.ts';
+import { checkNewPassword, policyFrom, problemText } from './password-rules.ts';
 
 /**
  * The card password of a new administrator login card and its confirmation (form fields `password` and `confirm`):

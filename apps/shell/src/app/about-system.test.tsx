@@ -2,18 +2,21 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { message } from 'antd';
-import type { LicenceSearchRequest, UserInfo, VersionEntry } from '@campus/contracts';
+import type { LicenceSearchRequest, VersionEntry } from '@campus/contracts';
 import { apiPaths } from '@campus/contracts';
-import { i18n } from '../../lib/i18n.ts';
-import * as storage from '../../lib/storage.ts';
-import { openAbout, useAccountDialogs } from '../../lib/account-dialogs.ts';
-import { openLicenceDetails, resetLicenceDialogs, useLicenceDialogs } from '../../lib/licence-dialogs.ts';
-import { installFakeApi, type SeenCall } from '../../../test/fake-api.ts';
-import { renderShell } from '../../../test/render-shell.tsx';
-import { licenceDetail, licenceRow } from '../licence/licence-fixtures.test-data.ts';
-import LicencesTab from '../licence/licences-tab.tsx';
-import AboutDialog from './about-dialog.tsx';
+import { i18n } from '../lib/i18n.ts';
+import * as storage from '../lib/storage.ts';
+import { closeAbout, openAbout, useAboutDialog } from '../features/about/about-state.ts';
+import { resetLicenceDialogs, useLicenceDialogs } from '../features/licence/licence-dialog-state.ts';
+import { installFakeApi, type SeenCall } from '../../test/fake-api.ts';
+import { renderShell } from '../../test/render-shell.tsx';
+import { signedInUser } from './signed-in-user.test-data.ts';
+import { licenceDetail, licenceRow } from '../features/licence/licence-fixtures.test-data.ts';
+import LicencesTab from '../features/licence/licences-tab.tsx';
+import AboutDialog from '../features/about/about-dialog.tsx';
 
+// About System as the app layer composes it (signed-in-dialogs.tsx): the about feature's dialog with the
+// licence feature's Licenses tab. Features do not import each other, so the test of both lives here.
 
 const versions: VersionEntry[] = [
   { address: '10.0.0.5:6300', serviceName: 'main-front', version: '3.5.7.24112701' },
@@ -25,22 +28,7 @@ const allLicences = Array.from({ length: 40 }, (_, i) => licenceRow(i));
 let seen: SeenCall[] = [];
 let isSystemAdmin = true;
 
-function user(): UserInfo {
-  return {
-    id: 'u1',
-    code: 'admin',
-    isFirstLogin: false,
-    name: 'Admin',
-    loginTime: 0,
-    oprtPwdEditReason: null,
-    lockingTime: null,
-    isSystemAdmin,
-    tenantCode: '1001',
-    tenantName: 'Harbour',
-    cardId: null,
-    loginType: 1,
-  };
-}
+const user = () => signedInUser({ isSystemAdmin });
 
 beforeEach(async () => {
   isSystemAdmin = true;
@@ -57,7 +45,7 @@ beforeEach(async () => {
   storage.accessToken.set('tok');
   storage.utcDiff.set(480);
   resetLicenceDialogs();
-  useAccountDialogs.setState({ about: false });
+  closeAbout();
   await i18n.changeLanguage('en-US');
 });
 
@@ -210,10 +198,10 @@ describe('About System: Licenses', () => {
 
   it('opened from a licence prompt it starts on Licenses; closed, it starts on Version Info again', async () => {
     renderShell(<AboutDialog licencesTab={<LicencesTab />} />);
-    act(() => openLicenceDetails());
+    act(() => openAbout('licences'));
     await waitFor(() => expect(rows()).toHaveLength(15));
     await userEvent.click(within(screen.getByRole('dialog', { name: 'About System' })).getByRole('button', { name: /close/i }));
-    expect(useAccountDialogs.getState().about).toBe(false);
-    expect(useLicenceDialogs.getState().aboutTab).toBe('versions');
+    expect(useAboutDialog.getState().open).toBe(false);
+    expect(useAboutDialog.getState().tab).toBe('versions');
   });
 });

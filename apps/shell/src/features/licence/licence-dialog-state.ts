@@ -1,24 +1,23 @@
 import { create } from 'zustand';
-import { closeAbout, openAbout } from './account-dialogs.ts';
-
-export type AboutTab = 'versions' | 'licences';
+import { onSignOut } from '../../lib/session.ts';
 
 /**
- * Which licence dialog is open (spec §2 "Modals"): upload, activation of one licence, trial registration,
- * and the tab About System opens on. The licence prompt and the About dialog open them; the app layer
- * renders them (features never import each other, so they meet here).
+ * Which licence dialog is open (spec §2 "Modals"): upload, activation of one licence, trial registration.
+ * The licence prompt and the Licenses tab open them.
  */
 export interface LicenceDialogsState {
-  aboutTab: AboutTab;
   upload: boolean;
   /** The id of the licence being activated; null when closed. */
   activation: string | null;
   trial: boolean;
 }
 
-const closed: LicenceDialogsState = { aboutTab: 'versions', upload: false, activation: null, trial: false };
+const closed: LicenceDialogsState = { upload: false, activation: null, trial: false };
 
 export const useLicenceDialogs = create<LicenceDialogsState>(() => ({ ...closed }));
+
+/** True while one of the licence dialogs is shown. */
+export const anyLicenceDialogOpen = (state: LicenceDialogsState): boolean => state.upload || state.trial || state.activation !== null;
 
 export function openLicenceUpload(): void {
   useLicenceDialogs.setState({ upload: true });
@@ -45,23 +44,9 @@ export function closeTrial(): void {
   useLicenceDialogs.setState({ trial: false });
 }
 
-export function setAboutTab(tab: AboutTab): void {
-  useLicenceDialogs.setState({ aboutTab: tab });
-}
-
-/** About System opened on its Licenses tab (the prompt's 'view details'). */
-export function openLicenceDetails(): void {
-  setAboutTab('licences');
-  openAbout();
-}
-
-/** About System closed; it opens on Version Info next time. */
-export function closeAboutSystem(): void {
-  closeAbout();
-  setAboutTab('versions');
-}
-
 /** For tests and sign-out: every licence dialog closed. */
 export function resetLicenceDialogs(): void {
   useLicenceDialogs.setState({ ...closed });
 }
+
+onSignOut(resetLicenceDialogs);

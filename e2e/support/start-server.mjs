@@ -26,7 +26,7 @@ const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/
     // a private deployment, so the user menu shows Backup Logs and (for system administrators) the
     // operations platform, whose address here is only checked, never served
     PRIVATE_DEPLOYMENT: 'on',
-    OPS_PLATFORM_URL: 'http://127.0.0.1:6391/ops-platform/',
+    OPS_PLATFORM_URL: `http://127.0.0.1:${process.env.PORT ?? '6391'}/ops-platform/`,
     // a second sub-app (attendance, kq) beside the bundled enterprise-data one; door access (mj) stays absent
     SUBAPPS_DIR: path.join(root, 'e2e', 'fixtures', 'subapps'),
   },

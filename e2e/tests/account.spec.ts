@@ -1,3 +1,4 @@
+import { baseURL } from '../support/env.ts';
 import { expect, test, type Page } from '@playwright/test';
 import { chooseUserMenuEntry, demo, fillLogin, quit, signIn, switchLanguage, userMenu } from '../support/sign-in.ts';
 
@@ -118,7 +119,7 @@ test.describe('user menu', () => {
     const admin = await entries(page);
     expect(admin.slice(1)).toEqual(['Change Password', 'About System', 'Device Service', 'Operations Management Platform', 'Backup Logs', 'Quit']);
     const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByRole('menuitem', { name: 'Operations Management Platform' }).click()]);
-    expect(popup.url()).toBe('http://127.0.0.1:6391/ops-platform/');
+    expect(popup.url()).toBe(`${baseURL}/ops-platform/`);
   });
 
   test('About System shows the shell version', async ({ page }) => {

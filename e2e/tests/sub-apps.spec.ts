@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { e2ePort } from '../support/env.ts';
 import { chooseUserMenuEntry, demo, pageTabs, sideNav, signIn, switchLanguage } from '../support/sign-in.ts';
 
 // Sub-applications (DESIGN §8): the reference enterprise-data app (apps/subapp-qy, served at /subapps/qy/)
@@ -201,7 +202,7 @@ test.describe('sub-applications', () => {
         }, token);
         return versions.map((row) => `${row.serviceName} ${row.version} ${row.address}`).sort();
       })
-      .toEqual(expect.arrayContaining(['main-front 3.5.7.24112701 127.0.0.1:6391', 'kq-fixture 0.9.1 127.0.0.1:6391', expect.stringMatching(/^subapp-qy \S+ 127\.0\.0\.1:6391$/)]));
+      .toEqual(expect.arrayContaining([`main-front 3.5.7.24112701 127.0.0.1:${e2ePort}`, `kq-fixture 0.9.1 127.0.0.1:${e2ePort}`, expect.stringMatching(new RegExp(`^subapp-qy \\S+ 127\\.0\\.0\\.1:${e2ePort}$`))]));
   });
 
   test('the heap stays flat over 50 switches between two sub-apps', async ({ page }) => {

@@ -58,7 +58,12 @@ export interface ShellApiResult<T> {
   recordCount?: number;
 }
 
-/** What the shell puts in the props of every lifecycle call (plus qiankun's own `container` and `name`). */
+/**
+ * What the shell puts in the props of every lifecycle call (plus qiankun's own `container` and `name`). They are as
+ * of that call: texts the server localises (userInfo.tenantName, globalConfig.systemName, the routers' titles) stay
+ * in the language of the mount. After a language change, fetch what you show in the new language (your calls send
+ * the shell's current language).
+ */
 export interface ShellProps {
   userInfo: ShellUserInfo;
   globalConfig: ShellGlobalConfig;

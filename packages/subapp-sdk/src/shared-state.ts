@@ -27,7 +27,10 @@ export interface ShellGlobalConfig {
   systemName: string;
   /** The tenant's skin: DASUI001, DASUI003 or DASUI004. */
   skin: string;
-  /** Minutes east of UTC of the user's calendar (user settings timeZone.utcDiff). */
+  /**
+   * Minutes east of UTC of the user's clock (user settings timeZone.utcDiff): show every time on it, as the shell does
+   * (`formatTime` of `@campus/subapp-sdk/time`), and name it (`zoneName`) where it matters.
+   */
   utcDiff: number;
   /** The shell's version (main-front). */
   shellVersion: string;

@@ -94,6 +94,30 @@ describe.each(databases)('sign-in and what each demo account gets (%s)', (kind) 
     expect(licence.body.data).toMatchObject({ isNormal: true, isSystemAdmin: false, isViewPermission: false });
   });
 
+  it("the language chosen in the shell is kept as the user's setting, for the next sign-in too", async () => {
+    const token = await signIn(server, 'multi', 'Multi#2026', '1001');
+    const settings = (session: string) => call<UserSettings>(server, 'GET', apiPaths.userSettings, undefined, { token: session });
+    const before = (await settings(token)).body.data;
+    const save = (body: unknown, session: string | null = token) => call<null>(server, 'POST', apiPaths.saveUserSettings, body, session === null ? {} : { token: session });
+
+    const saved = await save({ language: 'zh-MO' });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ code: 0, data: null });
+    expect((await settings(token)).body.data).toEqual({ ...before, language: 'zh-MO' });
+    // a later sign-in (another browser) reads it
+    const next = await signIn(server, 'multi', 'Multi#2026', '1001');
+    expect((await settings(next)).body.data.language).toBe('zh-MO');
+
+    // only the three interface languages, and only for a session
+    expect((await save({ language: 'fr-FR' })).status).toBe(400);
+    expect((await save({})).status).toBe(400);
+    expect((await save({ language: 'en-US' }, null)).status).toBe(401);
+    expect((await settings(token)).body.data.language).toBe('zh-MO');
+
+    await save({ language: before.language });
+    expect((await settings(next)).body.data).toEqual(before);
+  });
+
   it('multi is in two tenants and gets different systems in each', async () => {
     const search = await call<TenantEntry[]>(server, 'GET', `${apiPaths.tenantSearch}?account=multi`, undefined, { language: 'en-US' });
     expect(search.body.data).toEqual([

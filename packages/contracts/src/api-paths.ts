@@ -28,6 +28,8 @@ export const apiPaths = {
   passwordComplexity: '/system/api/System/GetLoginPassordComplexity',
   userDetail: '/qy/api/User/GetDetailByToken',
   userSettings: '/qy/api/System/GetUserSetParam',
+  /** POST SaveUserSettingsRequest → null: stores the language the user chose (path left open by the spec). */
+  saveUserSettings: '/qy/api/System/SetUserSetParam',
   // menus and reference data
   systemLogos: '/system/api/System/GetSystemLogoList',
   languages: '/system/api/System/GetLanguageList',

@@ -132,6 +132,14 @@ export interface UserSettings {
   timeZone: { utcDiff: number };
 }
 
+/**
+ * `POST SetUserSetParam`: the language the user chose in the shell's picker, kept as the user's own setting so it
+ * follows the user to the next sign-in and to other browsers (the spec leaves this call open).
+ */
+export interface SaveUserSettingsRequest {
+  language: LanguageCode;
+}
+
 export interface PasswordComplexity {
   /** Base64 of a JavaScript regular expression source. */
   regex: string;

@@ -35,6 +35,13 @@ export const licenceLimits = {
   maxFilesPerUpload: 20,
 } as const;
 
+/**
+ * Licence dates are days of the vendor's calendar, UTC+8 (minutes east of UTC): a licence begins at 00:00 of its first
+ * day and ends at 23:59:59.999 of its last there (the licence CLI issues them so). They are shown as those days to
+ * every viewer, never shifted into the viewer's zone.
+ */
+export const licenceCalendarUtcDiff = 480;
+
 /** A customer number (spec §5, §9): 1 to 8 digits without a leading zero. */
 export const customerNoPattern = /^[1-9][0-9]{0,7}$/;
 

@@ -44,3 +44,14 @@ export {
   type StandaloneLanguageDetail,
   type StandaloneOptions,
 } from './standalone.ts';
+export {
+  browserUtcDiff,
+  formatCalendarDate,
+  formatTime,
+  fromWallClock,
+  wallClock,
+  zoneName,
+  type FormatTimeOptions,
+  type TimeStyle,
+  type WallClockFields,
+} from './time.ts';

@@ -27,7 +27,10 @@ export interface ShellGlobalConfig {
   systemName: string;
   /** The tenant's skin: DASUI001, DASUI003 or DASUI004. */
   skin: string;
-  /** Minutes east of UTC of the user's calendar (user settings timeZone.utcDiff). */
+  /**
+   * Minutes east of UTC of the user's clock (user settings timeZone.utcDiff): show every time on it, as the shell does
+   * (`formatTime` of `@campus/subapp-sdk/time`), and name it (`zoneName`) where it matters.
+   */
   utcDiff: number;
   /** The shell's version (main-front). */
   shellVersion: string;
@@ -58,7 +61,12 @@ export interface ShellApiResult<T> {
   recordCount?: number;
 }
 
-/** What the shell puts in the props of every lifecycle call (plus qiankun's own `container` and `name`). */
+/**
+ * What the shell puts in the props of every lifecycle call (plus qiankun's own `container` and `name`). They are as
+ * of that call: texts the server localises (userInfo.tenantName, globalConfig.systemName, the routers' titles) stay
+ * in the language of the mount. After a language change, fetch what you show in the new language (your calls send
+ * the shell's current language).
+ */
 export interface ShellProps {
   userInfo: ShellUserInfo;
   globalConfig: ShellGlobalConfig;

@@ -3,6 +3,7 @@ import { defineSubApp, type SubAppContext } from './lifecycles.ts';
 import { createDevApi, isInsideShell, runStandalone, setStandaloneLanguage, standaloneLanguage, standaloneStorageKeys } from './standalone.ts';
 import { isPermissionDenied } from './api-error.ts';
 import type { ShellLanguage } from './shared-state.ts';
+import { browserUtcDiff } from './time.ts';
 
 beforeEach(() => {
   document.body.innerHTML = '<div data-subapp-root id="root"></div>';
@@ -44,7 +45,7 @@ describe('runStandalone', () => {
     expect(seen?.root).toBe(document.getElementById('root'));
     expect(seen?.props.userInfo.name).toBe('Developer');
     expect(seen?.props.basePath).toBe('/qy/');
-    expect(seen?.props.globalConfig.utcDiff).toBe(-new Date().getTimezoneOffset());
+    expect(seen?.props.globalConfig.utcDiff).toBe(browserUtcDiff());
     expect(seen?.language()).toBe('zh-MO');
     await handle?.unmount();
   });

@@ -2,6 +2,7 @@ import type { ShellApi, ShellApiResult, ShellBroadcast, ShellLanguage, ShellProp
 import type { GlobalStateCallback, SubAppLifecycles, SubAppMountProps } from './lifecycles.ts';
 import { ShellRequestError } from './api-error.ts';
 import { isShellLanguage, toShellLanguage } from './language.ts';
+import { browserUtcDiff } from './time.ts';
 
 declare global {
   interface Window {
@@ -156,7 +157,7 @@ export function createDevProps(language: () => ShellLanguage, overrides: Partial
       isPrivateDeployment: false,
       systemName: 'Campus (standalone)',
       skin: 'DASUI001',
-      utcDiff: -new Date().getTimezoneOffset(),
+      utcDiff: browserUtcDiff(),
       shellVersion: 'standalone',
       permissions: {},
     },

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { licenceAlgorithms, licenceLimits } from '@campus/contracts';
+import { licenceAlgorithms, licenceCalendarUtcDiff, licenceLimits } from '@campus/contracts';
 import type { LicenceAlgorithm, LicenceDeviceLimit, LicencePayload } from '@campus/contracts';
 import { LicenceFormatError, checkSignature, generateKeyPair, kidPattern, issueLicenceFile, licenceCodePattern, parseLicenceFile, readPayload } from '../modules/licence/licence-file.ts';
 import type { SigningKey } from '../modules/licence/licence-file.ts';
@@ -38,7 +38,8 @@ const help = `Campus shell licence tool (vendor side)
 Applications: ${systems.map((s) => s.appNo).join(', ')}.
 `;
 
-const campusOffsetMs = 8 * 3_600_000;
+/** The licence calendar (UTC+08:00): dates are its days. */
+const campusOffsetMs = licenceCalendarUtcDiff * 60_000;
 
 function day(value: string, option: string, endOfDay: boolean): number | null {
   if (value === 'follow') return null;

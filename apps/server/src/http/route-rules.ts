@@ -18,6 +18,8 @@ export function routeKey(method: string, url: string): string {
 const shellFrame: readonly RouteKey[] = [
   `GET ${apiPaths.userDetail}`,
   `GET ${apiPaths.userSettings}`,
+  // the language picker sits in the frame: its choice is kept under every rule
+  `POST ${apiPaths.saveUserSettings}`,
   `GET ${apiPaths.licencePermission}`,
   `GET ${apiPaths.menus}`,
   `GET ${apiPaths.permissions}`,

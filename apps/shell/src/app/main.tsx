@@ -1,3 +1,5 @@
+// first: sets the stored language on i18n and <html lang> before anything renders (no paint in another language)
+import '../lib/i18n.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';

@@ -3,8 +3,8 @@ import { Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
-import type { GateSetupState, TenantSettings } from '@campus/contracts';
-import { apiPaths, isGateSystem } from '@campus/contracts';
+import type { GateSetupState, LanguageCode, TenantSettings } from '@campus/contracts';
+import { apiPaths, isGateSystem, toLanguage } from '@campus/contracts';
 import { apiGet, apiPost } from './request.ts';
 import { randomId } from './crypto.ts';
 import { gateEntryRedirect } from './gate-setup.ts';
@@ -14,16 +14,19 @@ import * as storage from './storage.ts';
 
 export const gateStateQueryKey = ['gate-setup-state'] as const;
 
-async function fetchSettings(): Promise<TenantSettings> {
-  const settings = await apiGet<TenantSettings>(apiPaths.tenantSettings, { guid: randomId() });
+async function fetchSettings(language: LanguageCode): Promise<TenantSettings> {
+  const settings = await apiGet<TenantSettings>(apiPaths.tenantSettings, { guid: randomId() }, { language });
   storage.tenantSettings.set(settings);
   return settings;
 }
 
 /** The tenant settings (system type, issuer address) and the set-up state, for the entry checks of spec §2. */
 export function useGateState() {
+  const { i18n } = useTranslation();
+  const language = toLanguage(i18n.language);
   const stored = storage.tenantSettings.get();
-  const settings = useQuery({ queryKey: ['tenant-settings'], queryFn: fetchSettings, retry: false, initialData: stored ?? undefined, staleTime: stored ? 0 : undefined });
+  // in the language shown (the system name is localised): a switch fetches them again
+  const settings = useQuery({ queryKey: ['tenant-settings', language], queryFn: () => fetchSettings(language), retry: false, initialData: stored ?? undefined, staleTime: stored ? 0 : undefined });
   const gate = settings.data ? isGateSystem(settings.data.mjSystem) : false;
   const state = useQuery({ queryKey: gateStateQueryKey, queryFn: () => apiPost<GateSetupState>(apiPaths.gmIsSystemInit), enabled: gate, retry: false });
   return { settings, state };

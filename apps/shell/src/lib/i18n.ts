@@ -27,6 +27,15 @@ void i18n.use(initReactI18next).init({
   initAsync: false,
 });
 
+/** The page's language for the browser and assistive technology: <html lang> follows the interface language. */
+function markDocumentLanguage(language: string): void {
+  if (typeof document !== 'undefined') document.documentElement.lang = language;
+}
+
+// before anything renders (main.tsx imports this module first): index.html ships lang="zh-CN", and the first paint
+// must already be in the stored language, page and <html lang> alike
+markDocumentLanguage(i18n.language);
+
 /** The language names as shown in the picker, each in its own language. */
 export const languageOptions: { code: LanguageCode; label: string }[] = [
   { code: 'en-US', label: 'English' },
@@ -42,7 +51,7 @@ export function currentLanguage(): LanguageCode {
 /** Stores the language and switches the texts (antd's locale follows through the providers). */
 export async function applyLanguage(language: LanguageCode): Promise<void> {
   storage.language.set(language);
-  document.documentElement.lang = language;
+  markDocumentLanguage(language);
   // switching to the language already shown would re-render every text for nothing
   if (i18n.language !== language) await i18n.changeLanguage(language);
 }

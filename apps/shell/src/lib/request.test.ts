@@ -47,13 +47,23 @@ afterEach(() => {
 });
 
 describe('the end of a lock-out', () => {
-  it('is shown in the viewer’s own time zone, named, not in the server’s UTC text', async () => {
-    const lockingTime = Date.UTC(2026, 10, 24, 6, 5);
-    answer({ code: 112, msg: 'Too many failed sign-ins: the account is locked until 2026-11-24 06:05:00 UTC', data: { lockingTime, captchaRequired: true } });
+  const lockingTime = Date.UTC(2026, 10, 24, 6, 5);
+  const locked = { code: 112, msg: 'Too many failed sign-ins: the account is locked until 2026-11-24 06:05:00 UTC', data: { lockingTime, captchaRequired: true } };
+
+  it('on the login page is shown in the browser’s time zone, named, not in the server’s UTC text', async () => {
+    vi.spyOn(Date.prototype, 'getTimezoneOffset').mockReturnValue(300); // a browser at UTC-5
+    answer(locked);
     await expect(apiPost('/login', {})).rejects.toMatchObject({ code: 112 });
-    const shown = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }).format(new Date(lockingTime));
-    expect(notify).toHaveBeenCalledWith(`Too many failed sign-ins: the account is locked until ${shown}`);
-    expect(shown).toMatch(/(UTC|GMT|[A-Z]{2,5})([+-]\d+)?$/);
+    expect(notify).toHaveBeenCalledWith('Too many failed sign-ins: the account is locked until Nov 24, 2026, 1:05 AM UTC-5');
+    vi.restoreAllMocks();
+  });
+
+  it('signed in (a wrong current password) is shown on the user’s own clock, the one of the user settings', async () => {
+    signIn();
+    storage.utcDiff.set(480);
+    answer(locked);
+    await expect(apiPost('/system/api/Account/ChangePassword', {})).rejects.toMatchObject({ code: 112 });
+    expect(notify).toHaveBeenCalledWith('Too many failed sign-ins: the account is locked until Nov 24, 2026, 2:05 PM UTC+8');
   });
 });
 

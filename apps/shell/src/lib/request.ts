@@ -5,6 +5,7 @@ import * as storage from './storage.ts';
 import { randomId } from './crypto.ts';
 import { currentLanguage, i18n } from './i18n.ts';
 import { errorWithMessage, isPublicPath, loginPath, notLoginPath } from './paths.ts';
+import { viewerTime } from './time-format.ts';
 
 /** Per-call options of the request layer. */
 export interface RequestOptions {
@@ -172,14 +173,13 @@ function onEnvelope(body: unknown, options: RequestOptions): unknown {
 }
 
 /**
- * The text of a failed call: the server's message, but the end of a lock-out in the viewer's own time zone, named
- * (the server answers every caller alike, in UTC).
+ * The text of a failed call: the server's message, but the end of a lock-out on the viewer's clock, named
+ * (the server answers every caller alike, in UTC; lib/time-format.ts says which clock).
  */
 function failureText(body: Envelope): string {
   const lockingTime = (body.data as { lockingTime?: unknown } | null)?.lockingTime;
   if (body.code === codes.accountLocked && typeof lockingTime === 'number') {
-    const time = new Intl.DateTimeFormat(currentLanguage(), { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }).format(new Date(lockingTime));
-    return i18n.t('request.lockedUntil', { time });
+    return i18n.t('request.lockedUntil', { time: viewerTime(lockingTime, currentLanguage(), 'mediumDateMinute', { withZone: true }) });
   }
   return body.msg || i18n.t('request.internalError');
 }

@@ -1,9 +1,10 @@
-import type { LanguageCode } from '@campus/contracts';
+import type { LanguageCode, TenantSettings } from '@campus/contracts';
 import { apiPaths } from '@campus/contracts';
-import { apiPost } from './request.ts';
+import { apiGet, apiPost } from './request.ts';
 import * as storage from './storage.ts';
 import { loadMenus, resetMenus } from './menus.ts';
 import { applyLanguage } from './i18n.ts';
+import { randomId } from './crypto.ts';
 
 const signOutListeners = new Set<() => void>();
 
@@ -34,18 +35,60 @@ export async function logout(): Promise<void> {
   for (const listener of signOutListeners) listener();
 }
 
+/*
+ * Which language shows (issue 15, item 7): one rule, here and in the post-login flow.
+ * - The browser keeps the language in one place, `storage.language` (campus.language); lib/i18n.ts applies it before
+ *   the first paint, so the login page, the layout and the sub-apps (props and broadcast) all show that one.
+ * - A language chosen in the picker is the user's choice. Signed in, it is saved at once as the user's setting on the
+ *   server (SetUserSetParam), so it follows the user to the next sign-in and to other browsers. Chosen while signed
+ *   out (the login page), or when saving failed, it is marked unsaved (`storage.languageUnsaved`): the next sign-in
+ *   keeps it, over the server's setting, and saves it.
+ * - Otherwise the sign-in applies the user's setting from GetUserSetParam (spec §4 post-login step 1) and stores it.
+ * The browser's own language only fills in before anything was chosen or signed in (lib/i18n.ts).
+ */
+
+/** The tenant's settings in `language`: the system name is localised (login page, header, About, sub-apps). */
+export async function fetchTenantSettings(language: LanguageCode): Promise<TenantSettings | null> {
+  try {
+    const settings = await apiGet<TenantSettings>(apiPaths.tenantSettings, { guid: randomId() }, { language });
+    if (settings) storage.tenantSettings.set(settings);
+    return settings ?? null;
+  } catch {
+    // the stored settings stay
+    return null;
+  }
+}
+
+/** Saves `language` as the signed-in user's setting; unsaved stays marked when the server could not keep it. */
+export async function saveLanguageChoice(language: LanguageCode): Promise<void> {
+  storage.languageUnsaved.set(true);
+  try {
+    await apiPost(apiPaths.saveUserSettings, { language });
+    // a later choice, made while this one was on its way, is still to be saved
+    if (storage.language.get() === language) storage.languageUnsaved.set(false);
+  } catch {
+    // kept here, and saved at the next sign-in
+  }
+}
+
 /**
- * Language change anywhere (spec §4): when signed in, menus and permissions are fetched in the new language
- * first, so header, side menu and tabs relabel in the same render as the rest; then the language is
- * stored and applied (sub-apps hear it through i18n's languageChanged event).
+ * Language change anywhere (spec §4): when signed in, menus, permissions and the tenant settings are fetched in
+ * the new language first, so header, side menu and tabs relabel in the same render as the rest; then the language
+ * is stored and applied (sub-apps hear it through i18n's languageChanged event) and kept as the user's choice.
  */
 export async function changeLanguage(language: LanguageCode): Promise<void> {
-  if (storage.isSignedIn() && !storage.licenceAbnormal.get()) {
-    try {
-      await loadMenus(language);
-    } catch {
-      // the request layer already reported it; the old menus stay
-    }
+  const signedIn = storage.isSignedIn();
+  const ahead: Promise<unknown>[] = [];
+  if (signedIn && !storage.licenceAbnormal.get()) {
+    ahead.push(
+      loadMenus(language).catch(() => {
+        // the request layer already reported it; the old menus stay
+      }),
+    );
   }
+  if (signedIn) ahead.push(fetchTenantSettings(language));
+  await Promise.all(ahead);
   await applyLanguage(language);
+  if (signedIn) await saveLanguageChoice(language);
+  else storage.languageUnsaved.set(true);
 }

@@ -19,6 +19,8 @@ export const storageKeys = {
   cardLoginFlag: 'campus.isCardLogin',
   thirdPartyLoginFlag: 'campus.isThirdPartyLogin',
   language: 'campus.language',
+  /** '1' while the language chosen in this browser is not yet the user's setting on the server (see lib/session.ts). */
+  languageUnsaved: 'campus.languageUnsaved',
   previousPath: 'campus.previousPath',
   currentMenu: 'campus.currentMenu',
   currentPage: 'campus.currentPage',
@@ -132,6 +134,10 @@ export const enabledSystems = {
   set: (value: string[] | null): void => writeJson(storageKeys.enabledSystems, value),
 };
 
+/**
+ * The interface language: the one place it is kept in the browser (read before the first paint by lib/i18n.ts).
+ * The rule between this and the user's setting on the server is in lib/session.ts.
+ */
 export const language = {
   /** The stored language, or null when the user never picked one. */
   getStored: (): LanguageCode | null => {
@@ -141,6 +147,9 @@ export const language = {
   get: (): LanguageCode => toLanguage(read(storageKeys.language)),
   set: (value: LanguageCode): void => write(storageKeys.language, value),
 };
+
+/** Set when the language was chosen here and the server does not hold it yet as the user's setting. */
+export const languageUnsaved = flag(storageKeys.languageUnsaved);
 
 /** Keys kept in sessionStorage: they last for the browser tab's session only. */
 export const sessionKeys = {
@@ -174,13 +183,14 @@ export function isSignedIn(): boolean {
 
 /**
  * What logout and the sign-out codes of §8 clear: the session and everything derived from it.
- * The language and the remembered previous path survive, so the next sign-in returns there; so do the
+ * The language (and whether it still has to be saved as the user's setting) and the remembered previous path
+ * survive, so the login page keeps the language and the next sign-in returns there; so do the
  * installation's settings (a public answer, which the card screens read the card issuer's address from).
  * `keepMasterCardToken`: a refused access token says nothing about the master-card token of the card screens
  * (another credential, perhaps in use in another tab), which then stays.
  */
 export function clearSession({ keepMasterCardToken = false } = {}): void {
-  const keep = new Set<string>([storageKeys.language, storageKeys.previousPath, storageKeys.tenantSettings]);
+  const keep = new Set<string>([storageKeys.language, storageKeys.languageUnsaved, storageKeys.previousPath, storageKeys.tenantSettings]);
   if (keepMasterCardToken) {
     keep.add(storageKeys.masterCardToken);
     keep.add(storageKeys.masterCardTokenExpiry);

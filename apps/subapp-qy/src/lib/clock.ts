@@ -1,15 +1,11 @@
+import { formatTime as formatInstant, fromWallClock, wallClock } from '@campus/subapp-sdk/time';
+
 /**
- * The user's clock: the shell gives utcDiff, minutes east of UTC of the user's calendar (user settings
- * timeZone.utcDiff), which may differ from the browser's zone. Every time shown or typed is on that clock.
+ * The user's clock, by the shell's rule (@campus/subapp-sdk/time): the shell gives utcDiff, minutes east of UTC of
+ * the user's time zone (user settings timeZone.utcDiff), which may differ from the browser's zone. Every time shown or
+ * typed is on that clock; where it matters the page names it (common.inZone).
  */
 const minuteMs = 60_000;
-
-const pad = (value: number, width = 2) => String(value).padStart(width, '0');
-
-/** A Date whose UTC fields are the user's wall-clock fields at that instant. */
-function wallClock(epochMs: number, utcDiff: number): Date {
-  return new Date(epochMs + utcDiff * minuteMs);
-}
 
 export type DayPeriod = 'morning' | 'afternoon' | 'evening';
 
@@ -23,17 +19,12 @@ export function dayPeriod(epochMs: number, utcDiff: number): DayPeriod {
 
 /** 'YYYY-MM-DD HH:mm:ss' on the user's clock. */
 export function formatDateTime(epochMs: number, utcDiff: number): string {
-  const d = wallClock(epochMs, utcDiff);
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${formatClock(d)}`;
+  return formatInstant(epochMs, { utcDiff, language: 'en-US', style: 'log' });
 }
 
 /** 'HH:mm:ss' on the user's clock. */
 export function formatTime(epochMs: number, utcDiff: number): string {
-  return formatClock(wallClock(epochMs, utcDiff));
-}
-
-function formatClock(d: Date): string {
-  return `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+  return formatInstant(epochMs, { utcDiff, language: 'en-US', style: 'time' });
 }
 
 export interface ParsedWallClock {
@@ -52,13 +43,13 @@ export function parseDateTimeLocal(value: string, utcDiff: number): ParsedWallCl
   if (!match) return null;
   const [year, month, day, hour, minute] = match.slice(1, 6).map(Number) as [number, number, number, number, number];
   const second = match[6] === undefined ? 0 : Number(match[6]);
-  const milli = match[7] === undefined ? 0 : Number(match[7].padEnd(3, '0'));
-  const asUtc = Date.UTC(year, month - 1, day, hour, minute, second, milli);
-  const check = new Date(asUtc);
-  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) {
+  const millisecond = match[7] === undefined ? 0 : Number(match[7].padEnd(3, '0'));
+  const at = fromWallClock({ year, month, day, hour, minute, second, millisecond }, utcDiff);
+  // a date that does not exist (30 February) or a clock past 23:59:59 reads back as another wall clock
+  const check = wallClock(at, utcDiff);
+  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || check.getUTCHours() !== hour || check.getUTCMinutes() !== minute || check.getUTCSeconds() !== second) {
     return null;
   }
-  const at = asUtc - utcDiff * minuteMs;
   const span = match[7] !== undefined ? 1 : match[6] !== undefined ? 1000 : minuteMs;
   return { at, through: at + span - 1 };
 }

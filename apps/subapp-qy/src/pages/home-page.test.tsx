@@ -12,6 +12,17 @@ const figures = (over: Partial<HomeFigures> = {}): HomeFigures => ({
   ...over,
 });
 
+/** The fake server: GetFigures answers with `answers` in turn; the user detail with a tenant's name. */
+function serveFigures(get: ReturnType<typeof createFakeApi>['get'], ...answers: (() => { data: HomeFigures })[]) {
+  let next = 0;
+  get.mockImplementation(async (path) => {
+    if (path === apiPaths.userDetail) return { data: { tenantName: 'Demo Campus' } };
+    const answer = answers[Math.min(next, answers.length - 1)]!;
+    next += 1;
+    return answer();
+  });
+}
+
 function figure(name: string): string | null | undefined {
   const term = screen.getByText(name, { selector: 'dt' });
   return term.parentElement?.querySelector('dd')?.textContent;
@@ -63,24 +74,30 @@ describe('home page', () => {
 
   it('Refresh asks again and shows the new figures', async () => {
     const { api, get } = createFakeApi();
-    get.mockResolvedValueOnce({ data: figures() }).mockResolvedValueOnce({ data: figures({ employeeCount: 1300 }) });
+    serveFigures(get, () => ({ data: figures() }), () => ({ data: figures({ employeeCount: 1300 }) }));
     await mountApp({ api });
     await screen.findByText('1,234');
     fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
     await screen.findByText('1,300');
-    expect(get).toHaveBeenCalledTimes(2);
+    expect(get.mock.calls.filter(([path]) => path === apiPaths.qyHomeFigures)).toHaveLength(2);
   });
 
   it('shows an error with Retry, and Retry loads the figures', async () => {
     const { api, get } = createFakeApi();
-    get.mockRejectedValueOnce(new Error('Network Error')).mockResolvedValueOnce({ data: figures() });
+    serveFigures(
+      get,
+      () => {
+        throw new Error('Network Error');
+      },
+      () => ({ data: figures() }),
+    );
     await mountApp({ api });
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('The figures could not be loaded.');
     fireEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
     await screen.findByText('1,234');
     expect(screen.queryByRole('alert')).toBeNull();
-    expect(get).toHaveBeenCalledTimes(2);
+    expect(get.mock.calls.filter(([path]) => path === apiPaths.qyHomeFigures)).toHaveLength(2);
   });
 
   it('relabels when the shell switches language', async () => {
@@ -96,6 +113,28 @@ describe('home page', () => {
     await app.setLanguage('zh-MO');
     expect(screen.getByRole('button', { name: '重新整理' })).toBeTruthy();
     expect(figure('員工')).toBe('1,234');
-    expect(get).toHaveBeenCalledTimes(1);
+    // the figures are numbers: not asked for again
+    expect(get.mock.calls.filter(([path]) => path === apiPaths.qyHomeFigures)).toHaveLength(1);
+  });
+
+  it("shows the tenant's name as the server gives it in the current language, again after a switch, without a reload", async () => {
+    const { api, get } = createFakeApi();
+    // the shell's request layer sends the shell's current language: the fake server answers in it
+    let serverLanguage = 'en-US';
+    const tenantNames: Record<string, string> = { 'en-US': 'Demo Campus', 'zh-CN': '演示园区', 'zh-MO': '示範園區' };
+    get.mockImplementation(async (path) => {
+      if (path === apiPaths.userDetail) return { data: { tenantName: tenantNames[serverLanguage] } };
+      return { data: figures() };
+    });
+    const app = await mountApp({ api });
+    const intro = () => screen.getByText(/Demo Campus|演示园区|示範園區/).textContent;
+    await waitFor(() => expect(intro()).toBe('Here is how Demo Campus looks right now.'));
+    serverLanguage = 'zh-CN';
+    await app.setLanguage('zh-CN');
+    await waitFor(() => expect(intro()).toBe('以下是演示园区的当前概况。'));
+    serverLanguage = 'zh-MO';
+    await app.setLanguage('zh-MO');
+    await waitFor(() => expect(intro()).toBe('以下是示範園區的目前概況。'));
+    expect(get.mock.calls.filter(([path]) => path === apiPaths.userDetail)).toHaveLength(3);
   });
 });

@@ -1,5 +1,6 @@
 import { useCallback, useId, useMemo } from 'react';
-import type { HomeFigures } from '@campus/contracts';
+import type { HomeFigures, UserInfo } from '@campus/contracts';
+import type { ShellLanguage } from '@campus/subapp-sdk';
 import { apiPaths, licenceCondition } from '@campus/contracts';
 import { useQy } from '../lib/qy-context.ts';
 import { LoadFailed } from '../components/load-failed.tsx';
@@ -10,6 +11,12 @@ import { licenceTone } from '../lib/licence-word.ts';
 interface Loaded {
   figures: HomeFigures;
   at: number;
+}
+
+/** A name the server localises, and the language it was asked for in. */
+interface LocalisedName {
+  name: string;
+  language: ShellLanguage;
 }
 
 /** /qy/homePage: a greeting and the tenant's live figures. */
@@ -24,6 +31,14 @@ export function HomePage() {
     return { figures: data, at: Date.now() };
   }, [api]);
   const remote = useRemote(request);
+  // the tenant's name is localised by the server (the request's language header is the shell's current language):
+  // asked for again on every switch, as the props hold it in the language of the mount
+  const tenantRequest = useCallback(async (): Promise<LocalisedName> => {
+    const { data } = await api.get<Pick<UserInfo, 'tenantName'>>(apiPaths.userDetail);
+    return { name: data?.tenantName ?? '', language };
+  }, [api, language]);
+  const tenant = useRemote(tenantRequest);
+  const tenantName = tenant.data?.name || userInfo.tenantName || globalConfig.systemName;
   const numbers = useMemo(() => new Intl.NumberFormat(language), [language]);
 
   const loaded = remote.data;
@@ -39,7 +54,7 @@ export function HomePage() {
           <h2 id={titleId} className="qy-title">
             {t(`home.greeting.${period}`, { name: userInfo.name })}
           </h2>
-          <p className="qy-subtitle">{t('home.intro', { tenant: userInfo.tenantName || globalConfig.systemName })}</p>
+          <p className="qy-subtitle">{t('home.intro', { tenant: tenantName })}</p>
         </div>
         <button type="button" className="qy-btn" onClick={remote.reload}>
           {loading && loaded ? t('common.loading') : t('common.refresh')}

@@ -39,7 +39,8 @@ describe('operation log page', () => {
     expect(api.post).toHaveBeenCalledWith(apiPaths.operationLogSearch, { page: { index: 1, size: operationLogPaging.pageSize } });
     const table = await screen.findByRole('table');
     const headers = within(table).getAllByRole('columnheader').map((th) => th.textContent);
-    expect(headers).toEqual(['Time', 'Operator', 'Action', 'Result', 'Client address', 'Detail']);
+    // the column and the filters name the clock the times are on
+    expect(headers).toEqual(['Time (UTC+8)', 'Operator', 'Action', 'Result', 'Client address', 'Detail']);
     await within(table).findByText('five failures');
     const cells = within(table)
       .getAllByRole('row')
@@ -56,8 +57,8 @@ describe('operation log page', () => {
   it('Search sends exactly the filters of the form, on the user clock', async () => {
     const api = logApi();
     await openLog(api);
-    fireEvent.change(input('From'), { target: { value: '2026-11-20T08:00' } });
-    fireEvent.change(input('To'), { target: { value: '2026-11-20T09:30' } });
+    fireEvent.change(input('From (UTC+8)'), { target: { value: '2026-11-20T08:00' } });
+    fireEvent.change(input('To (UTC+8)'), { target: { value: '2026-11-20T09:30' } });
     fireEvent.change(input('Operator'), { target: { value: '  Sys ' } });
     fireEvent.change(screen.getByLabelText('Action'), { target: { value: 'lock' } });
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
@@ -101,7 +102,7 @@ describe('operation log page', () => {
   it('Reset empties the form and searches without filters', async () => {
     const api = logApi();
     await openLog(api);
-    fireEvent.change(input('From'), { target: { value: '2026-11-20T08:00' } });
+    fireEvent.change(input('From (UTC+8)'), { target: { value: '2026-11-20T08:00' } });
     fireEvent.change(input('Operator'), { target: { value: 'staff' } });
     fireEvent.change(screen.getByLabelText('Action'), { target: { value: 'logout' } });
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
@@ -109,7 +110,7 @@ describe('operation log page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Reset' }));
     await waitFor(() => expect(api.post).toHaveBeenCalledTimes(3));
     expect(api.bodies()[2]).toEqual({ page: { index: 1, size: 20 } });
-    expect(input('From').value).toBe('');
+    expect(input('From (UTC+8)').value).toBe('');
     expect(input('Operator').value).toBe('');
     expect((screen.getByLabelText('Action') as HTMLSelectElement).value).toBe('');
   });
@@ -118,16 +119,16 @@ describe('operation log page', () => {
     const api = logApi();
     await openLog(api);
     await screen.findByText('42 records');
-    fireEvent.change(input('From'), { target: { value: '2026-11-20T10:00' } });
-    fireEvent.change(input('To'), { target: { value: '2026-11-20T09:59' } });
+    fireEvent.change(input('From (UTC+8)'), { target: { value: '2026-11-20T10:00' } });
+    fireEvent.change(input('To (UTC+8)'), { target: { value: '2026-11-20T09:59' } });
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toBe('The end time must not be before the start time.');
-    expect(input('To').getAttribute('aria-invalid')).toBe('true');
-    expect(input('To').getAttribute('aria-describedby')).toBe(alert.id);
+    expect(input('To (UTC+8)').getAttribute('aria-invalid')).toBe('true');
+    expect(input('To (UTC+8)').getAttribute('aria-describedby')).toBe(alert.id);
     expect(api.post).toHaveBeenCalledTimes(1);
     // correcting the range clears the message
-    fireEvent.change(input('To'), { target: { value: '2026-11-20T10:00' } });
+    fireEvent.change(input('To (UTC+8)'), { target: { value: '2026-11-20T10:00' } });
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
@@ -177,7 +178,7 @@ describe('operation log page', () => {
     await app.setLanguage('zh-CN');
     expect(screen.getByRole('heading', { level: 2 }).textContent).toBe('操作日志');
     expect(screen.getByRole('button', { name: '查询' })).toBeTruthy();
-    expect(screen.getByLabelText('开始时间')).toBeTruthy();
+    expect(screen.getByLabelText('开始时间（UTC+8）')).toBeTruthy();
     expect(screen.getByRole('columnheader', { name: '客户端地址' })).toBeTruthy();
     expect(screen.getByText('共 42 条记录')).toBeTruthy();
     expect(screen.getByRole('cell', { name: '登录' })).toBeTruthy();

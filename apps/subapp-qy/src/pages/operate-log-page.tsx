@@ -2,6 +2,7 @@ import { useCallback, useId, useState, type FormEvent } from 'react';
 import type { OperationLogRow } from '@campus/contracts';
 import { apiPaths, operationActions, operationLogPaging } from '@campus/contracts';
 import { isPermissionDenied, type ShellApiResult } from '@campus/subapp-sdk';
+import { zoneName } from '@campus/subapp-sdk/time';
 import { useQy } from '../lib/qy-context.ts';
 import { LoadFailed } from '../components/load-failed.tsx';
 import { useRemote } from '../lib/use-remote.ts';
@@ -14,6 +15,8 @@ export function OperateLogPage() {
   const { props, t } = useQy();
   const { api, globalConfig } = props;
   const utcDiff = globalConfig.utcDiff;
+  // times are shown and typed on the user's clock: the column and the filters name it
+  const inZone = (label: string) => t('common.inZone', { label, zone: zoneName(utcDiff) });
   const ids = { title: useId(), from: useId(), to: useId(), operator: useId(), action: useId(), rangeError: useId(), size: useId(), caption: useId() };
 
   const [form, setForm] = useState<LogForm>(emptyLogForm);
@@ -70,7 +73,7 @@ export function OperateLogPage() {
 
       <form className="qy-card qy-filters" onSubmit={onSearch} noValidate aria-label={t('log.filters')}>
         <div className="qy-field">
-          <label htmlFor={ids.from}>{t('log.from')}</label>
+          <label htmlFor={ids.from}>{inZone(t('log.from'))}</label>
           <input
             id={ids.from}
             className="qy-input"
@@ -80,7 +83,7 @@ export function OperateLogPage() {
           />
         </div>
         <div className="qy-field">
-          <label htmlFor={ids.to}>{t('log.to')}</label>
+          <label htmlFor={ids.to}>{inZone(t('log.to'))}</label>
           <input
             id={ids.to}
             className="qy-input"
@@ -144,7 +147,7 @@ export function OperateLogPage() {
               </caption>
               <thead>
                 <tr>
-                  <th scope="col">{t('log.time')}</th>
+                  <th scope="col">{inZone(t('log.time'))}</th>
                   <th scope="col">{t('log.operator')}</th>
                   <th scope="col">{t('log.action')}</th>
                   <th scope="col">{t('log.result')}</th>

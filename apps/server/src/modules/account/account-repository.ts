@@ -82,6 +82,12 @@ export class AccountRepository {
     await this.db.insertInto('users').values(row).execute();
   }
 
+  /** Stores the user's interface language (the picker's choice). True when the user exists. */
+  async setLanguage(userId: string, language: string): Promise<boolean> {
+    const result = await this.db.updateTable('users').set({ language }).where('id', '=', userId).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   /**
    * Replaces the password hash and clears every "must change the password" mark, only while the stored
    * hash is still `expectedHash` (a concurrent change makes this a no-op). True when the row changed.

@@ -1,7 +1,7 @@
 import type { onRequestHookHandler } from 'fastify';
 import { Type } from 'typebox';
 import { apiPaths, codes, languageCodes, passwordDigestPattern } from '@campus/contracts';
-import type { ChangePasswordRequest } from '@campus/contracts';
+import type { ChangePasswordRequest, SaveUserSettingsRequest } from '@campus/contracts';
 import type { App } from '../../http/types.ts';
 import { AppError, envelope, failureReplies, languageHeaders, ok, tokenHeaders } from '../../http/envelope.ts';
 import { sessionOf } from '../../http/auth-hook.ts';
@@ -24,10 +24,14 @@ const UserInfoSchema = Type.Object({
   cardId: Type.Union([Type.String(), Type.Null()], { description: 'The administrator login card of a card sign-in' }),
 });
 
+const LanguageSchema = Type.Union(languageCodes.map((c) => Type.Literal(c)));
+
 const UserSettingsSchema = Type.Object({
-  language: Type.Union(languageCodes.map((c) => Type.Literal(c))),
+  language: LanguageSchema,
   timeZone: Type.Object({ utcDiff: Type.Integer({ description: 'Minutes east of UTC, e.g. 480' }) }),
 });
+
+const SaveUserSettingsBody = Type.Object({ language: LanguageSchema });
 
 const Digest = (what: string) =>
   Type.String({ pattern: passwordDigestPattern, description: `Lowercase hex SHA-256 (SM3 in national-crypto mode) of the UTF-8 ${what}` });
@@ -82,6 +86,26 @@ export function registerAccountRoutes(app: App, deps: AccountRouteDeps) {
       const settings = await account.userSettings(sessionOf(request).userId);
       if (!settings) throw new AppError(codes.tokenInvalid, 401);
       return ok(request, settings);
+    },
+  );
+
+  app.post(
+    apiPaths.saveUserSettings,
+    {
+      onRequest: requireSession,
+      schema: {
+        tags: ['account'],
+        summary: "Keeps the language the user chose in the shell as the user's setting",
+        description: 'GetUserSetParam answers it from then on, so the choice follows the user to the next sign-in and to other browsers.',
+        headers: tokenHeaders,
+        body: SaveUserSettingsBody,
+        response: { 200: envelope(Type.Null()), ...failureReplies },
+      },
+    },
+    async (request) => {
+      const body: SaveUserSettingsRequest = request.body;
+      if (!(await account.setLanguage(sessionOf(request).userId, body.language))) throw new AppError(codes.tokenInvalid, 401);
+      return ok(request, null);
     },
   );
 

@@ -182,6 +182,11 @@ export class AccountService {
     return { language: toLanguage(user.language), timeZone: { utcDiff: user.utc_diff } };
   }
 
+  /** Keeps the language the user chose in the shell as the user's setting (what userSettings answers next). */
+  setLanguage(userId: string, language: LanguageCode): Promise<boolean> {
+    return this.repo.setLanguage(userId, language);
+  }
+
   /** The policy as the browser checks it; `sealKey` is the installation's password-seal key. */
   passwordComplexity(language: LanguageCode, sealKey: string): PasswordComplexity {
     return { regex: Buffer.from(passwordPolicySource, 'utf8').toString('base64'), tip: passwordTips[language], sealKey };

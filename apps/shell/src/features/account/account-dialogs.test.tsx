@@ -68,6 +68,7 @@ beforeEach(async () => {
   registerNotifier({ error: () => {} });
   storage.accessToken.set('tok-1');
   storage.tenantCode.set('1001');
+  storage.utcDiff.set(480); // the user's time zone from the user settings
   resetForcedChangeCheck();
   useChangePasswordDialog.setState({ open: null });
   await i18n.changeLanguage('en-US');
@@ -108,7 +109,7 @@ describe('AccountDialogs: the forced-change check after sign-in (reading A)', ()
     user = { oprtPwdEditReason: 2, lockingTime };
     renderDialogs();
     await waitFor(() => expect(dialogTitle()).not.toBeNull());
-    expect(hasText('Your password expired on January 1, 2026: please change it before you continue')).toBe(true);
+    expect(hasText('Your password expired on January 1, 2026 at 12:00 UTC+8: please change it before you continue')).toBe(true);
     expect(useChangePasswordDialog.getState().open?.forced).toBe(true);
   });
 
@@ -119,7 +120,7 @@ describe('AccountDialogs: the forced-change check after sign-in (reading A)', ()
     await act(async () => {
       await i18n.changeLanguage('zh-CN');
     });
-    await waitFor(() => expect(useChangePasswordDialog.getState().open?.notice).toBe('您的密码已于 2026年1月1日 过期，请先修改密码再继续使用'));
+    await waitFor(() => expect(useChangePasswordDialog.getState().open?.notice).toBe('您的密码已于 2026年1月1日 12:00 UTC+8 过期，请先修改密码再继续使用'));
     expect(useChangePasswordDialog.getState().open?.forced).toBe(true);
   });
 

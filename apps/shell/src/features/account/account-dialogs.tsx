@@ -41,14 +41,14 @@ export default function AccountDialogs() {
     });
     if (!decision) return;
     decided.current = decision;
-    openChangePassword({ forced: decision.forced, notice: noticeText(decision.notice, t, language, storage.utcDiff.get()) });
+    openChangePassword({ forced: decision.forced, notice: noticeText(decision.notice, t, language) });
   }, [user.data, t, language]);
 
   useEffect(() => {
     const decision = decided.current;
     const open = useChangePasswordDialog.getState().open;
     if (!decision || !open || open.forced !== decision.forced) return;
-    const notice = noticeText(decision.notice, t, language, storage.utcDiff.get());
+    const notice = noticeText(decision.notice, t, language);
     if (open.notice !== notice) openChangePassword({ forced: decision.forced, notice });
   }, [t, language]);
 

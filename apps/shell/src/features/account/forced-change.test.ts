@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decideForcedChange, formatNoticeDate, noticeText, type ForcedChangeInput } from './forced-change.ts';
+import { decideForcedChange, noticeText, type ForcedChangeInput } from './forced-change.ts';
+import * as storage from '../../lib/storage.ts';
 
 const lockingTime = Date.UTC(2026, 0, 1, 4); // 04:00 UTC: January 1 in every time zone from UTC-4 to UTC+14
 const base: ForcedChangeInput = { oprtPwdEditReason: null, lockingTime: null, thirdParty: false, licenceNormal: true };
@@ -67,29 +68,26 @@ describe('decideForcedChange (reading A)', () => {
   });
 });
 
-describe('formatNoticeDate', () => {
-  it('uses the calendar of the user time zone when it is known', () => {
-    const midnightInMacau = Date.UTC(2025, 11, 31, 16, 0); // 2026-01-01 00:00 at UTC+8
-    expect(formatNoticeDate(midnightInMacau, 'en-US', 480)).toBe('January 1, 2026');
-    expect(formatNoticeDate(midnightInMacau, 'en-US', 0)).toBe('December 31, 2025');
-    expect(formatNoticeDate(midnightInMacau, 'zh-CN', 480)).toBe('2026年1月1日');
-  });
-
-  it('writes the date in the language', () => {
-    expect(formatNoticeDate(lockingTime, 'en-US')).toBe('January 1, 2026');
-    expect(formatNoticeDate(lockingTime, 'zh-CN')).toBe('2026年1月1日');
-    expect(formatNoticeDate(lockingTime, 'zh-MO')).toBe('2026年1月1日');
-  });
-  it('falls back for an invalid language tag', () => {
-    expect(formatNoticeDate(lockingTime, 'not a tag!')).toMatch(/2026/);
-  });
-});
-
 describe('noticeText', () => {
   const t = (key: string, values?: { date: string }) => (values ? `${key}(${values.date})` : key);
-  it('fills the date of an expiry', () => {
-    expect(noticeText({ key: 'account.notice.expiredOn', date: lockingTime }, t, 'en-US')).toBe('account.notice.expiredOn(January 1, 2026)');
+  const midnightInMacau = Date.UTC(2025, 11, 31, 16, 0); // 2026-01-01 00:00 at UTC+8
+  const expired = { key: 'account.notice.expiredOn', date: midnightInMacau } as const;
+
+  it('names the moment of an expiry on the given clock, with its zone, in the language', () => {
+    expect(noticeText(expired, t, 'en-US', 480)).toBe('account.notice.expiredOn(January 1, 2026 at 00:00 UTC+8)');
+    expect(noticeText(expired, t, 'en-US', -300)).toBe('account.notice.expiredOn(December 31, 2025 at 11:00 UTC-5)');
+    expect(noticeText(expired, t, 'zh-CN', 480)).toBe('account.notice.expiredOn(2026年1月1日 00:00 UTC+8)');
+    expect(noticeText(expired, t, 'zh-MO', 345)).toBe('account.notice.expiredOn(2025年12月31日 21:45 UTC+5:45)');
+    expect(noticeText(expired, t, 'not a tag!', 480)).toMatch(/2026.*UTC\+8/);
   });
+
+  it("by default on the signed-in user's clock", () => {
+    storage.accessToken.set('token');
+    storage.utcDiff.set(480);
+    expect(noticeText(expired, t, 'en-US')).toBe('account.notice.expiredOn(January 1, 2026 at 00:00 UTC+8)');
+    localStorage.clear();
+  });
+
   it('passes the other keys', () => {
     expect(noticeText({ key: 'account.notice.updateNow' }, t, 'en-US')).toBe('account.notice.updateNow');
   });

@@ -10,11 +10,12 @@ import type {
   WebLoginReply,
   WebLoginRequest,
 } from '@campus/contracts';
-import { apiPaths, codes, digestModeFor, isGateSystem, loginTypes } from '@campus/contracts';
+import { apiPaths, codes, digestModeFor, isGateSystem, loginTypes, toLanguage } from '@campus/contracts';
 import { apiGet, apiPost, notifyError, RequestError } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
 import { base64Utf8, passwordDigest, randomId } from '../../lib/crypto.ts';
 import { LanguagePicker } from '../../lib/language-picker.tsx';
+import { fetchTenantSettings } from '../../lib/session.ts';
 import { warmUpSignedInCode } from '../../lib/warm-up.ts';
 import { completeLogin, loginTarget } from './post-login.ts';
 import { createTenantLookup } from './tenant-lookup.ts';
@@ -44,7 +45,8 @@ export default function LoginPage({ embedded = false }: { embedded?: boolean }) 
  * most visits, so it carries no component library (the tenant chooser loads antd on demand).
  */
 function LoginForm({ embedded }: { embedded: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const language = toLanguage(i18n.language);
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const ids = useId();
@@ -85,20 +87,17 @@ function LoginForm({ embedded }: { embedded: boolean }) {
   const showCaptcha = Boolean(settings?.imgVerifyCode) || captchaRequired;
   const showLdap = Boolean(settings?.openLdap);
 
+  // in the language shown, again after a switch: the system name is localised
   useEffect(() => {
     let active = true;
-    apiGet<TenantSettings>(apiPaths.tenantSettings, { guid: randomId() })
-      .then((loaded) => {
-        storage.tenantSettings.set(loaded);
-        if (active) setSettings(loaded);
-      })
-      .catch(() => {
-        // the form still works with the defaults (no image code unless the server asks, no LDAP)
-      });
+    void fetchTenantSettings(language).then((loaded) => {
+      // without an answer the form still works with the defaults (no image code unless the server asks, no LDAP)
+      if (active && loaded) setSettings(loaded);
+    });
     return () => {
       active = false;
     };
-  }, []);
+  }, [language]);
 
   const refreshCaptcha = useCallback(async () => {
     const ticket = ++captchaTicket.current;

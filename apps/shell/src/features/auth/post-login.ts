@@ -1,10 +1,10 @@
-import type { LanguageCode, LicencePermission, LoginInfo, LoginType, TenantSettings, UserSettings } from '@campus/contracts';
-import { randomId } from '../../lib/crypto.ts';
+import type { LanguageCode, LicencePermission, LoginInfo, LoginType, UserSettings } from '@campus/contracts';
 import { apiPaths, defaultHomePath, isLanguageCode, loginTypes } from '@campus/contracts';
 import { apiGet } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
 import { applyMenus, fetchMenus } from '../../lib/menus.ts';
 import { applyLanguage, currentLanguage, i18n } from '../../lib/i18n.ts';
+import { fetchTenantSettings, saveLanguageChoice } from '../../lib/session.ts';
 import { errorWithMessage, homePath, safeRedirectTarget } from '../../lib/paths.ts';
 
 export interface PostLoginOptions {
@@ -38,27 +38,32 @@ export async function completeLogin(info: LoginInfo, options: PostLoginOptions):
   storage.licenceAbnormal.set(false);
 
   const userSettings = apiGet<UserSettings>(apiPaths.userSettings);
+  // the language rule (lib/session.ts): a choice made in this browser and not saved yet wins and is saved now;
+  // otherwise the user's setting applies
+  const shownLanguage = currentLanguage();
+  const chosenHere = storage.languageUnsaved.get() ? shownLanguage : null;
+  const language = chosenHere
+    ? Promise.resolve(chosenHere)
+    : userSettings.then(
+        (value) => (isLanguageCode(value?.language) ? value.language : shownLanguage),
+        () => shownLanguage,
+      );
   // menus are fetched beside the licence check and used only if it passes; in the current language at
   // once, and again in the user's own language if the settings name another one
-  const settle = (language: LanguageCode) =>
-    fetchMenus(language).then((fetched) => ({ ok: true as const, fetched }), (error: unknown) => ({ ok: false as const, error }));
-  const shownLanguage = currentLanguage();
+  const settle = (target: LanguageCode) =>
+    fetchMenus(target).then((fetched) => ({ ok: true as const, fetched }), (error: unknown) => ({ ok: false as const, error }));
   const early = settle(shownLanguage);
-  const menus = userSettings.then(
-    (value) => (isLanguageCode(value?.language) && value.language !== shownLanguage ? settle(value.language) : early),
-    () => early,
-  );
-  const [settings, licence, tenant] = await Promise.allSettled([
+  const menus = language.then((target) => (target !== shownLanguage ? settle(target) : early));
+  const [settings, licence] = await Promise.allSettled([
     userSettings,
     apiGet<LicencePermission>(apiPaths.licencePermission),
-    // the signed-in tenant's own settings (skin, logos, system name), which may differ from the login page's
-    apiGet<TenantSettings>(apiPaths.tenantSettings, { guid: randomId() }),
+    // the signed-in tenant's own settings (skin, logos, system name), which may differ from the login page's, in
+    // the language the layout will show
+    language.then(fetchTenantSettings),
+    chosenHere ? saveLanguageChoice(chosenHere) : null,
   ]);
-  if (tenant.status === 'fulfilled' && tenant.value) storage.tenantSettings.set(tenant.value);
   if (settings.status === 'fulfilled') storage.utcDiff.set(settings.value?.timeZone?.utcDiff ?? null);
-  if (settings.status === 'fulfilled' && isLanguageCode(settings.value?.language)) {
-    await applyLanguage(settings.value.language);
-  }
+  await applyLanguage(await language);
   if (licence.status === 'rejected') {
     storage.accessToken.set(null);
     storage.tenantCode.set(null);

@@ -17,9 +17,9 @@ export function BackupLogDetailModal({ row, onClose }: { row: BackupLogRow | nul
           size="small"
           styles={{ label: { width: 160 } }}
           items={[
-            { key: 'logTime', label: t('backupLog.logTime'), children: formatBackupTime(row.logTime, language) },
+            { key: 'logTime', label: t('backupLog.logTime'), children: formatBackupTime(row.logTime, language, true) },
             { key: 'name', label: t('backupLog.name'), children: row.name },
-            { key: 'backupTime', label: t('backupLog.backupTime'), children: formatBackupTime(row.backupTime, language) },
+            { key: 'backupTime', label: t('backupLog.backupTime'), children: formatBackupTime(row.backupTime, language, true) },
             { key: 'filePath', label: t('backupLog.filePath'), children: row.filePath },
             { key: 'addr', label: t('backupLog.addr'), children: row.addr },
             { key: 'retentionDay', label: t('backupLog.retentionDay'), children: row.retentionDay },

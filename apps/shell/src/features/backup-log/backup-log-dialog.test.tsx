@@ -84,6 +84,21 @@ const detailShown = () => screen.queryByText('Backup Log Detail', { selector: '.
 const bodyRows = () => Array.from(document.querySelectorAll('.ant-table-tbody tr.ant-table-row'));
 const shownNames = () => bodyRows().map((row) => row.querySelector('td')?.textContent);
 
+/** Types both ends of the range picker in its own format, each confirmed with Enter; returns its two inputs. */
+async function pickRange(from: string, to: string): Promise<HTMLInputElement[]> {
+  const inputs = Array.from(document.querySelectorAll<HTMLInputElement>('.ant-picker-range input'));
+  for (const [input, value] of [
+    [inputs[0]!, from],
+    [inputs[1]!, to],
+  ] as const) {
+    await userEvent.click(input);
+    await userEvent.type(input, `${value}{Enter}`);
+  }
+  await waitFor(() => expect(inputs[0]).toHaveValue(from));
+  await waitFor(() => expect(inputs[1]).toHaveValue(to));
+  return inputs;
+}
+
 async function loaded(count = 10) {
   await waitFor(() => expect(bodyRows()).toHaveLength(count));
 }
@@ -151,14 +166,7 @@ describe('BackupLogDialog: the table', () => {
     await loaded();
     await userEvent.click(screen.getByTitle('2'));
     await waitFor(() => expect(lastBody()).toEqual({ pageInfo: { index: 2, size: 10 } }));
-    const [start, end] = Array.from(document.querySelectorAll<HTMLInputElement>('.ant-picker-range input'));
-    // typed in the picker's own format, each end confirmed with Enter
-    await userEvent.click(start!);
-    await userEvent.type(start!, '2026-11-20 20:00:00{Enter}');
-    await userEvent.click(end!);
-    await userEvent.type(end!, '2026-11-21 00:00:00{Enter}');
-    await waitFor(() => expect(start).toHaveValue('2026-11-20 20:00:00'));
-    await waitFor(() => expect(end).toHaveValue('2026-11-21 00:00:00'));
+    const [start, end] = await pickRange('2026-11-20 20:00:00', '2026-11-21 00:00:00');
     await userEvent.click(button('Search'));
     const from = new Date(2026, 10, 20, 20, 0, 0).getTime();
     const to = new Date(2026, 10, 21, 0, 0, 0).getTime() + 999;
@@ -171,6 +179,23 @@ describe('BackupLogDialog: the table', () => {
     await loaded();
     expect(start).toHaveValue('');
     expect(end).toHaveValue('');
+  });
+
+  it("on the user's own clock (UTC+8 from the user settings) in a browser elsewhere: titles name it, rows and the filter use it", async () => {
+    storage.utcDiff.set(480);
+    const browserOffset = new Date(newest).getTimezoneOffset(); // the test machine's zone: the browser's
+    renderDialog();
+    await loaded();
+    expect(document.querySelector('.ant-table-thead')).toHaveTextContent('Backup time (UTC+8)');
+    expect(screen.getByText('Backup time (UTC+8)', { selector: 'label' })).toBeInTheDocument();
+    // the newest backup, 2026-11-21 02:00:37 on the browser's clock, on the user's clock
+    const onUserClock = newest + (480 + browserOffset) * 60_000;
+    const hours = new Date(onUserClock).getUTCHours();
+    expect(bodyRows()[0]).toHaveTextContent(new RegExp(`${(hours % 12) || 12}:00:37\\s(AM|PM)`));
+    await pickRange('2026-11-20 20:00:00', '2026-11-21 00:00:00');
+    await userEvent.click(button('Search'));
+    // the times picked are read on the user's clock: 20:00 at UTC+8 is 12:00 UTC
+    await waitFor(() => expect(lastBody()).toEqual({ pageInfo: { index: 1, size: 10 }, startTime: Date.UTC(2026, 10, 20, 12), endTime: Date.UTC(2026, 10, 20, 16) + 999 }));
   });
 
   it('nothing found: says so', async () => {
@@ -238,9 +263,10 @@ describe('BackupLogDialog: the detail', () => {
       const th = within(detail).getByText(label, { selector: 'th, th *' }).closest('th')!;
       return th.nextElementSibling!.textContent;
     };
-    expect(field('Log time')).toBe(formatBackupTime(newest + 25_000, 'en-US'));
+    expect(field('Log time')).toBe(formatBackupTime(newest + 25_000, 'en-US', true));
     expect(field('File name')).toBe('campus-db-0.sql.gz');
-    expect(field('Backup time')).toBe(formatBackupTime(newest, 'en-US'));
+    expect(field('Backup time')).toBe(formatBackupTime(newest, 'en-US', true));
+    expect(field('Backup time')).toMatch(/ UTC([+-]\d+(:\d\d)?)?$/);
     expect(field('Path')).toBe('/var/backups/campus/db/');
     expect(field('Host')).toBe('127.0.0.1');
     expect(field('Retention days')).toBe('30');

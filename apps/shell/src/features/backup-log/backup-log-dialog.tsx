@@ -12,6 +12,7 @@ import type { BackupLogFilter } from './backup-log-format.ts';
 import { BackupLogDetailModal } from './backup-log-detail-modal.tsx';
 import { LoadFailedAlert } from '../../lib/load-failed-alert.tsx';
 import { returnFocus } from '../../lib/focus-return.ts';
+import { titleInViewerZone } from '../../lib/time-format.ts';
 
 type RangeValue = GetProps<typeof DatePicker.RangePicker>['value'];
 
@@ -67,7 +68,7 @@ function BackupLogViewer({ onDetail }: { onDetail: (row: BackupLogRow) => void }
 
   const columns: TableColumnsType<BackupLogRow> = [
     { key: 'name', dataIndex: 'name', title: t('backupLog.name'), width: 250, ellipsis: true },
-    { key: 'backupTime', dataIndex: 'backupTime', title: t('backupLog.backupTime'), width: 190, render: (value: number) => formatBackupTime(value, language) },
+    { key: 'backupTime', dataIndex: 'backupTime', title: titleInViewerZone(t('backupLog.backupTime')), width: 200, render: (value: number) => formatBackupTime(value, language) },
     { key: 'filePath', dataIndex: 'filePath', title: t('backupLog.filePath'), width: 190, ellipsis: true },
     { key: 'addr', dataIndex: 'addr', title: t('backupLog.addr'), width: 110, ellipsis: true },
     { key: 'retentionDay', dataIndex: 'retentionDay', title: t('backupLog.retentionDay'), width: 110, align: 'right' },
@@ -89,7 +90,7 @@ function BackupLogViewer({ onDetail }: { onDetail: (row: BackupLogRow) => void }
   return (
     <>
       <Space wrap style={{ marginBottom: 16 }}>
-        <label htmlFor={rangeId}>{t('backupLog.timeRange')}</label>
+        <label htmlFor={rangeId}>{titleInViewerZone(t('backupLog.timeRange'))}</label>
         <DatePicker.RangePicker
           id={{ start: rangeId }}
           value={range}

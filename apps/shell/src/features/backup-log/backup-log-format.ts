@@ -1,3 +1,4 @@
+import { pickedOnViewerClock, viewerTime } from '../../lib/time-format.ts';
 import type { BackupLogSearchRequest } from '@campus/contracts';
 
 const sizeUnits = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'] as const;
@@ -18,15 +19,9 @@ export function formatFileSize(bytes: number): string {
   return `${value.toFixed(1)} ${sizeUnits[unit]}`;
 }
 
-/** Date and time to the second, in the user's language (the browser's time zone, as the time filter). */
-export function formatBackupTime(epochMs: number, language: string): string {
-  if (!Number.isFinite(epochMs)) return '-';
-  const options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'medium' };
-  try {
-    return new Intl.DateTimeFormat(language, options).format(new Date(epochMs));
-  } catch {
-    return new Intl.DateTimeFormat(undefined, options).format(new Date(epochMs));
-  }
+/** Date and time to the second, in the user's language, on the viewer's clock (as the time filter); `withZone` names it. */
+export function formatBackupTime(epochMs: number, language: string, withZone = false): string {
+  return viewerTime(epochMs, language, 'mediumDateTime', { withZone });
 }
 
 /** The time filter as applied: inclusive epoch-ms bounds, either of which may be open. */
@@ -38,12 +33,15 @@ export interface BackupLogFilter {
 export const noFilter: BackupLogFilter = { startTime: null, endTime: null };
 
 /**
- * The filter from the range picker's two ends (epoch ms, or null when left open). The picker works to
- * the second: the start counts from the beginning of its second, the end up to the last millisecond
- * of its own, so a backup at 02:00:37.400 is inside "… to 02:00:37".
+ * The filter from the range picker's two ends (epoch ms, or null when left open), as the viewer's clock reads them
+ * (the picker itself works on the browser's: lib/time-format.ts). The picker works to the second: the start counts
+ * from the beginning of its second, the end up to the last millisecond of its own, so a backup at 02:00:37.400 is
+ * inside "… to 02:00:37".
  */
 export function filterFromRange(range: readonly [number | null, number | null] | null | undefined): BackupLogFilter {
-  const [start, end] = range ?? [null, null];
+  const onViewerClock = (picked: number | null) => (picked === null ? null : pickedOnViewerClock(picked));
+  const start = onViewerClock(range?.[0] ?? null);
+  const end = onViewerClock(range?.[1] ?? null);
   return {
     startTime: start === null ? null : Math.floor(start / 1000) * 1000,
     endTime: end === null ? null : Math.floor(end / 1000) * 1000 + 999,

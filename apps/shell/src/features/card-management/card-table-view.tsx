@@ -9,6 +9,7 @@ import { defaultCardSort } from './card-search.ts';
 import type { CardPage, CardSort, CardSortField } from './card-search.ts';
 import { cardTableKinds } from './card-table-kinds.ts';
 import type { CardRow, CardTableKind } from './card-table-kinds.ts';
+import { titleInViewerZone, viewerTime } from '../../lib/time-format.ts';
 
 // solid tags with white text, each at least 4.5:1 (antd's light green and orange presets are not)
 const stateColours: Record<number, string> = {
@@ -36,10 +37,9 @@ function useInertMeasureRows(): (container: HTMLDivElement | null) => void {
 
 const sortableFields: readonly CardSortField[] = ['createTime', 'state', 'fixedNo', 'num'];
 
-/** When the card was issued, to the second, in the interface language. */
+/** When the card was issued, to the second, in the interface language, on the viewer's clock (the column names it). */
 function issuedAt(epochMs: number, language: string): string {
-  if (!Number.isFinite(epochMs)) return '-';
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(epochMs));
+  return viewerTime(epochMs, language, 'mediumDateTime');
 }
 
 export interface CardTableViewProps {
@@ -81,7 +81,7 @@ export function CardTableView({ kind, rows, total, loading, page, sort, kindOpti
       width: 120,
       render: (value: number) => <Tag color={stateColours[value]}>{t(`cardSetup.cardState.${value}`, { defaultValue: String(value) })}</Tag>,
     },
-    { key: 'createTime', dataIndex: 'createTime', title: t('cardManagement.column.createTime'), sorter: true, sortOrder: order('createTime'), width: 200, render: (value: number) => issuedAt(value, i18n.language) },
+    { key: 'createTime', dataIndex: 'createTime', title: titleInViewerZone(t('cardManagement.column.createTime')), sorter: true, sortOrder: order('createTime'), width: 220, render: (value: number) => issuedAt(value, i18n.language) },
   ];
 
   const pagination: TablePaginationConfig | false = page

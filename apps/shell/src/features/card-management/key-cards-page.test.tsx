@@ -26,6 +26,17 @@ const keyCardInUse = { code: 0, data: { fixedNo: 'DE000002', isSystemKeyCard: tr
 const keyCardRead = { code: 0, data: { fixedNo: 'DE000002', cardClass: 'systemKey', image: '435301020b', cardKind: 11, customerNo: '10001', kid: '', issueSeq: 1 } };
 
 describe('/system-keycard: the system key card table', () => {
+  it("shows when each card was issued on the signed-in user's clock, the column naming the zone", async () => {
+    storage.masterCardToken.set(null);
+    storage.accessToken.set('session-1');
+    storage.utcDiff.set(480);
+    renderCardTable('keyCards');
+    expect(await screen.findByText('DE000003')).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: /^Issued \(UTC\+8\)/ })).toBeInTheDocument();
+    // created 08:00 UTC: 4:00 PM at UTC+8
+    expect(screen.getAllByText('Jan 5, 2026, 4:00:00 PM')).toHaveLength(2);
+  });
+
   it('one card at a time: a state action sends {id} of the selected card', async () => {
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     const { seen } = renderCardTable('keyCards', { [apiPaths.keyCardFreeze]: () => ({ data: null }) });

@@ -3,6 +3,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
 import { i18n } from '../../lib/i18n.ts';
+import * as storage from '../../lib/storage.ts';
 import { UserMenu, type UserMenuActions } from './user-menu.tsx';
 
 
@@ -10,10 +11,10 @@ function actions(): UserMenuActions {
   return { onChangePassword: vi.fn(), onAbout: vi.fn(), onDeviceService: vi.fn(), onOpsPlatform: vi.fn(), onBackupLogs: vi.fn(), onQuit: vi.fn() };
 }
 
-async function openMenu(backupLogs: boolean, handlers = actions()) {
+async function openMenu(backupLogs: boolean, handlers = actions(), loginTime?: number) {
   render(
     <I18nextProvider i18n={i18n}>
-      <UserMenu name="Staff" loginTime={undefined} entries={{ deviceService: false, opsPlatform: false, backupLogs }} actions={handlers} />
+      <UserMenu name="Staff" loginTime={loginTime} entries={{ deviceService: false, opsPlatform: false, backupLogs }} actions={handlers} />
     </I18nextProvider>,
   );
   await userEvent.click(screen.getByTestId('user-menu'));
@@ -36,5 +37,15 @@ describe('UserMenu: Backup Logs (spec §6)', () => {
   it('is not listed when the entry is off', async () => {
     await openMenu(false);
     expect(screen.queryByText('Backup Logs')).toBeNull();
+  });
+});
+
+describe('UserMenu: who is signed in since when', () => {
+  it("shows the sign-in time on the user's own clock (the user settings' time zone), named", async () => {
+    storage.accessToken.set('tok');
+    storage.utcDiff.set(480);
+    // 06:05 UTC: 14:05 at UTC+8, whatever zone the browser is in
+    await openMenu(false, actions(), Date.UTC(2026, 10, 24, 6, 5));
+    expect(screen.getByText('Signed in Nov 24, 2026, 2:05 PM UTC+8')).toBeInTheDocument();
   });
 });

@@ -4,6 +4,7 @@ import type { MenuProps } from 'antd';
 import { DownOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { returnFocusLater } from '../../lib/focus-return.ts';
+import { viewerTime } from '../../lib/time-format.ts';
 import type { HeaderEntries } from './header-entries.ts';
 
 export interface UserMenuActions {
@@ -15,9 +16,10 @@ export interface UserMenuActions {
   onQuit: () => void;
 }
 
+/** The sign-in time on the viewer's clock, the zone named (lib/time-format.ts). */
 function formatLoginTime(loginTime: number | undefined, language: string): string {
   if (!loginTime) return '';
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(loginTime));
+  return viewerTime(loginTime, language, 'mediumDateMinute', { withZone: true });
 }
 
 /** The user dropdown of the header (spec §2, §6): who is signed in and since when, then the account entries. */

@@ -1,9 +1,13 @@
-import { isWithinValidity, licenceLimits, licenceStates } from '@campus/contracts';
+import { isWithinValidity, licenceCalendarUtcDiff, licenceLimits, licenceStates } from '@campus/contracts';
+import { formatCalendarDate, formatTime, wallClock } from '@campus/subapp-sdk/time';
 
 /**
- * Display rules of a licence (spec §3 "Licence", §9), pure: dates on the user's calendar, 'follow system
- * permission' for a missing begin or end, end year 2099 permanent, the term as years plus days, the
- * lose-activate time minus 30 days, unlimited employee and device counts.
+ * Display rules of a licence (spec §3 "Licence", §9), pure. Begin, end and lose-activate dates are days of the
+ * licence's calendar (licenceCalendarUtcDiff, UTC+8: the vendor issues them as 00:00 of the first day to the last
+ * moment of the last day there), so every viewer reads the dates the licence was issued for, never a day off; the
+ * activation time is an instant, shown on the viewer's clock. 'Follow system permission' for a missing begin or
+ * end, end year 2099 permanent, the term as years plus days, the lose-activate time minus 30 days, unlimited
+ * employee and device counts.
  */
 
 export type Translate = (key: string, values?: Record<string, unknown>) => string;
@@ -16,69 +20,53 @@ function isTime(value: number | null | undefined): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0;
 }
 
-/** A date on the user's calendar (utcDiff minutes east of UTC when known, else the browser's), as the language writes it numerically. */
-export function formatLicenceDate(epochMs: number, language: string, utcDiff: number | null = null, withTime = false): string {
-  const shifted = utcDiff !== null && Number.isFinite(utcDiff);
-  const date = new Date(shifted ? epochMs + utcDiff * 60_000 : epochMs);
-  const options: Intl.DateTimeFormatOptions = {
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    ...(withTime ? { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' as const } : {}),
-    ...(shifted ? { timeZone: 'UTC' } : {}),
-  };
-  try {
-    return new Intl.DateTimeFormat(language, options).format(date);
-  } catch {
-    return new Intl.DateTimeFormat(undefined, options).format(date);
-  }
+/** A day of the licence calendar, as the language writes it in digits. */
+export function formatLicenceDate(epochMs: number, language: string): string {
+  return formatCalendarDate(epochMs, licenceCalendarUtcDiff, language);
 }
 
-/** True when the end time means "permanent": its year is 2099, in UTC or on the user's calendar. */
-export function isPermanent(endTime: number | null | undefined, utcDiff: number | null = null): boolean {
+/** True when the end time means "permanent": its year is 2099, on the licence calendar or in UTC. */
+export function isPermanent(endTime: number | null | undefined): boolean {
   if (!isTime(endTime)) return false;
-  const calendar = new Date(endTime + (utcDiff !== null && Number.isFinite(utcDiff) ? utcDiff * 60_000 : 0));
-  return new Date(endTime).getUTCFullYear() === licenceLimits.permanentYear || calendar.getUTCFullYear() === licenceLimits.permanentYear;
+  const calendarYear = wallClock(endTime, licenceCalendarUtcDiff).getUTCFullYear();
+  return new Date(endTime).getUTCFullYear() === licenceLimits.permanentYear || calendarYear === licenceLimits.permanentYear;
 }
 
 export interface DisplayContext {
   t: Translate;
   language: string;
-  utcDiff: number | null;
+  /** The viewer's clock, minutes east of UTC (lib/time-format.ts viewerUtcDiff): for the activation time. */
+  utcDiff: number;
 }
 
 /** A begin time: 'follow system permission' when missing. */
 export function beginText(beginTime: number | null | undefined, context: DisplayContext): string {
   if (!isTime(beginTime)) return context.t('licence.followSystem');
-  return formatLicenceDate(beginTime, context.language, context.utcDiff);
+  return formatLicenceDate(beginTime, context.language);
 }
 
 /** An end time: 'follow system permission' when missing, 'permanent' in 2099. */
 export function endText(endTime: number | null | undefined, context: DisplayContext): string {
   if (!isTime(endTime)) return context.t('licence.followSystem');
-  if (isPermanent(endTime, context.utcDiff)) return context.t('licence.permanent');
-  return formatLicenceDate(endTime, context.language, context.utcDiff);
+  if (isPermanent(endTime)) return context.t('licence.permanent');
+  return formatLicenceDate(endTime, context.language);
 }
 
-/** A time with its clock (activation), '-' when missing. */
+/** A time with its clock (activation) on the viewer's clock, '-' when missing; the column's title names the zone. */
 export function timeText(time: number | null | undefined, context: DisplayContext): string {
-  return isTime(time) ? formatLicenceDate(time, context.language, context.utcDiff, true) : '-';
+  return isTime(time) ? formatTime(time, { utcDiff: context.utcDiff, language: context.language, style: 'dateTime' }) : '-';
 }
 
 /** The lose-activate time, shown 30 days before the installation stops working; '-' when missing. */
 export function loseActivateText(loseActivateTime: number | null | undefined, context: DisplayContext): string {
   if (!isTime(loseActivateTime)) return '-';
-  return formatLicenceDate(loseActivateTime - loseActivateShownEarlyDays * dayMs, context.language, context.utcDiff);
+  return formatLicenceDate(loseActivateTime - loseActivateShownEarlyDays * dayMs, context.language);
 }
 
-/** The calendar day (UTC fields) of an instant on the user's calendar: utcDiff minutes east of UTC, else the browser's. */
-function calendarDay(epochMs: number, utcDiff: number | null): number {
-  if (utcDiff !== null && Number.isFinite(utcDiff)) {
-    const shifted = new Date(epochMs + utcDiff * 60_000);
-    return Date.UTC(shifted.getUTCFullYear(), shifted.getUTCMonth(), shifted.getUTCDate());
-  }
-  const local = new Date(epochMs);
-  return Date.UTC(local.getFullYear(), local.getMonth(), local.getDate());
+/** The day of the licence calendar an instant falls on, as UTC midnight of that date (for day arithmetic). */
+function calendarDay(epochMs: number): number {
+  const day = wallClock(epochMs, licenceCalendarUtcDiff);
+  return Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate());
 }
 
 /**
@@ -86,10 +74,10 @@ function calendarDay(epochMs: number, utcDiff: number | null): number {
  * the day after the last one (a licence ends at the last moment of its last day). A year is a calendar year, so
  * 2026-01-01 to 2027-12-31 is 2 years, leap day or not. Null when either end follows the system permission.
  */
-export function calendarTerm(beginTime: number | null | undefined, endTime: number | null | undefined, utcDiff: number | null = null): { years: number; days: number } | null {
+export function calendarTerm(beginTime: number | null | undefined, endTime: number | null | undefined): { years: number; days: number } | null {
   if (!isTime(beginTime) || !isTime(endTime) || endTime < beginTime) return null;
-  const first = new Date(calendarDay(beginTime, utcDiff));
-  const after = calendarDay(endTime + 1, utcDiff);
+  const first = new Date(calendarDay(beginTime));
+  const after = calendarDay(endTime + 1);
   const yearsFrom = (n: number) => Date.UTC(first.getUTCFullYear() + n, first.getUTCMonth(), first.getUTCDate());
   let years = new Date(after).getUTCFullYear() - first.getUTCFullYear();
   while (years > 0 && yearsFrom(years) > after) years -= 1;
@@ -101,8 +89,8 @@ export function calendarTerm(beginTime: number | null | undefined, endTime: numb
  * when the licence ends in 2099.
  */
 export function termText(beginTime: number | null | undefined, endTime: number | null | undefined, context: DisplayContext): string {
-  if (isPermanent(endTime, context.utcDiff)) return context.t('licence.permanent');
-  const term = calendarTerm(beginTime, endTime, context.utcDiff);
+  if (isPermanent(endTime)) return context.t('licence.permanent');
+  const term = calendarTerm(beginTime, endTime);
   if (term === null) return context.t('licence.followSystem');
   const { years, days } = term;
   const yearsText = context.t(years === 1 ? 'licence.termYear' : 'licence.termYears', { count: years });

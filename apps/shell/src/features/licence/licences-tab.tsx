@@ -12,6 +12,7 @@ import { beginText, canActivate, employeeCountText, endText, formalText, loseAct
 import { useDisplayContext } from './use-display-context.ts';
 import { LicenceParts } from './licence-detail-view.tsx';
 import { LoadFailedAlert } from '../../lib/load-failed-alert.tsx';
+import { titleInViewerZone } from '../../lib/time-format.ts';
 
 /** The applications and devices of one licence, fetched when its row is expanded. */
 function ExpandedDetail({ id }: { id: string }) {
@@ -60,7 +61,7 @@ export default function LicencesTab() {
     { key: 'empCount', title: t('licence.empCount'), width: 90, render: (_v: unknown, row: LicenceRow) => employeeCountText(row.empCount, t) },
     { key: 'state', title: t('licence.state'), width: 100, render: (_v: unknown, row: LicenceRow) => stateText(row.state, t) },
     { key: 'effectiveness', title: t('licence.effectiveness'), width: 100, render: (_v: unknown, row: LicenceRow) => stateText(row.effectiveness, t) },
-    { key: 'activateTime', title: t('licence.activateTime'), width: 170, render: (_v: unknown, row: LicenceRow) => timeText(row.activateTime, context) },
+    { key: 'activateTime', title: titleInViewerZone(t('licence.activateTime')), width: 190, render: (_v: unknown, row: LicenceRow) => timeText(row.activateTime, context) },
     { key: 'loseActivateTime', title: t('licence.loseActivateTime'), width: 120, render: (_v: unknown, row: LicenceRow) => loseActivateText(row.loseActivateTime, context) },
     ...(isSystemAdmin
       ? [

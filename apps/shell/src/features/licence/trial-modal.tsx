@@ -42,11 +42,11 @@ export function TrialModal({ open, onClose, onRegistered }: TrialModalProps) {
     retry: false,
   });
 
-  const utcDiff = storage.utcDiff.get();
+  // days of the licence calendar, as the licence's row will show them once registered
   const today = Date.now();
   const period = t('licence.trial.period', {
-    begin: formatLicenceDate(today, i18n.language, utcDiff),
-    end: formatLicenceDate(today + licenceLimits.trialDays * dayMs, i18n.language, utcDiff),
+    begin: formatLicenceDate(today, i18n.language),
+    end: formatLicenceDate(today + licenceLimits.trialDays * dayMs, i18n.language),
     days: licenceLimits.trialDays,
   });
 

@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
-import * as storage from '../../lib/storage.ts';
+import { viewerUtcDiff } from '../../lib/time-format.ts';
 import type { DisplayContext, Translate } from './licence-display.ts';
 
-/** What the display rules need: the current language and the user's calendar (utcDiff). */
+/** What the display rules need: the current language and the viewer's clock (lib/time-format.ts). */
 export function useDisplayContext(): DisplayContext {
   const { t, i18n } = useTranslation();
-  return { t: t as Translate, language: i18n.language, utcDiff: storage.utcDiff.get() };
+  return { t: t as Translate, language: i18n.language, utcDiff: viewerUtcDiff() };
 }

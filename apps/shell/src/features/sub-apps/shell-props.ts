@@ -4,6 +4,7 @@ import type { ShellApi, ShellGlobalConfig, ShellProps, ShellRoute, ShellUserInfo
 import * as storage from '../../lib/storage.ts';
 import { currentLanguage } from '../../lib/i18n.ts';
 import { useMenuStore } from '../../lib/menus.ts';
+import { viewerUtcDiff } from '../../lib/time-format.ts';
 import { apiGetCounted, apiPostCounted } from '../../lib/request.ts';
 import { defaultSkin } from '@campus/contracts';
 import { mayNavigate, type SubAppDefinition } from '../../lib/sub-apps.ts';
@@ -46,7 +47,8 @@ function globalConfig(): ShellGlobalConfig {
     isPrivateDeployment: Boolean(settings?.isPrivateDeployment),
     systemName: settings?.systemName ?? '',
     skin: settings?.skin ?? defaultSkin,
-    utcDiff: storage.utcDiff.get() ?? -new Date().getTimezoneOffset(),
+    // the viewer's clock, the shell's own (lib/time-format.ts): shell and sub-apps show the same times
+    utcDiff: viewerUtcDiff(),
     shellVersion,
     permissions,
   };

@@ -59,15 +59,11 @@ export function buildSecurityHeaders(otherOrigins: readonly string[] = [], issue
  * the policy without a restart.
  */
 export function securityHeadersFor(origins: () => Promise<readonly string[]>, issuerOrigins: readonly string[]): () => Promise<Readonly<Record<string, string>>> {
-  let builtFor: readonly string[] | null = null;
-  let headers = buildSecurityHeaders([], issuerOrigins);
+  let built: { for: readonly string[]; headers: Readonly<Record<string, string>> } | null = null;
   return async () => {
     const now = await origins();
-    if (now !== builtFor) {
-      headers = buildSecurityHeaders(now, issuerOrigins);
-      builtFor = now;
-    }
-    return headers;
+    if (built?.for !== now) built = { for: now, headers: buildSecurityHeaders(now, issuerOrigins) };
+    return built.headers;
   };
 }
 

@@ -11,7 +11,7 @@ import { subAppEntryProblem } from '../../lib/sub-app-entry-url.ts';
  */
 const reservedSegments = new Set<string>([
   ...apiPrefixes.map((prefix) => prefix.split('/')[1] ?? '').filter(Boolean),
-  'assets', 'api', 'favicon.svg', 'index.html',
+  'assets', 'api',
   'home', 'login', 'not-login', 'error', 'not-find', 'tools', 'swipe-login', 'pwd-swipe-login', 'system-init', 'create-superuser',
   'swiper-sys-secret', 'swipe-master-card', 'swipe-master-card-gm', 'systemadmin-logincard', 'system-keycard', 'select-func',
   'super-user-card', 're-swipe-sys-sceret',
@@ -61,7 +61,7 @@ function exactOrigin(value: string): string | null {
  * for a system already using a code or path.
  */
 export function checkManifest(manifest: SubAppManifest, context: ManifestContext, language: keyof Localised): CheckedManifest {
-  const { appNo, basePath } = manifest;
+  const { basePath } = manifest;
   for (const system of context.systems) {
     if (system.frontRoutingAddr !== '' && overlaps(basePath, system.frontRoutingAddr)) {
       throw bad(codes.subAppBasePathTaken, { basePath, name: system.label[language] }, 409);
@@ -107,5 +107,5 @@ export function checkManifest(manifest: SubAppManifest, context: ManifestContext
     }
     depthOf.set(page.id, depth);
   }
-  return { ...manifest, appNo, entry, scriptOrigins, functionCodes };
+  return { ...manifest, entry, scriptOrigins, functionCodes };
 }

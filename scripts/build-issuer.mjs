@@ -26,8 +26,11 @@ Settings (environment variables):
                                unless the shell runs on this PC at http://127.0.0.1:6300)
   CARD_ISSUER_PORT             18085
   CARD_ISSUER_DATA_DIR         ./data (the issuer's device key; the virtual reader's cards)
-  CARD_READER                  virtual (a simulated reader; real PC/SC readers come in a later release)
-
+${
+  platform.startsWith('win')
+    ? '  CARD_READER                  virtual (a simulated reader; real PC/SC readers need the Linux download or\n                               a source install for now)\n'
+    : '  CARD_READER                  virtual (a simulated reader), or pcsc for a real reader through pcscd\n                               (sudo apt-get install pcscd; plug the reader in)\n  CARD_READER_NAME             pcsc: the reader to use (its name or the start of it); the first one if unset\n  CARD_FILE_ID                 pcsc: the card file that holds the card image, 0101\n'
+}
 The reader panel: http://127.0.0.1:18085/reader
 `;
 
@@ -62,6 +65,23 @@ function runtime(platform) {
   return platform.startsWith('win') ? path.join(folder, 'bin', 'node.exe') : path.join(folder, 'bin', 'node');
 }
 
+/**
+ * The PC/SC binding (an N-API addon, built here for Linux x64 against libpcsclite) goes into the Linux download beside
+ * the bundle, which loads it only with CARD_READER=pcsc. Its Windows build cannot be made on this machine.
+ */
+function addPcscBinding(app) {
+  const binding = path.join(root, 'node_modules', 'smartcard');
+  const addon = path.join(binding, 'build', 'Release', 'smartcard_napi.node');
+  if (!existsSync(addon)) {
+    console.warn('The PC/SC binding is not built here (libpcsclite-dev missing?): the Linux download supports the virtual reader only.');
+    return;
+  }
+  const target = path.join(app, 'node_modules', 'smartcard');
+  cpSync(path.join(binding, 'package.json'), path.join(target, 'package.json'));
+  cpSync(path.join(binding, 'dist', 'lib'), path.join(target, 'dist', 'lib'), { recursive: true, filter: (file) => !file.endsWith('.map') && !file.endsWith('.d.ts') });
+  cpSync(addon, path.join(target, 'build', 'Release', 'smartcard_napi.node'));
+}
+
 function zip(folder, archive) {
   const result = spawnSync('python3', ['-m', 'zipfile', '-c', archive, path.basename(folder)], { cwd: path.dirname(folder), stdio: 'inherit' });
   if (result.status !== 0) throw new Error('zip failed (python3 -m zipfile)');
@@ -81,6 +101,7 @@ async function main() {
     cpSync(app, path.join(folder, 'app'), { recursive: true });
     const node = runtime(platform);
     const windows = platform.startsWith('win');
+    if (!windows) addPcscBinding(path.join(folder, 'app'));
     cpSync(node, path.join(folder, windows ? 'node.exe' : 'node'));
     writeFileSync(path.join(folder, 'README.txt'), readme(platform));
     if (windows) {

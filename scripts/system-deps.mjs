@@ -1,31 +1,69 @@
-// Finds the Debian packages the test suite needs (Chromium for browser tests, slapd for LDAP tests)
-// and installs the missing ones when running as root; otherwise stops with the exact command.
+// Finds the Debian packages the test suite needs (Chromium for browser tests, slapd for LDAP tests, pcscd with a
+// virtual reader and card for the PC/SC tests) and installs the missing ones when running as root. Without root, a
+// missing required package stops with the exact command; the PC/SC packages are optional: their tests are then
+// skipped, and this says so.
 import { existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const requirements = [
   { what: 'Chromium (browser tests)', file: chromiumPath, packages: ['chromium'] },
   { what: 'slapd (LDAP tests)', file: '/usr/sbin/slapd', packages: ['slapd', 'ldap-utils'] },
+  {
+    what: 'pcscd, a virtual reader and card (PC/SC tests)',
+    file: '/usr/lib/pcsc/drivers/serial/libifdvpcd.so',
+    also: ['/usr/sbin/pcscd', '/usr/include/PCSC/winscard.h', '/usr/lib/python3/site-packages/virtualsmartcard', '/usr/lib/python3/dist-packages/Cryptodome'],
+    packages: ['pcscd', 'vsmartcard-vpcd', 'python3-virtualsmartcard', 'python3-pycryptodome', 'libpcsclite-dev'],
+    optional: true,
+  },
 ];
 
+const present = (r) => [r.file, ...(r.also ?? [])].every((file) => existsSync(file));
+
+/** The PC/SC binding (optional npm dependency) is built against libpcsclite-dev: build it if that came later. */
+function ensurePcscBinding() {
+  const binding = path.join(root, 'node_modules', 'smartcard');
+  if (!existsSync(path.join(root, 'node_modules')) || existsSync(path.join(binding, 'build', 'Release', 'smartcard_napi.node'))) return;
+  console.log('Building the PC/SC binding (smartcard) against libpcsclite ...');
+  const args = existsSync(binding) ? ['rebuild', 'smartcard'] : ['install', '--no-audit', '--no-fund'];
+  try {
+    execFileSync('npm', args, { cwd: root, stdio: 'inherit' });
+  } catch {
+    console.warn('The PC/SC binding did not build: the PC/SC tests will be skipped (they say why).');
+  }
+}
+
 export function ensureSystemDeps() {
-  const missing = requirements.filter((r) => !existsSync(r.file));
-  if (missing.length === 0) return;
-  const packages = missing.flatMap((r) => r.packages);
-  const command = `apt-get update && apt-get install -y ${packages.join(' ')}`;
-  if (process.getuid?.() !== 0) {
-    console.error(`Missing: ${missing.map((r) => r.what).join(', ')}.\nInstall them with:\n  sudo sh -c '${command}'`);
-    process.exit(2);
+  const missing = requirements.filter((r) => !present(r));
+  const command = (list) => `apt-get update && apt-get install -y ${list.flatMap((r) => r.packages).join(' ')}`;
+  if (missing.length > 0 && process.getuid?.() !== 0) {
+    const required = missing.filter((r) => !r.optional);
+    const optional = missing.filter((r) => r.optional);
+    if (optional.length > 0) {
+      console.warn(`Not installed: ${optional.map((r) => r.what).join(', ')}: those tests will be skipped.\nTo run them, as root:\n  ${command(optional)}`);
+    }
+    if (required.length > 0) {
+      console.error(`Missing: ${required.map((r) => r.what).join(', ')}.\nInstall them with:\n  sudo sh -c '${command(required)}'`);
+      process.exit(2);
+    }
+    return;
   }
-  console.log(`Installing ${packages.join(', ')} (${missing.map((r) => r.what).join(', ')}) ...`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-  execFileSync('apt-get', ['install', '-y', '-qq', ...packages], { stdio: 'inherit', env });
-  const still = missing.filter((r) => !existsSync(r.file));
-  if (still.length > 0) {
-    console.error(`Still missing after install: ${still.map((r) => r.file).join(', ')}`);
-    process.exit(2);
+  if (missing.length > 0) {
+    const packages = missing.flatMap((r) => r.packages);
+    console.log(`Installing ${packages.join(', ')} (${missing.map((r) => r.what).join(', ')}) ...`);
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+    execFileSync('apt-get', ['install', '-y', '-qq', ...packages], { stdio: 'inherit', env });
+    const still = missing.filter((r) => !present(r));
+    if (still.length > 0) {
+      console.error(`Still missing after install: ${still.map((r) => r.what).join(', ')}`);
+      process.exit(2);
+    }
   }
+  if (present(requirements.find((r) => r.optional))) ensurePcscBinding();
 }

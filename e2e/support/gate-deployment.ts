@@ -35,9 +35,10 @@ async function waitFor(url: string, child: ChildProcess, what: string): Promise<
 
 /**
  * A fresh gate deployment (MJ_SYSTEM 21) on its own port, with its own card issuer and virtual reader holding
- * the demo's mother card and blank cards DE000002–DE000004, as `MJ_SYSTEM=21 npm start` makes them.
+ * the demo's mother card and blank cards DE000002–DE000004, as `MJ_SYSTEM=21 npm start` makes them; or, with
+ * `issuerEnv` CARD_READER=pcsc, the issuer on a PC/SC reader (the cards are then the test's).
  */
-export async function startGateDeployment(serverPort: number, issuerPort: number, serverEnv: Record<string, string> = {}): Promise<GateDeployment> {
+export async function startGateDeployment(serverPort: number, issuerPort: number, serverEnv: Record<string, string> = {}, issuerEnv: Record<string, string> = {}): Promise<GateDeployment> {
   const issuerUrl = `http://127.0.0.1:${issuerPort}`;
   const dataDir = path.join(root, '.tmp', `e2e-issuer-${issuerPort}`);
   rmSync(dataDir, { recursive: true, force: true });
@@ -49,7 +50,8 @@ export async function startGateDeployment(serverPort: number, issuerPort: number
       CARD_ISSUER_PORT: String(issuerPort),
       CARD_ISSUER_DATA_DIR: dataDir,
       CARD_ISSUER_ALLOWED_ORIGINS: `http://127.0.0.1:${serverPort}`,
-      CARD_ISSUER_DEMO_MOTHER: '10001:Customer#2026',
+      ...(issuerEnv.CARD_READER === 'pcsc' ? {} : { CARD_ISSUER_DEMO_MOTHER: '10001:Customer#2026' }),
+      ...issuerEnv,
     },
   });
   await asSetUp(() => waitFor(`${issuerUrl}/reader/api/status`, issuer, 'the card issuer'));

@@ -8,11 +8,12 @@ import { DeviceIdentity } from './device-identity.ts';
 import { IssuerError, issuerErrorHandler } from './http/envelope.ts';
 import { ownOrigins, registerOriginGuard } from './http/origin-guard.ts';
 import { VirtualReader } from './readers/virtual-reader.ts';
-import { registerPanelRoutes } from './routes/panel-routes.ts';
 import { Pairings } from './pairings.ts';
 import { ReaderLock } from './reader-lock.ts';
 import type { CardReader } from './readers/card-reader.ts';
 import { registerCardRoutes } from './routes/card-routes.ts';
+import { listsReaders, registerPcscPanelRoutes } from './routes/pcsc-panel-routes.ts';
+import { registerVirtualPanelRoutes } from './routes/virtual-panel-routes.ts';
 
 export interface BuildIssuerOptions {
   config: IssuerConfig;
@@ -67,7 +68,9 @@ export async function buildIssuer(options: BuildIssuerOptions): Promise<FastifyI
     return typeof address === 'object' && address ? address.port : config.port;
   };
   registerOriginGuard(app, { port, allowedOrigins: config.allowedOrigins });
-  if (options.reader instanceof VirtualReader) registerPanelRoutes(app, options.reader, () => ownOrigins(port()));
+  const panelOrigins = () => ownOrigins(port());
+  if (options.reader instanceof VirtualReader) registerVirtualPanelRoutes(app, options.reader, panelOrigins);
+  else if (listsReaders(options.reader)) registerPcscPanelRoutes(app, options.reader, panelOrigins);
   registerCardRoutes(app, {
     reader: options.reader,
     session: new IssuerSession(),

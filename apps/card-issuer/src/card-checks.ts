@@ -84,3 +84,14 @@ export function openOurKeyCard(card: CardOnReader, session: IssuerSession) {
     return trustCode(error);
   }
 }
+
+/**
+ * Whether the card already holds `image`: a write retried after its answer was lost (990322, the card pulled off as
+ * the write committed) is then done, whatever the checks before a first write would say of the card now.
+ */
+export function holdsImage(card: CardOnReader, image: Uint8Array): boolean {
+  if (image.length > card.image.length) return false;
+  const padded = Buffer.alloc(card.image.length);
+  Buffer.from(image).copy(padded);
+  return padded.equals(card.image);
+}

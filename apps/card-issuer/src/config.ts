@@ -11,6 +11,10 @@ export interface IssuerConfig {
   /** Shell origins that may call the issuer (CORS); also the servers it may relay sign-ins to. */
   allowedOrigins: string[];
   reader: 'virtual' | 'pcsc';
+  /** CARD_READER_NAME (PC/SC): the reader to use, its name or the start of it; null for the first reader. */
+  readerName: string | null;
+  /** CARD_FILE_ID (PC/SC): the card's transparent file that holds its image (docs/cards.md "Real cards"). */
+  fileId: number;
   /** CARD_ISSUER_DEMO_MOTHER (virtual reader only): the demo's mother card, made on start when the reader has none. */
   demoMother: DemoMother | null;
 }
@@ -46,6 +50,12 @@ export function loadIssuerConfig(env: Record<string, string | undefined> = proce
     .map((item) => origin(item, 'CARD_ISSUER_ALLOWED_ORIGINS'));
   const reader = (env.CARD_READER?.trim() || 'virtual').toLowerCase();
   if (reader !== 'virtual' && reader !== 'pcsc') throw new IssuerConfigError('CARD_READER', `must be virtual or pcsc, got "${reader}"`);
+  const fileId = env.CARD_FILE_ID?.trim() || '0101';
+  if (!/^[0-9A-Fa-f]{4}$/.test(fileId) || ['3F00', '3FFF', 'FFFF', '2F02'].includes(fileId.toUpperCase())) {
+    throw new IssuerConfigError('CARD_FILE_ID', `must be the 4 hex digits of a file identifier other than 3F00, 3FFF, FFFF and 2F02, got "${fileId}"`);
+  }
+  const readerName = env.CARD_READER_NAME?.trim() || null;
+  if (readerName !== null && readerName.length > 200) throw new IssuerConfigError('CARD_READER_NAME', 'is longer than 200 characters');
   let demoMother: DemoMother | null;
   try {
     demoMother = demoMotherFrom(env.CARD_ISSUER_DEMO_MOTHER);
@@ -58,6 +68,8 @@ export function loadIssuerConfig(env: Record<string, string | undefined> = proce
     dataDir: path.resolve(cwd, env.CARD_ISSUER_DATA_DIR?.trim() || path.join('data', 'card-issuer')),
     allowedOrigins: [...new Set(origins)],
     reader,
+    readerName,
+    fileId: Number.parseInt(fileId, 16),
     demoMother,
   };
 }

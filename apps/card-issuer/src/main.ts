@@ -14,13 +14,13 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const { reader, name, made } = openReader(config);
+  const { reader, name, notes } = await openReader(config);
   const app = await buildIssuer({ config, reader, readerName: name, logger: issuerLoggerOptions });
   await app.listen({ host: config.host, port: config.port });
   process.stdout.write(
     `\nCard issuer: http://127.0.0.1:${config.port}/ (${name}; cards in ${config.dataDir})\n` +
       `Answers the shell at: ${config.allowedOrigins.join(', ')}\n` +
-      (made.length > 0 ? `Demo cards made: ${made.join('; ')}\n` : '') +
+      notes.map((note) => `${note}\n`).join('') +
       '\n',
   );
   const shutdown = (signal: string) => {

@@ -22,7 +22,7 @@ describe('the gate demo’s cards (CARD_ISSUER_DEMO_MOTHER)', () => {
   it('starts with the mother card of the demo customer on the reader and three blank cards, once', async () => {
     const dir = dataDir();
     const config = loadIssuerConfig({ CARD_ISSUER_DATA_DIR: dir, CARD_ISSUER_DEMO_MOTHER: '10001:Customer#2026' });
-    const first = openReader(config);
+    const first = await openReader(config);
     expect(first.made).toHaveLength(4);
     const cards = new VirtualReader(dir).list();
     expect(cards.map((c) => [c.fixedNo, c.kind, c.onReader])).toEqual([
@@ -34,13 +34,13 @@ describe('the gate demo’s cards (CARD_ISSUER_DEMO_MOTHER)', () => {
     expect(() => openMotherCard(onReader.image, sm3Hex('Other#2026'))).toThrow();
     // a second start leaves the reader as the operator left it
     new VirtualReader(dir).remove();
-    expect(openReader(config).made).toEqual([]);
+    expect((await openReader(config)).made).toEqual([]);
     expect(new VirtualReader(dir).list().some((c) => c.onReader)).toBe(false);
   });
 
-  it('is off unless set, and a malformed value stops the start with the variable named', () => {
+  it('is off unless set, and a malformed value stops the start with the variable named', async () => {
     const dir = dataDir();
-    expect(openReader(loadIssuerConfig({ CARD_ISSUER_DATA_DIR: dir })).made).toEqual([]);
+    expect((await openReader(loadIssuerConfig({ CARD_ISSUER_DATA_DIR: dir }))).made).toEqual([]);
     expect(new VirtualReader(dir).list()).toEqual([]);
     for (const bad of ['10001', '010001:pw', '10001:', 'abc:pw']) {
       expect(() => loadIssuerConfig({ CARD_ISSUER_DATA_DIR: dir, CARD_ISSUER_DEMO_MOTHER: bad }), bad).toThrow(IssuerConfigError);

@@ -1,14 +1,18 @@
 // npm run card -- <command>: puts cards on the virtual reader, takes them off, makes blank cards and the vendor's
 // mother card for a customer, and makes the next read or write fail (docs/cards.md). Works on the data folder
-// directly, so the card issuer need not run; a running issuer sees every change at once.
+// directly, so the card issuer need not run; a running issuer sees every change at once. The pcsc-… commands do the
+// vendor's part on a real reader (pcsc-card-commands.ts).
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { makeMotherCard, sm3Hex } from '@campus/card-crypto';
+import type { MotherCardInput } from '@campus/card-crypto';
 import type { ReaderCode } from '@campus/contracts';
 import { readerCodes } from '@campus/contracts';
 import { customerNoProblem } from '../customer-number.ts';
+import { ReaderError } from '../readers/card-reader.ts';
 import { VirtualReader } from '../readers/virtual-reader.ts';
 import type { FaultOperation } from '../readers/virtual-reader.ts';
+import { pcscCommands, pcscUsage, runPcscCommand } from './pcsc-card-commands.ts';
 
 const usage = `Usage: npm run card -- <command> [options]
 
@@ -23,6 +27,8 @@ Commands (the virtual reader of the card issuer):
   fail --op read|write --code C [--times N]
                                 make the next N reads or writes fail with reader code C (990481, 990321, 990322, …)
 
+${pcscUsage}
+
 Options:
   --data-dir DIR                the card issuer's data folder (default: CARD_ISSUER_DATA_DIR, else ./data/card-issuer)
   --help                        this text
@@ -32,8 +38,8 @@ class UsageError extends Error {}
 
 const knownCodes = new Set<number>(Object.values(readerCodes).filter((c) => c !== 0));
 
-export function runCardCli(argv: string[], env: NodeJS.ProcessEnv = process.env, out: (line: string) => void = console.log): void {
-  const { values, positionals } = parseArgs({
+function parse(argv: string[]) {
+  return parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
@@ -49,6 +55,30 @@ export function runCardCli(argv: string[], env: NodeJS.ProcessEnv = process.env,
       help: { type: 'boolean' },
     },
   });
+}
+
+/** The mother card the options describe (spec §5 customer number rules). */
+function motherFrom(values: ReturnType<typeof parse>['values']): MotherCardInput {
+  const customerNo = values['customer-no'] ?? '';
+  const problem = customerNoProblem(customerNo);
+  if (problem) throw new UsageError(problem);
+  const password = values['customer-pwd'] ?? '';
+  if (password === '') throw new UsageError('please enter the customer password (--customer-pwd)');
+  const code = values['sys-key-code'];
+  if (code !== undefined && !/^[0-9a-fA-F]{32}$/.test(code)) throw new UsageError('--sys-key-code must be 32 hex digits');
+  return { customerNo, customerPwdDigest: sm3Hex(password), sysKeyCode: code === undefined ? undefined : Buffer.from(code, 'hex') };
+}
+
+/** The pcsc-… commands (a real reader, asynchronous); null for a virtual reader command. */
+export function runPcscCardCli(argv: string[], env: NodeJS.ProcessEnv = process.env, out: (line: string) => void = console.log): Promise<void> | null {
+  const { values, positionals } = parse(argv);
+  const command = positionals[0];
+  if (values.help || command === undefined || !pcscCommands.has(command)) return null;
+  return runPcscCommand(command, () => motherFrom(values), env, out);
+}
+
+export function runCardCli(argv: string[], env: NodeJS.ProcessEnv = process.env, out: (line: string) => void = console.log): void {
+  const { values, positionals } = parse(argv);
   const [command, ...rest] = positionals;
   if (values.help || command === undefined) {
     out(usage);
@@ -89,16 +119,9 @@ export function runCardCli(argv: string[], env: NodeJS.ProcessEnv = process.env,
       return;
     }
     case 'mother': {
-      const customerNo = values['customer-no'] ?? '';
-      const problem = customerNoProblem(customerNo);
-      if (problem) throw new UsageError(problem);
-      const password = values['customer-pwd'] ?? '';
-      if (password === '') throw new UsageError('please enter the customer password (--customer-pwd)');
-      const code = values['sys-key-code'];
-      if (code !== undefined && !/^[0-9a-fA-F]{32}$/.test(code)) throw new UsageError('--sys-key-code must be 32 hex digits');
-      const image = makeMotherCard({ customerNo, customerPwdDigest: sm3Hex(password), sysKeyCode: code === undefined ? undefined : Buffer.from(code, 'hex') });
-      const fixedNo = reader.addCard(image, values['fixed-no']);
-      out(`made mother card ${fixedNo} for customer ${customerNo}`);
+      const input = motherFrom(values);
+      const fixedNo = reader.addCard(makeMotherCard(input), values['fixed-no']);
+      out(`made mother card ${fixedNo} for customer ${input.customerNo}`);
       placeIf(fixedNo);
       return;
     }
@@ -119,10 +142,12 @@ export function runCardCli(argv: string[], env: NodeJS.ProcessEnv = process.env,
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
   try {
-    runCardCli(process.argv.slice(2));
+    const pcsc = runPcscCardCli(process.argv.slice(2));
+    if (pcsc) await pcsc;
+    else runCardCli(process.argv.slice(2));
   } catch (error) {
     process.stderr.write(`card: ${error instanceof Error ? error.message : String(error)}\n`);
     if (error instanceof UsageError) process.stderr.write('Run "npm run card -- --help" for the commands.\n');
-    process.exit(2);
+    process.exit(error instanceof ReaderError ? 1 : 2);
   }
 }

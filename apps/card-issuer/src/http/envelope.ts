@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { codeMessage, codes, readerCodeMessage, toLanguage } from '@campus/contracts';
+import { codeMessage, codes, toLanguage } from '@campus/contracts';
 import type { BusinessCode, Envelope, LanguageCode } from '@campus/contracts';
 import { ReaderError } from '../readers/card-reader.ts';
 import { RelayedFailure } from './relayed-failure.ts';
@@ -35,7 +35,7 @@ function send(reply: FastifyReply, status: number, body: Envelope): FastifyReply
  */
 export function issuerErrorHandler(error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) {
   const language = languageOf(request);
-  if (error instanceof ReaderError) return send(reply, 200, { code: error.code, msg: readerCodeMessage(error.code, language), data: null });
+  if (error instanceof ReaderError) return send(reply, 200, { code: error.code, msg: error.messageIn(language), data: null });
   if (error instanceof RelayedFailure) return send(reply, 200, error.envelope);
   if (error instanceof IssuerError) {
     const base = codeMessage(error.code, language);

@@ -1,4 +1,4 @@
-import type { ReaderCode } from '@campus/contracts';
+import type { LanguageCode, Localised, ReaderCode } from '@campus/contracts';
 import { readerCodeMessage } from '@campus/contracts';
 
 /** A card on the reader: its fixed number (UID, upper-case hex) and the bytes it holds (at most 256). */
@@ -26,12 +26,21 @@ export interface CardReader {
   close(): Promise<void>;
 }
 
+/** A reader failure: its code (spec §4, §8) and, where the code alone does not say what to do, why (three languages). */
 export class ReaderError extends Error {
   constructor(
     readonly code: ReaderCode,
-    message: string = readerCodeMessage(code, 'en-US'),
+    readonly detail: Localised | null = null,
   ) {
-    super(message);
+    super('');
     this.name = 'ReaderError';
+    this.message = this.messageIn('en-US');
+  }
+
+  /** The failure as the operator reads it: the code's message, then why. */
+  messageIn(language: LanguageCode): string {
+    const msg = readerCodeMessage(this.code, language);
+    if (!this.detail) return msg;
+    return language === 'en-US' ? `${msg}; ${this.detail[language]}` : `${msg}；${this.detail[language]}`;
   }
 }

@@ -10,7 +10,7 @@ import { RelayedFailure } from '../http/relayed-failure.ts';
 import type { CardOnReader, CardReader } from '../readers/card-reader.ts';
 import { ReaderError } from '../readers/card-reader.ts';
 import type { IssuerSession } from '../card-checks.ts';
-import { openOurAdminCard, openOurKeyCard, requireBlank, requireFixedNo, requireImageType } from '../card-checks.ts';
+import { holdsImage, openOurAdminCard, openOurKeyCard, requireBlank, requireFixedNo, requireImageType } from '../card-checks.ts';
 import type { DeviceIdentity } from '../device-identity.ts';
 import type { Pairings } from '../pairings.ts';
 import type { ReaderLock } from '../reader-lock.ts';
@@ -163,6 +163,7 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
     requireImageType(image, type);
     const found = await reader.read();
     requireFixedNo(found, body.fixedNo);
+    if (holdsImage(found, image)) return { fixedNo: found.fixedNo };
     requireBlank(found, session);
     await reader.write(found.fixedNo, image);
     return { fixedNo: found.fixedNo };
@@ -180,6 +181,7 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
       const image = Buffer.from(body.image, 'hex');
       const found = await reader.read();
       requireFixedNo(found, body.fixedNo);
+      if (holdsImage(found, image)) return { fixedNo: found.fixedNo };
       const kind = classifyCard(found.image);
       if (body.expect === 'blank') requireBlank(found, session);
       else if (body.expect === 'mother') {
@@ -199,25 +201,26 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
   // ---- clearing (recycling) ----
 
   const ClearBody = Type.Object({ cardKind: CardKind, cardFixedNo: FixedNo });
+  const requireOurs = (type: 'adminLogin' | 'systemKey', found: CardOnReader) => (type === 'adminLogin' ? openOurAdminCard(found, session) : openOurKeyCard(found, session));
   const checkClear = (type: 'adminLogin' | 'systemKey') => async (body: { cardFixedNo: string }) => {
     const found = await reader.read();
     requireFixedNo(found, body.cardFixedNo);
-    if (type === 'adminLogin') openOurAdminCard(found, session);
-    else openOurKeyCard(found, session);
+    requireOurs(type, found);
     return found;
+  };
+  const clear = (type: 'adminLogin' | 'systemKey') => async (body: { cardFixedNo: string }) => {
+    const blank = blankImage();
+    const found = await reader.read();
+    requireFixedNo(found, body.cardFixedNo);
+    if (holdsImage(found, blank)) return { fixedNo: found.fixedNo };
+    requireOurs(type, found);
+    await reader.write(found.fixedNo, blank);
+    return { fixedNo: found.fixedNo };
   };
   card(cardIssuerPaths.checkOprtLoginCardCanClear, 'Checks that the card on the reader is this installation’s administrator card', ClearBody, async (body): Promise<CanClearReply> => ({ fixedNo: (await checkClear('adminLogin')(body)).fixedNo, canClear: true }));
   card(cardIssuerPaths.checkSystemKeyCardCanClear, 'Checks that the card on the reader is this installation’s system key card', ClearBody, async (body): Promise<CanClearReply> => ({ fixedNo: (await checkClear('systemKey')(body)).fixedNo, canClear: true }));
-  card(cardIssuerPaths.clearOprtLoginCard, 'Blanks this installation’s administrator card on the reader', ClearBody, async (body) => {
-    const found = await checkClear('adminLogin')(body);
-    await reader.write(found.fixedNo, blankImage());
-    return { fixedNo: found.fixedNo };
-  });
-  card(cardIssuerPaths.clearSystemKeyCard, 'Blanks this installation’s system key card on the reader', ClearBody, async (body) => {
-    const found = await checkClear('systemKey')(body);
-    await reader.write(found.fixedNo, blankImage());
-    return { fixedNo: found.fixedNo };
-  });
+  card(cardIssuerPaths.clearOprtLoginCard, 'Blanks this installation’s administrator card on the reader', ClearBody, clear('adminLogin'));
+  card(cardIssuerPaths.clearSystemKeyCard, 'Blanks this installation’s system key card on the reader', ClearBody, clear('systemKey'));
 
   // ---- the administrator's card password and sign-in ----
 
@@ -233,6 +236,7 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
     requireImageType(image, 'adminLogin');
     const found = await reader.read();
     requireFixedNo(found, body.fixedNo);
+    if (holdsImage(found, image)) return { fixedNo: found.fixedNo };
     openOurAdminCard(found, session);
     await reader.write(found.fixedNo, image);
     return { fixedNo: found.fixedNo };

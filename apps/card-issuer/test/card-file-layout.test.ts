@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { blankImage, classifyCard, makeMotherCard, sm3Hex } from '@campus/card-crypto';
+import { readBinary, serialFromGdo, updateBinary } from '../src/readers/pcsc/apdu.ts';
+import type { SlotWrite } from '../src/readers/pcsc/card-file-layout.ts';
+import { cardFileSize, decodeCardFile, planWrite } from '../src/readers/pcsc/card-file-layout.ts';
+
+const mother = makeMotherCard({ customerNo: '10001', customerPwdDigest: sm3Hex('Customer#2026') });
+const other = makeMotherCard({ customerNo: '20002', customerPwdDigest: sm3Hex('Other#2026') });
+
+/** The bytes a write puts on the card, in the order it sends them: the image, then the header. */
+function writeOrder(plan: SlotWrite): { offset: number; byte: number }[] {
+  return [...plan.image].map((byte, i) => ({ offset: plan.imageOffset + i, byte })).concat([...plan.header].map((byte, i) => ({ offset: plan.headerOffset + i, byte })));
+}
+
+function apply(file: Buffer, plan: SlotWrite, upTo = Number.POSITIVE_INFINITY): Buffer {
+  const next = Buffer.from(file);
+  writeOrder(plan)
+    .slice(0, upTo)
+    .forEach(({ offset, byte }) => (next[offset] = byte));
+  return next;
+}
+
+const padded = (image: Buffer) => Buffer.concat([image, Buffer.alloc(256 - image.length)]);
+
+describe('the card file layout of real cards (two slots)', () => {
+  it('a new file of zeros is a blank card; the first write goes to slot 1 and leaves the first bytes alone', () => {
+    const file = Buffer.alloc(cardFileSize);
+    const empty = decodeCardFile(file);
+    expect(empty).toMatchObject({ slot: null, sequence: 0 });
+    expect(classifyCard(empty.image)).toBe('blank');
+    const plan = planWrite(empty, mother);
+    expect(plan.slot).toBe(1);
+    expect(plan.imageOffset).toBeGreaterThanOrEqual(256);
+    const written = decodeCardFile(apply(file, plan));
+    expect(written).toMatchObject({ slot: 1, sequence: 1 });
+    expect(written.image.equals(padded(mother))).toBe(true);
+  });
+
+  it('a write torn after any byte leaves the old image whole; only the last header byte makes the new one', () => {
+    let file: Buffer = Buffer.alloc(cardFileSize);
+    for (const [before, after] of [
+      [blankImage(), mother],
+      [mother, other],
+      [other, blankImage()],
+    ] as const) {
+      const plan = planWrite(decodeCardFile(file), after);
+      const total = writeOrder(plan).length;
+      for (let upTo = 0; upTo < total; upTo += 1) {
+        expect(decodeCardFile(apply(file, plan, upTo)).image.equals(padded(before)), `torn after ${upTo} of ${total} bytes`).toBe(true);
+      }
+      file = apply(file, plan);
+      expect(decodeCardFile(file).image.equals(padded(after))).toBe(true);
+    }
+  });
+
+  it('a slot whose bytes changed on the card does not count (the other, older slot shows)', () => {
+    const first = apply(Buffer.alloc(cardFileSize), planWrite(decodeCardFile(Buffer.alloc(cardFileSize)), mother));
+    const second = apply(first, planWrite(decodeCardFile(first), other));
+    expect(decodeCardFile(second)).toMatchObject({ slot: 0, sequence: 2 });
+    const flipped = Buffer.from(second);
+    flipped.writeUInt8(flipped.readUInt8(26) ^ 0x01, 26); // a bit of slot 0's image
+    expect(decodeCardFile(flipped)).toMatchObject({ slot: 1, sequence: 1 });
+    expect(() => decodeCardFile(Buffer.alloc(cardFileSize - 1))).toThrow(RangeError);
+  });
+});
+
+describe('the commands of the PC/SC driver', () => {
+  it('reads the ICC serial number of EF.GDO (tag 5A), and nothing from other content', () => {
+    expect(serialFromGdo(Buffer.from('5a0404a1b2c3', 'hex'))).toBe('04A1B2C3');
+    expect(serialFromGdo(Buffer.from('4f0201025a08000102030405060700', 'hex'))).toBe('0001020304050607');
+    expect(serialFromGdo(Buffer.from('5a0804a1', 'hex'))).toBeNull();
+    expect(serialFromGdo(Buffer.alloc(16))).toBeNull();
+  });
+
+  it('UPDATE BINARY with and without the Le byte; offsets and lengths are checked', () => {
+    expect(updateBinary(0x0110, Buffer.from('dead', 'hex'), true).toString('hex')).toBe('00d6011002dead00');
+    expect(updateBinary(0x0110, Buffer.from('dead', 'hex'), false).toString('hex')).toBe('00d6011002dead');
+    expect(readBinary(0x0220, 256).toString('hex')).toBe('00b0022000');
+    expect(() => readBinary(0x8000, 1)).toThrow(RangeError);
+    expect(() => updateBinary(0, Buffer.alloc(256), true)).toThrow(RangeError);
+  });
+});

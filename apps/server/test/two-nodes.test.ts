@@ -185,6 +185,23 @@ describe.each(kinds)('two server nodes on one database (%s)', (kind) => {
     expect(rows.map((r) => r.replace(/ \[until .*\]$/, ''))).toEqual(['lock locked multi 127.0.0.1', 'login failure multi 127.0.0.1', 'login locked multi 127.0.0.1']);
   });
 
+  it('wrong passwords sent at once to both nodes are each counted: none is lost to the other node’s write', async () => {
+    const address = '127.0.0.9'; // a client of its own, so the counters are this test's alone
+    const replies = await Promise.all(Array.from({ length: 10 }, (_, i) => webLogin(i % 2 === 0 ? a : b, 'nosub', 'Wrong#2026', {}, { localAddress: address })));
+    // each answered: wrong, locked, or (once three were counted) asked for an image code, which counts nothing
+    for (const reply of replies) expect(reply.body.code, reply.text).toBeOneOf([codes.accountOrPasswordWrong, codes.accountLocked, codes.captchaRequired]);
+    const rows = await newLogRows();
+    const failures = rows.filter((row) => row === `login failure nosub ${address}`).length;
+    expect(failures).toBeGreaterThanOrEqual(3);
+    const counter = (scope: string, key: string) => db.db.selectFrom('login_failures').selectAll().where('scope', '=', scope).where('key', '=', key).executeTakeFirstOrThrow();
+    expect((await counter('address', address)).failures).toBe(failures);
+    expect((await counter('account', '1001|nosub')).failures).toBe(failures);
+    const pair = await counter('pair', `1001|nosub|${address}`);
+    expect(pair.failures + 5 * pair.lock_count).toBe(failures); // a lock starts the pair's count again
+    expect(rows.filter((row) => row.startsWith(`lock locked nosub ${address}`))).toHaveLength(pair.lock_count);
+    expect(rows.every((row) => row.includes(` nosub ${address}`))).toBe(true);
+  });
+
   describe('administrator login cards (gate deployment, one KEK file for both nodes)', () => {
     let installed: Installed;
     let cardId: string;

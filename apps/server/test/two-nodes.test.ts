@@ -46,7 +46,7 @@ describe.each(kinds)('two server nodes on one database (%s)', (kind) => {
   let a: ServerNode;
   let b: ServerNode;
   let db: DatabaseHandle;
-  let seen = 0;
+  const seen = new Set<string>();
 
   beforeAll(async () => {
     const started = Date.now();
@@ -82,9 +82,9 @@ describe.each(kinds)('two server nodes on one database (%s)', (kind) => {
   };
   /** The operation log rows written since the last look, as `action result account address [detail]`, sorted. */
   const newLogRows = async () => {
-    const rows = (await db.db.selectFrom('operation_logs').select(['action', 'result', 'account', 'client_ip', 'detail']).orderBy('created_at').execute()) as LogRow[];
-    const fresh = rows.slice(seen);
-    seen = rows.length;
+    const rows = (await db.db.selectFrom('operation_logs').select(['id', 'action', 'result', 'account', 'client_ip', 'detail']).execute()) as (LogRow & { id: string })[];
+    const fresh = rows.filter((r) => !seen.has(r.id));
+    for (const r of fresh) seen.add(r.id);
     return fresh.map((r) => `${r.action} ${r.result} ${r.account} ${r.client_ip}${r.detail ? ` [${r.detail}]` : ''}`).sort();
   };
 

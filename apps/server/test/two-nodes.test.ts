@@ -306,6 +306,10 @@ describe.each(kinds)('two server nodes on one database (%s)', (kind) => {
       // nginx itself connects to the nodes from 127.0.0.1: another client (127.0.0.6) is not locked
       const other = await webLogin(nginx, 'expired', 'Expired#2026', { verifyModel: await imageCode(nginx) }, from('127.0.0.6', { headers: { 'x-forwarded-for': '127.0.0.5' } }));
       expect(other.body.code, other.text).toBe(0);
+      // the nodes' request logs name the same client
+      const requestLogs = a.output() + b.output();
+      expect(requestLogs).toContain('"remoteAddress":"127.0.0.5"');
+      expect(requestLogs).not.toContain('203.0.113.');
       const rows = (await newLogRows()).map((r) => r.replace(/ \[until .*\]$/, ''));
       expect(rows).toEqual([
         'lock locked expired 127.0.0.5',

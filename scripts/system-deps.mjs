@@ -1,7 +1,7 @@
-// Finds the Debian packages the test suite needs (Chromium for browser tests, slapd for LDAP tests, pcscd with a
-// virtual reader and card for the PC/SC tests) and installs the missing ones when running as root. Without root, a
-// missing required package stops with the exact command; the PC/SC packages are optional: their tests are then
-// skipped, and this says so.
+// Finds the Debian packages the test suite needs (Chromium for browser tests, slapd for LDAP tests, nginx for the
+// server nodes behind a reverse proxy, pcscd with a virtual reader and card for the PC/SC tests) and installs the
+// missing ones when running as root. Without root, a missing required package stops with the exact command; the
+// PC/SC packages are optional: their tests are then skipped, and this says so.
 import { existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -14,6 +14,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const requirements = [
   { what: 'Chromium (browser tests)', file: chromiumPath, packages: ['chromium'] },
   { what: 'slapd (LDAP tests)', file: '/usr/sbin/slapd', packages: ['slapd', 'ldap-utils'] },
+  // the reverse proxy the README's several-node set-up names: the two-node test runs its template in front of them
+  { what: 'nginx (two server nodes behind a reverse proxy)', file: '/usr/sbin/nginx', packages: ['nginx'] },
   {
     what: 'pcscd, a virtual reader and card (PC/SC tests)',
     file: '/usr/lib/pcsc/drivers/serial/libifdvpcd.so',

@@ -2,6 +2,7 @@ import { ConfigError, describeDatabase, loadConfig } from './config.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
+import { withStartLock } from './db/start-lock.ts';
 import { buildApp, safeLoggerOptions } from './app.ts';
 import { createServices, isDemoInstallation } from './services.ts';
 import { demoAccounts, demoCustomerNo, seedDatabase } from './seed/seed.ts';
@@ -19,9 +20,12 @@ async function main(): Promise<void> {
   }
 
   const handle = openDatabase(config);
-  await migrateToLatest(handle.db, handle.dialect);
   const services = createServices(handle, config);
-  const seeded = await seedDatabase(services, config);
+  // nodes started together on a new database: one migrates and seeds, the others then find it done
+  const seeded = await withStartLock(handle, config, async () => {
+    await migrateToLatest(handle.db, handle.dialect);
+    return seedDatabase(services, config);
+  });
   // an entry for a folder no system uses is never loaded: say so rather than ignore it
   const unknownEntries = await services.subApps.unknownEntries();
 

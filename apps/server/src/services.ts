@@ -78,7 +78,7 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
   const sessionMaxMs = config.sessionMaxHours * 3600_000;
   const account = new AccountService(new AccountRepository(db), digestMode, now);
   const logs = new OperationLogService(new OperationLogRepository(db), now);
-  const authRepo = new AuthRepository(db);
+  const authRepo = new AuthRepository(db, handle.dialect);
   const sessions = new SessionService(authRepo, sessionIdleMs, sessionMaxMs, now);
   const captcha = new CaptchaService(authRepo, captchaText, now);
   const lockout = new LockoutService(authRepo, config.addressFailureLimit, now);
@@ -122,7 +122,7 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
     db.transaction().execute((trx: Kysely<DB>) =>
       work({
         account: new AccountService(new AccountRepository(trx), digestMode, now),
-        sessions: new SessionService(new AuthRepository(trx), sessionIdleMs, sessionMaxMs, now),
+        sessions: new SessionService(new AuthRepository(trx, handle.dialect), sessionIdleMs, sessionMaxMs, now),
         logs: new OperationLogService(new OperationLogRepository(trx), now),
       }),
     );
@@ -154,7 +154,7 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
     login,
     seal,
     takenByOtherCard: (fixedNo: string) => systemKeyCards!.isRegistered(fixedNo),
-    sessionsOver: (executor: Kysely<DB>) => new SessionService(new AuthRepository(executor), sessionIdleMs, sessionMaxMs, now),
+    sessionsOver: (executor: Kysely<DB>) => new SessionService(new AuthRepository(executor, handle.dialect), sessionIdleMs, sessionMaxMs, now),
     now,
   };
   adminCards = new AdminLoginCardService(adminCardDeps);

@@ -6,6 +6,9 @@ import type { GateSetupState, PasswordComplexity, PreparedCardWrite } from '@cam
 import { call } from './helpers.ts';
 import type { TestServer } from './helpers.ts';
 
+/** A server the calls go to: a test server, or a node process (server-nodes.ts). */
+type Server = Pick<TestServer, 'url'>;
+
 /** A gate deployment's set-up as the API tests drive it (the images are what the card issuer would write). */
 export const customerNo = '10001';
 export const customerPassword = 'Customer#2026';
@@ -17,11 +20,11 @@ export const cardPassword = 'Card#2026a';
 export const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 export const gateEnv = { MJ_SYSTEM: '21' };
 
-export async function state(server: TestServer): Promise<GateSetupState> {
+export async function state(server: Server): Promise<GateSetupState> {
   return (await call<GateSetupState>(server, 'POST', apiPaths.gmIsSystemInit)).body.data;
 }
 
-export async function sealed(server: TestServer, password: string): Promise<string> {
+export async function sealed(server: Server, password: string): Promise<string> {
   const complexity = await call<PasswordComplexity>(server, 'GET', apiPaths.passwordComplexity);
   return sm2.doEncrypt(password, complexity.body.data.sealKey, 1);
 }
@@ -34,7 +37,7 @@ export interface Installed {
   adminCardImage: Buffer;
 }
 
-export async function initialise(server: TestServer): Promise<{ motherImage: Buffer }> {
+export async function initialise(server: Server): Promise<{ motherImage: Buffer }> {
   const blankMother = makeMotherCard({ customerNo, customerPwdDigest: sm3Hex(customerPassword) });
   const prepared = await call<PreparedCardWrite>(server, 'POST', apiPaths.addGmInitData, { customerNo, customerPwd: sm3Hex(customerPassword), fixedNo: motherFixedNo, image: hex(blankMother) });
   expect(prepared.body.code).toBe(0);
@@ -43,12 +46,12 @@ export async function initialise(server: TestServer): Promise<{ motherImage: Buf
   return { motherImage: Buffer.from(prepared.body.data.image, 'hex') };
 }
 
-export async function swipeMother(server: TestServer, motherImage: Buffer) {
+export async function swipeMother(server: Server, motherImage: Buffer) {
   const card = readMotherCard(motherImage);
   return call<{ token: string; expiresIn: number }>(server, 'POST', apiPaths.gmMasterCardVerify, { sysKeyCode: card.sysKeyCode, customerNo: card.customerNo, customerPwd: card.proof });
 }
 
-export async function install(server: TestServer): Promise<Installed> {
+export async function install(server: Server): Promise<Installed> {
   const { motherImage } = await initialise(server);
   const masterToken = (await swipeMother(server, motherImage)).body.data.token;
   const key = await call<PreparedCardWrite>(server, 'POST', apiPaths.systemKeyCardAdd, { fixedNo: keyCardFixedNo }, { token: masterToken });
@@ -60,7 +63,7 @@ export async function install(server: TestServer): Promise<Installed> {
   return { motherImage, masterToken, keyCardImage: Buffer.from(key.body.data.image, 'hex'), adminCardImage: Buffer.from(admin.body.data.image, 'hex') };
 }
 
-export function cardLogin(server: TestServer, image: Buffer, extra: Record<string, unknown> = {}, fixedNo = adminCardFixedNo) {
+export function cardLogin(server: Server, image: Buffer, extra: Record<string, unknown> = {}, fixedNo = adminCardFixedNo) {
   return call<{ token: string; tenantCode: string }>(server, 'POST', apiPaths.cardLogin, { cardKind: 11, fixedNo, image: hex(image), ...extra }, { language: 'en-US' });
 }
 

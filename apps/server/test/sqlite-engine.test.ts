@@ -30,4 +30,25 @@ describe('the embedded SQLite engine', () => {
     expect([...select.iterate(['ÄRGER'])]).toHaveLength(1);
     db.close();
   });
+
+  it('a transaction takes the write lock when it begins, so a second process on the file waits its turn', () => {
+    const file = path.join(tempDir(), 'shared.db');
+    const [first, second] = [openSqlite(file), openSqlite(file)];
+    for (const engine of [first, second]) engine.exec('PRAGMA journal_mode = WAL');
+    first.exec('create table t (id integer primary key, n integer)');
+    first.exec('insert into t (n) values (1)');
+    second.exec('PRAGMA busy_timeout = 0'); // here: fail at once rather than wait, to see the lock
+    const db = withStatementCache(first);
+    // Kysely's `begin`: a deferred one would let the other process write between this read and this write, and
+    // the write would then fail with SQLITE_BUSY whatever the busy timeout
+    db.prepare('begin').run([]);
+    expect(db.prepare('select n from t').all([])).toEqual([{ n: 1 }]);
+    expect(() => second.exec('update t set n = 2')).toThrow(/locked|busy/i);
+    db.prepare('update t set n = n + 10').run([]);
+    db.prepare('commit').run([]);
+    second.exec('update t set n = n * 2');
+    expect(db.prepare('select n from t').all([])).toEqual([{ n: 22 }]);
+    db.close();
+    second.close();
+  });
 });

@@ -83,6 +83,11 @@ export function openSqlite(file: string): SqliteEngine {
 }
 
 /**
+ * Kysely's transactions start with a deferred `begin`: with another process on the same file (several server
+ * processes on one machine), a transaction that read first and writes second fails at once with SQLITE_BUSY
+ * when the other wrote meanwhile, whatever the busy timeout. `begin immediate` takes the write lock at the
+ * start, waiting for it within the busy timeout, so such a transaction waits its turn instead of failing.
+ *
  * Kysely prepares every query anew; on SQLite that preparation costs more than running the query.
  * Queries are built from a fixed set of shapes (values travel as parameters), so a bounded cache
  * keyed by the SQL text keeps each shape prepared once. Kysely runs one query at a time per
@@ -99,7 +104,7 @@ export function withStatementCache(engine: SqliteEngine, limit = 500): SqliteDat
       let statement = statements.get(text);
       if (!statement) {
         if (statements.size >= limit) statements.clear();
-        statement = engine.prepare(text);
+        statement = engine.prepare(text === 'begin' ? 'begin immediate' : text);
         statements.set(text, statement);
       }
       return statement;

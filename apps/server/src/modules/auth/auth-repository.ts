@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Dialect } from '../../db/database.ts';
 import type { CaptchasTable, DB, LoginFailuresTable, SessionsTable } from '../../db/schema.ts';
 
 export type SessionRow = Selectable<SessionsTable>;
@@ -7,7 +9,11 @@ export type FailureScope = 'pair' | 'account' | 'address';
 
 /** Sessions, captchas and sign-in failure counters. */
 export class AuthRepository {
-  constructor(private readonly db: Kysely<DB>) {}
+  /** `dialect`: how the failure counters are locked (lockFailures); SQLite's by default. */
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly dialect: Dialect = 'sqlite',
+  ) {}
 
   // sessions
   async insertSession(row: Insertable<SessionsTable>): Promise<void> {
@@ -88,6 +94,23 @@ export class AuthRepository {
   }
 
   // failure counters
+
+  /** Runs `work` in one transaction, with a repository over it. */
+  transaction<T>(work: (repo: AuthRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new AuthRepository(trx, this.dialect)));
+  }
+
+  /**
+   * Inside a transaction: no other transaction, in this process or another, reads or writes these counters
+   * until this one ends, so a failure counted at once on two server nodes is counted twice, not once. PostgreSQL:
+   * transaction advisory locks, taken in the order given (callers give one order: no deadlock), also for counters
+   * without a row yet. SQLite: the transaction holds the database's write lock from its begin already.
+   */
+  async lockFailures(keys: readonly { scope: FailureScope; key: string }[]): Promise<void> {
+    if (this.dialect !== 'postgres') return;
+    for (const { scope, key } of keys) await sql`select pg_advisory_xact_lock(hashtextextended(${`login_failures|${scope}|${key}`}, 0))`.execute(this.db);
+  }
+
   failure(scope: FailureScope, key: string): Promise<FailureRow | undefined> {
     return this.db.selectFrom('login_failures').selectAll().where('scope', '=', scope).where('key', '=', key).executeTakeFirst();
   }

@@ -66,9 +66,9 @@ export class LockoutService {
     private readonly now: () => number,
   ) {}
 
-  private async current(scope: FailureScope, key: string): Promise<FailureRow> {
+  private async current(scope: FailureScope, key: string, repo: AuthRepository = this.repo): Promise<FailureRow> {
     const now = this.now();
-    const row = await this.repo.failure(scope, key);
+    const row = await repo.failure(scope, key);
     const fresh: FailureRow = { scope, key, failures: 0, lock_count: 0, locked_until: null, updated_at: now, addresses: null };
     if (!row) return fresh;
     const forgetAfter = scope === 'address' ? forgetAddressAfterMs : forgetAccountAfterMs;
@@ -76,12 +76,17 @@ export class LockoutService {
     return row;
   }
 
-  private rows(tenantCode: string, account: string, address: string) {
-    return Promise.all([
-      this.current('pair', pairKey(tenantCode, account, address)),
-      this.current('account', accountKey(tenantCode, account)),
-      this.current('address', address),
-    ]);
+  private keys(tenantCode: string, account: string, address: string): { scope: FailureScope; key: string }[] {
+    return [
+      { scope: 'pair', key: pairKey(tenantCode, account, address) },
+      { scope: 'account', key: accountKey(tenantCode, account) },
+      { scope: 'address', key: address },
+    ];
+  }
+
+  private async rows(tenantCode: string, account: string, address: string, repo: AuthRepository = this.repo): Promise<[FailureRow, FailureRow, FailureRow]> {
+    const [pair, acc, addr] = this.keys(tenantCode, account, address);
+    return Promise.all([this.current(pair!.scope, pair!.key, repo), this.current(acc!.scope, acc!.key, repo), this.current(addr!.scope, addr!.key, repo)]);
   }
 
   private captchaRequired(pair: FailureRow, acc: FailureRow, addr: FailureRow): boolean {
@@ -109,9 +114,20 @@ export class LockoutService {
     };
   }
 
-  async recordFailure(tenantCode: string, account: string, address: string): Promise<FailureOutcome> {
+  /**
+   * Counts a failure. Read, count and write happen in one transaction that holds the three counters, so failures
+   * arriving at once (on one node or on several) are each counted: none is lost to another's write.
+   */
+  recordFailure(tenantCode: string, account: string, address: string): Promise<FailureOutcome> {
+    return this.repo.transaction(async (repo) => {
+      await repo.lockFailures(this.keys(tenantCode, account, address));
+      return this.countFailure(repo, tenantCode, account, address);
+    });
+  }
+
+  private async countFailure(repo: AuthRepository, tenantCode: string, account: string, address: string): Promise<FailureOutcome> {
     const now = this.now();
-    const [pairRow, accRow, addrRow] = await this.rows(tenantCode, account, address);
+    const [pairRow, accRow, addrRow] = await this.rows(tenantCode, account, address, repo);
 
     let pair: FailureRow = { ...pairRow, failures: pairRow.failures + 1, updated_at: now };
     let pairLocked = false;
@@ -134,9 +150,9 @@ export class LockoutService {
     const over = addr.failures - this.addressLimit;
     if (over >= 0) addr = { ...addr, locked_until: now + Math.min(2 ** over, lockout.addressMaxWaitSeconds) * 1000 };
 
-    await this.repo.putFailure(pair);
-    await this.repo.putFailure(acc);
-    await this.repo.putFailure(addr);
+    await repo.putFailure(pair);
+    await repo.putFailure(acc);
+    await repo.putFailure(addr);
     return {
       lockedUntil: this.lockedUntil(pair, acc),
       lockedNow: pairLocked || accLocked,

@@ -23,14 +23,22 @@ export class SystemKeyVault {
     return this.kek;
   }
 
-  private loadOrCreate(): Buffer {
+  /** The KEK the file holds, or null when there is no file (never creates one). */
+  private readFile(): Buffer | null {
+    let text: string;
     try {
-      const text = fs.readFileSync(this.kekFile, 'utf8').trim();
-      if (!/^[0-9a-f]{64}$/.test(text)) throw new Error(`${this.kekFile} does not hold a key-encryption key (64 hex digits)`);
-      return Buffer.from(text, 'hex');
+      text = fs.readFileSync(this.kekFile, 'utf8').trim();
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
     }
+    if (!/^[0-9a-f]{64}$/.test(text)) throw new Error(`${this.kekFile} does not hold a key-encryption key (64 hex digits)`);
+    return Buffer.from(text, 'hex');
+  }
+
+  private loadOrCreate(): Buffer {
+    const stored = this.readFile();
+    if (stored) return stored;
     const made = randomBytes(kekBytes);
     fs.mkdirSync(path.dirname(this.kekFile), { recursive: true });
     try {
@@ -43,6 +51,18 @@ export class SystemKeyVault {
     return made;
   }
 
+  /**
+   * Reads the file again when it may have changed under this process: the nodes of one installation share the
+   * file, and a node that lost it made a new one and sealed the system key under it again (recovery with the
+   * system key card). True when the KEK in memory was replaced.
+   */
+  private reload(): boolean {
+    const stored = this.readFile();
+    if (!stored || (this.kek !== null && stored.equals(this.kek))) return false;
+    this.kek = stored;
+    return true;
+  }
+
   private parts(): { enc: Buffer; mac: Buffer; id: string } {
     const kek = this.key();
     return {
@@ -52,8 +72,9 @@ export class SystemKeyVault {
     };
   }
 
-  /** `kek1:<kek id>:<iv>:<ciphertext>:<mac>` (hex). */
+  /** `kek1:<kek id>:<iv>:<ciphertext>:<mac>` (hex), under the KEK the file holds now. */
   seal(secret: Uint8Array): string {
+    if (this.kek !== null) this.reload();
     const { enc, mac, id } = this.parts();
     const iv = randomBytes(ivBytes);
     const cipher = createCipheriv('sm4-cbc', enc, iv);
@@ -62,8 +83,18 @@ export class SystemKeyVault {
     return `${head}:${hmacSm3(mac, head).toString('hex')}`;
   }
 
-  /** The sealed secret, or null when this KEK did not seal it (another or a lost KEK) or the text was changed. */
+  /**
+   * The sealed secret, or null when this KEK did not seal it (another or a lost KEK) or the text was changed. A
+   * text sealed under another KEK id has the file read again first: another node may have replaced the shared KEK
+   * (so this one never keeps refusing a key the file opens, until it restarts).
+   */
   open(sealed: string): Buffer | null {
+    const [, id] = sealed.split(':');
+    if (id !== undefined && id !== this.parts().id) this.reload();
+    return this.openWith(sealed);
+  }
+
+  private openWith(sealed: string): Buffer | null {
     const [kind, id, ivHex, bodyHex, macHex] = sealed.split(':');
     if (kind !== format || ivHex === undefined || bodyHex === undefined || macHex === undefined) return null;
     const parts = this.parts();

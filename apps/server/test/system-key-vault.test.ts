@@ -1,0 +1,37 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SystemKeyVault } from '../src/modules/gm-account/system-key-vault.ts';
+import { tempDir } from './helpers.ts';
+
+// The nodes of one installation share SYSTEM_KEY_KEK_FILE (README "Running several server nodes"); each keeps the
+// KEK in memory once read.
+describe('the system key vault on a KEK file shared by several processes', () => {
+  const secret = Buffer.from('00112233445566778899aabbccddeeff', 'hex');
+
+  it('processes on one file seal and open for each other', () => {
+    const file = path.join(tempDir(), 'shared.kek');
+    const [first, second] = [new SystemKeyVault(file), new SystemKeyVault(file)];
+    expect(second.open(first.seal(secret))).toEqual(secret);
+    expect(first.open(second.seal(secret))).toEqual(secret);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('a KEK replaced by another process (lost file, key recovered under a new one) is read again, not kept stale', () => {
+    const file = path.join(tempDir(), 'shared.kek');
+    const running = new SystemKeyVault(file);
+    const before = running.seal(secret);
+    expect(running.open(before)).toEqual(secret);
+    // the file is lost; a node started since makes a new KEK and seals the recovered key under it
+    fs.rmSync(file);
+    const restarted = new SystemKeyVault(file);
+    const after = restarted.seal(secret);
+    expect(after.split(':')[1]).not.toBe(before.split(':')[1]);
+    // the node that kept running opens what the database now holds, and seals under the file's KEK from now on
+    expect(running.open(after)).toEqual(secret);
+    expect(restarted.open(running.seal(secret))).toEqual(secret);
+    // another KEK's text, or a changed one, still opens nothing
+    expect(new SystemKeyVault(path.join(tempDir(), 'other.kek')).open(after)).toBeNull();
+    expect(running.open(after.replace(/.$/, (c) => (c === '0' ? '1' : '0')))).toBeNull();
+  });
+});

@@ -12,6 +12,7 @@ import { root, startBareServer, startProductServer } from '../bench/support/serv
 import { measureIssuerRoundTrip } from '../bench/support/issuer-round-trip.mjs';
 import { measureCardSignIn } from '../bench/support/card-sign-in.mjs';
 import { measureCardSearch } from '../bench/support/card-search.mjs';
+import { measureTwoNodeLoad } from '../bench/support/two-node-load.mjs';
 import { measureSignInToLayout } from '../bench/support/sign-in-to-layout.mjs';
 import { chromiumPath, ensureSystemDeps } from './system-deps.mjs';
 
@@ -104,6 +105,7 @@ let floor;
 let issuerTrip;
 let cardSignIn;
 let cardSearch;
+let twoNodes;
 try {
   weight = await loginPageWeight(product.baseUrl);
   layout = await measureSignInToLayout({
@@ -139,6 +141,7 @@ try {
   issuerTrip = await measureIssuerRoundTrip({ port: 6397, bareUrl: bare.baseUrl });
   cardSignIn = await measureCardSignIn({ serverPort: 6398, issuerPort: 6399, calls: Number(process.env.BENCH_CARD_SIGNINS ?? 40) });
   cardSearch = await measureCardSearch({ port: 6400, databaseUrl: process.env.DATABASE_URL || null, calls: Number(process.env.BENCH_CARD_SEARCHES ?? 200) });
+  twoNodes = await measureTwoNodeLoad({ ports: [6401, 6402], databaseUrl: process.env.DATABASE_URL || null, seconds: Number(process.env.BENCH_LOAD_SECONDS ?? 60) });
 } finally {
   await product.stop();
   await bare.stop();
@@ -257,6 +260,25 @@ ${db.rows.map((r) => `| ${r.name} | ${r.recordCount.toLocaleString('en-US')} | $
   )
   .join('\n')}
 Budget: p95 ≤ 20 ms for every search: ${verdict(cardSearch.every((db) => db.rows.every((r) => r.p95 <= 20)))}.
+
+## Two nodes on one PostgreSQL under load
+
+${
+  twoNodes
+    ? `Two server processes on one fresh PostgreSQL database, ${twoNodes.connections} connections (half on each node) for ${twoNodes.seconds} s,
+each repeating the calls the shell makes most once signed in: GetMenu, GetDetailByToken, OperateLog/Search (page of 20),
+GetLicensePermission, as ten sessions of a system administrator per node. Every reply is checked: an HTTP failure and
+a failure envelope (code not 0) both count as errors. Memory is each node's RSS after a 5 s warm-up and after the load.
+
+| node | requests | requests/s | p50 | p99 | errors | RSS before | RSS after | growth |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- |
+${twoNodes.nodes
+  .map((n, i) => `| ${String.fromCharCode(65 + i)} (:${n.port}) | ${n.requests.toLocaleString('en-US')} | ${n.rps.toFixed(0)} | ${n.p50.toFixed(1)} ms | ${n.p99} ms | ${n.errors} | ${(n.rssBeforeKb / 1024).toFixed(1)} MB | ${(n.rssAfterKb / 1024).toFixed(1)} MB | ${(((n.rssAfterKb - n.rssBeforeKb) / n.rssBeforeKb) * 100).toFixed(1)} % |`)
+  .join('\n')}
+
+Budget: 0 errors and memory growth under 10 % on each node: ${verdict(twoNodes.nodes.every((n) => n.errors === 0 && (n.rssAfterKb - n.rssBeforeKb) / n.rssBeforeKb < 0.1))}.`
+    : 'Not measured: set DATABASE_URL to a PostgreSQL server the user may create databases on.'
+}
 `;
 mkdirSync(path.join(root, 'bench/reports'), { recursive: true });
 writeFileSync(path.join(root, 'bench/reports/latest.md'), report);

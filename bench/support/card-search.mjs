@@ -4,8 +4,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { sm3 } from 'sm-crypto-v2';
+import { freshPostgres } from './postgres.mjs';
 import { root } from './servers.mjs';
 import { timeCalls } from './timing.mjs';
 
@@ -23,27 +23,6 @@ async function until(url, child) {
     if (Date.now() > deadline) throw new Error(`the gate server did not answer on ${url}`);
     await new Promise((r) => setTimeout(r, 250));
   }
-}
-
-/** A throw-away PostgreSQL database beside the one `databaseUrl` names. */
-async function freshPostgres(databaseUrl) {
-  const name = `campus_bench_cards_${process.pid}`;
-  const admin = new pg.Client({ connectionString: databaseUrl });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(databaseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
-    },
-  };
 }
 
 /** The Search variants measured: what an operator filters by on the card tables. */
@@ -67,7 +46,7 @@ function variants(holderId) {
 
 async function measureOn({ label, port, databaseUrl, calls }) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'campus-bench-cards-'));
-  const postgres = databaseUrl ? await freshPostgres(databaseUrl) : null;
+  const postgres = databaseUrl ? await freshPostgres(databaseUrl, `campus_bench_cards_${process.pid}`) : null;
   const env = { ...process.env, DATABASE_URL: postgres?.url ?? '', DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), IMAGE_CODE: 'off', NODE_ENV: 'development', MJ_SYSTEM: '21', RATE_LIMIT_PER_MINUTE: '1000000' };
   const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'], env });
   const baseUrl = `http://127.0.0.1:${port}`;

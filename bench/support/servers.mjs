@@ -34,17 +34,20 @@ function stopper(child, cleanup = () => {}) {
   };
 }
 
-/** The product's server with the demo seed, image code off so the benchmark can sign in. */
-export async function startProductServer(port) {
+/**
+ * The product's server with the demo seed, image code off so the benchmark can sign in: on its own SQLite file
+ * unless `env` names a DATABASE_URL (several nodes of one database).
+ */
+export async function startProductServer(port, env = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'campus-bench-'));
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), IMAGE_CODE: 'off', NODE_ENV: 'development' },
+    env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), IMAGE_CODE: 'off', NODE_ENV: 'development', ...env },
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForHealth(`${baseUrl}/healthz`, child);
-  return { baseUrl, stop: stopper(child, () => rmSync(dataDir, { recursive: true, force: true })) };
+  return { baseUrl, pid: child.pid, stop: stopper(child, () => rmSync(dataDir, { recursive: true, force: true })) };
 }
 
 /** A Fastify server with one route and nothing else: the ceiling for the machine. */

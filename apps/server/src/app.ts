@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import rateLimit from '@fastify/rate-limit';
@@ -74,6 +74,15 @@ export const safeLoggerOptions = {
   },
 };
 
+/** One log line a request, when it is answered, instead of Fastify's two (half the logging under load). */
+class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+}
 
 const notBuiltPage =
   'The shell is not built yet.\n\nRun `npm run build` in the repository root, then reload this page.\nThe API is running: see /docs for the OpenAPI description and /healthz for health.\n';
@@ -103,6 +112,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     // a hop count as the function Fastify makes of it (its typings take no number): trust the n nearest hops
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     bodyLimit: 1024 * 1024,
+    logController: new OneLinePerRequest(),
     ajv: { customOptions: { coerceTypes: false, allErrors: false } },
     // a URL that cannot be decoded (`/subapps/%zz`) is answered before any route: still an envelope
     frameworkErrors: (_error, request, reply) => {

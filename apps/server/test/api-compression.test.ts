@@ -2,10 +2,12 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '@campus/contracts';
 // @ts-expect-error: a plain build script without type declarations
 import { compressFolder } from '../../../scripts/compress-assets.mjs';
+import { registerJsonCompression } from '../src/http/json-compression.ts';
 import { databases, signIn, startServer, tempDir } from './helpers.ts';
 import type { TestServer } from './helpers.ts';
 
@@ -133,6 +135,43 @@ describe.each(databases)('compressed transfer (%s)', (kind) => {
     const small = await rawGet(server.url, apiPaths.userSettings, { token, 'accept-encoding': 'br' });
     expect(small.body.length).toBeLessThan(1024);
     expect(small.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('replies that repeat (a menu for many users) are compressed once and still decode to the reply of their own language and grants', async () => {
+    const admin = await signIn(server, 'sysadmin', 'Sysadmin#2026');
+    const staff = await signIn(server, 'staff', 'Staff#2026');
+    const menuOf = async (token: string, language: string, encoding: string) => {
+      const reply = await rawGet(server.url, apiPaths.menus, { token, language, 'accept-encoding': encoding });
+      expect(reply.headers['content-encoding']).toBe(encoding);
+      return JSON.parse(decoded(reply).toString()) as { msg: string; data: { menuBaseList: { label: string }[] } };
+    };
+    const english = await menuOf(admin, 'en-US', 'br');
+    const chinese = await menuOf(admin, 'zh-CN', 'br');
+    expect(english.msg).not.toBe(chinese.msg);
+    expect(english.data.menuBaseList.map((s) => s.label)).not.toEqual(chinese.data.menuBaseList.map((s) => s.label));
+    const fewer = await menuOf(staff, 'en-US', 'br');
+    expect(fewer.data.menuBaseList.length).toBeLessThan(english.data.menuBaseList.length);
+    for (const encoding of ['br', 'gzip']) {
+      expect(await menuOf(admin, 'en-US', encoding)).toEqual(english);
+      expect(await menuOf(admin, 'zh-CN', encoding)).toEqual(chinese);
+      expect(await menuOf(staff, 'en-US', encoding)).toEqual(fewer);
+    }
+  });
+});
+
+describe('the compression of JSON replies', () => {
+  it('keeps a bounded set of compressed copies: replies beyond it and then the first ones again decode to themselves', async () => {
+    const app = Fastify();
+    registerJsonCompression(app);
+    app.get('/echo/:n', async (request, reply) => reply.type('application/json').send(JSON.stringify({ n: (request.params as { n: string }).n, pad: 'x'.repeat(2000) })));
+    const body = async (n: number, encoding: string) => {
+      const reply = await app.inject({ url: `/echo/${n}`, headers: { 'accept-encoding': encoding } });
+      expect(reply.headers['content-encoding']).toBe(encoding);
+      return JSON.parse((encoding === 'br' ? brotliDecompressSync : gunzipSync)(reply.rawPayload).toString()) as { n: string };
+    };
+    for (let n = 0; n < 150; n++) expect((await body(n, n % 2 ? 'br' : 'gzip')).n).toBe(String(n));
+    for (let n = 0; n < 150; n += 7) expect((await body(n, 'br')).n).toBe(String(n));
+    await app.close();
   });
 });
 

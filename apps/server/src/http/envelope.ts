@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { TSchema } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { codeMessage, codes } from '@campus/contracts';
-import type { BusinessCode, Envelope } from '@campus/contracts';
+import type { BusinessCode, Envelope, LanguageCode } from '@campus/contracts';
 
 /** A failure a service reports: becomes an envelope with a non-zero code (HTTP 200 unless told). */
 export class AppError extends Error {
@@ -26,6 +26,28 @@ export function ok<T>(request: FastifyRequest, data: T, recordCount?: number): E
   const body: Envelope<T> = { code: codes.ok, msg: codeMessage(codes.ok, request.lang), data };
   if (recordCount !== undefined) body.recordCount = recordCount;
   return body;
+}
+
+/** The success replies of shared data, serialized once per language: see sendShared. */
+const sharedReplies = new WeakMap<object, Map<LanguageCode, string>>();
+
+/**
+ * Sends the success envelope of `data`, an object built once and shared by many callers without change (a menu
+ * for one set of grants): its JSON is made once per language and the same string is sent every time, so it is
+ * neither serialized again nor, by json-compression, compressed again.
+ */
+export function sendShared(request: FastifyRequest, reply: FastifyReply, data: object): FastifyReply {
+  let byLanguage = sharedReplies.get(data);
+  if (!byLanguage) {
+    byLanguage = new Map();
+    sharedReplies.set(data, byLanguage);
+  }
+  let json = byLanguage.get(request.lang);
+  if (json === undefined) {
+    json = JSON.stringify(ok(request, data));
+    byLanguage.set(request.lang, json);
+  }
+  return reply.type('application/json; charset=utf-8').send(json);
 }
 
 /** Sends a failure envelope. Bypasses the route's reply schema (which describes success data). */

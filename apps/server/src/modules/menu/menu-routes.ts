@@ -3,7 +3,7 @@ import type { onRequestHookHandler } from 'fastify';
 import { apiPaths, isGateSystem, languageCodes, ossObjectUrl } from '@campus/contracts';
 import type { LanguageEntry, SysKeyParamData } from '@campus/contracts';
 import type { App } from '../../http/types.ts';
-import { envelope, failureReplies, languageHeaders, ok, tokenHeaders } from '../../http/envelope.ts';
+import { envelope, failureReplies, languageHeaders, ok, sendShared, tokenHeaders } from '../../http/envelope.ts';
 import { sessionOf } from '../../http/auth-hook.ts';
 import { pickLocalised } from '../../lib/localised.ts';
 import type { AccountService } from '../account/account-service.ts';
@@ -63,7 +63,7 @@ export function registerMenuRoutes(app: App, deps: MenuRouteDeps) {
         response: { 200: envelope(Type.Object({ menuBaseList: Type.Array(MenuSystemSchema), menuList: Type.Array(MenuPageSchema) })), ...failureReplies },
       },
     },
-    async (request) => ok(request, await menu.menus(sessionOf(request).userId, request.lang)),
+    async (request, reply) => sendShared(request, reply, await menu.menus(sessionOf(request).userId, request.lang)),
   );
 
   app.get(

@@ -13,6 +13,7 @@ import { measureIssuerRoundTrip } from '../bench/support/issuer-round-trip.mjs';
 import { measureCardSignIn } from '../bench/support/card-sign-in.mjs';
 import { measureCardSearch } from '../bench/support/card-search.mjs';
 import { measureTwoNodeLoad } from '../bench/support/two-node-load.mjs';
+import { profileGetMenu } from '../bench/support/getmenu-profile.mjs';
 import { measureSignInToLayout } from '../bench/support/sign-in-to-layout.mjs';
 import { chromiumPath, ensureSystemDeps } from './system-deps.mjs';
 
@@ -106,6 +107,7 @@ let issuerTrip;
 let cardSignIn;
 let cardSearch;
 let twoNodes;
+let menuProfile;
 try {
   weight = await loginPageWeight(product.baseUrl);
   layout = await measureSignInToLayout({
@@ -141,6 +143,7 @@ try {
   issuerTrip = await measureIssuerRoundTrip({ port: 6397, bareUrl: bare.baseUrl });
   cardSignIn = await measureCardSignIn({ serverPort: 6398, issuerPort: 6399, calls: Number(process.env.BENCH_CARD_SIGNINS ?? 40) });
   cardSearch = await measureCardSearch({ port: 6400, databaseUrl: process.env.DATABASE_URL || null, calls: Number(process.env.BENCH_CARD_SEARCHES ?? 200) });
+  menuProfile = await profileGetMenu({ port: 6403, seconds });
   twoNodes = await measureTwoNodeLoad({ ports: [6401, 6402], databaseUrl: process.env.DATABASE_URL || null, seconds: Number(process.env.BENCH_LOAD_SECONDS ?? 60) });
 } finally {
   await product.stop();
@@ -212,6 +215,17 @@ language and set of grants, and a request writes one log line instead of two; th
 read on every call, so a revoked session or grant takes effect on every node at its next call.
 Ratio GetMenu / smallest call behind a session: ${((menu.rps / floor.rps) * 100).toFixed(1)} % (what the menu itself costs
 on top of resolving the session, the user's language header and the envelope).
+
+Where the time of a compressed GetMenu goes (one node under the same load with Node's CPU profiler, ${menuProfile.seconds} s,
+${menuProfile.rps.toFixed(0)} requests/s while profiled; shares of the busy time; the whole profile as folded stacks for a
+flame graph tool in \`bench/reports/getmenu.folded\`):
+
+| by itself | share | with what it called | share |
+| --- | --- | --- | --- |
+${menuProfile.self
+  .slice(0, 10)
+  .map((f, i) => `| \`${f.name}\` | ${(f.share * 100).toFixed(1)} % | \`${menuProfile.inclusive[i]?.name ?? ''}\` | ${menuProfile.inclusive[i] ? `${(menuProfile.inclusive[i].share * 100).toFixed(1)} %` : ''} |`)
+  .join('\n')}
 
 ## Card issuer: reading a present card on the virtual reader
 

@@ -36,11 +36,11 @@ function stopper(child, cleanup = () => {}) {
 
 /**
  * The product's server with the demo seed, image code off so the benchmark can sign in: on its own SQLite file
- * unless `env` names a DATABASE_URL (several nodes of one database).
+ * unless `env` names a DATABASE_URL (several nodes of one database). `nodeArgs` go to Node (a CPU profile).
  */
-export async function startProductServer(port, env = {}) {
+export async function startProductServer(port, env = {}, nodeArgs = []) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'campus-bench-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), IMAGE_CODE: 'off', NODE_ENV: 'development', ...env },

@@ -2,6 +2,7 @@ import { ConfigError, describeDatabase, loadConfig } from './config.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
+import { armPausePoint } from './lib/pause-points.ts';
 import { buildApp, safeLoggerOptions } from './app.ts';
 import { createServices, isDemoInstallation } from './services.ts';
 import { demoAccounts, demoCustomerNo, seedDatabase } from './seed/seed.ts';
@@ -26,6 +27,8 @@ async function main(): Promise<void> {
   const unknownEntries = await services.subApps.unknownEntries();
 
   const app = await buildApp({ db: handle, config, logger: safeLoggerOptions });
+  // the crash-test seam (NODE_ENV=test only): armed after the seed, whose demo licence activation passes a point
+  armPausePoint(config.testPauseAt);
   await app.listen({ host: config.host, port: config.port });
 
   const address = app.server.address();

@@ -21,6 +21,10 @@ export interface Config {
   /** postgres://… when set; otherwise the SQLite file `sqliteFile` is used. */
   databaseUrl: string | null;
   sqliteFile: string;
+  /** DATABASE_CONNECT_TIMEOUT_MS: PostgreSQL, the longest wait for a connection before a request is answered 503. */
+  databaseConnectTimeoutMs: number;
+  /** DATABASE_STATEMENT_TIMEOUT_MS: PostgreSQL, the longest a statement may run (the database cancels it; 503). */
+  databaseStatementTimeoutMs: number;
   mjSystem: number;
   nationalCrypto: boolean;
   imageCode: boolean;
@@ -261,6 +265,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     dataDir,
     databaseUrl,
     sqliteFile: path.join(dataDir, 'campus.db'),
+    databaseConnectTimeoutMs: intVar(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
+    databaseStatementTimeoutMs: intVar(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),
     mjSystem,
     nationalCrypto: isGateSystem(mjSystem),
     imageCode: switchVar(env, 'IMAGE_CODE', true),

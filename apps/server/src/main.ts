@@ -7,6 +7,16 @@ import { buildApp, safeLoggerOptions } from './app.ts';
 import { createServices, isDemoInstallation } from './services.ts';
 import { demoAccounts, demoCustomerNo, seedDatabase } from './seed/seed.ts';
 
+/** Migrations may rebuild indexes of big tables: on their own connection, without the statement timeout. */
+async function migrate(config: Config): Promise<void> {
+  const handle = openDatabase({ ...config, databaseStatementTimeoutMs: 0 });
+  try {
+    await migrateToLatest(handle.db, handle.dialect);
+  } finally {
+    await handle.close();
+  }
+}
+
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -19,14 +29,15 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  await migrate(config);
   const handle = openDatabase(config);
-  await migrateToLatest(handle.db, handle.dialect);
   const services = createServices(handle, config);
   const seeded = await seedDatabase(services, config);
   // an entry for a folder no system uses is never loaded: say so rather than ignore it
   const unknownEntries = await services.subApps.unknownEntries();
 
   const app = await buildApp({ db: handle, config, logger: safeLoggerOptions });
+  handle.onConnectionLost = (error) => app.log.warn({ err: error }, 'database connection lost (the pool opens a new one when needed)');
   // the crash-test seam (NODE_ENV=test only): armed after the seed, whose demo licence activation passes a point
   armPausePoint(config.testPauseAt);
   await app.listen({ host: config.host, port: config.port });

@@ -2,6 +2,7 @@ import { ConfigError, describeDatabase, loadConfig } from './config.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
+import { isDatabaseUnavailable } from './db/unavailable.ts';
 import { armPausePoint } from './lib/pause-points.ts';
 import { buildApp, safeLoggerOptions } from './app.ts';
 import { createServices, isDemoInstallation } from './services.ts';
@@ -17,6 +18,24 @@ async function migrate(config: Config): Promise<void> {
   }
 }
 
+/**
+ * A PostgreSQL that cannot be reached at start (starting with the machine, restarting after a crash) is waited for,
+ * 2, 4, 8, 16, then every 30 s, and said so: the server starts once it answers. Any other failure stops the start
+ * (a SQLite file that cannot be opened is a setting to fix, not something to wait for).
+ */
+async function migrateOnceReachable(config: Config): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await migrate(config);
+    } catch (error) {
+      if (config.databaseUrl === null || !isDatabaseUnavailable(error)) throw error;
+      const seconds = Math.min(30, 2 ** attempt);
+      process.stderr.write(`The database cannot be reached (${error instanceof Error ? error.message : String(error)}): trying again in ${seconds} s\n`);
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    }
+  }
+}
+
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -29,7 +48,7 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  await migrate(config);
+  await migrateOnceReachable(config);
   const handle = openDatabase(config);
   const services = createServices(handle, config);
   const seeded = await seedDatabase(services, config);

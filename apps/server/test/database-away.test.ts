@@ -8,6 +8,7 @@ import { apiPaths, codeMessage, codes, isSuccessCode } from '@campus/contracts';
 import type { LanguageCode } from '@campus/contracts';
 import { openSqlite } from '../src/db/sqlite-engine.ts';
 import { isDatabaseUnavailable } from '../src/db/unavailable.ts';
+import { TimedCache } from '../src/lib/timed-cache.ts';
 import { call, freshDatabase, paths, signIn, startServer, tempDir, webLoginBody } from './helpers.ts';
 import { startServerProcess } from './server-process.ts';
 import type { ServerProcess } from './server-process.ts';
@@ -353,6 +354,24 @@ describe.skipIf(clusterProblem !== null)(`the database going away: a private Pos
     expect(summary.unavailable).toBeGreaterThan(0);
     console.info(`healthz 503 ${Math.round(downFor)} ms after the freeze; ${JSON.stringify(summary)}`);
   }, 90_000);
+
+  it('a server started while the database is down waits for it, says so, and starts once it is back', async () => {
+    const secondDir = tempDir('campus-away-');
+    cluster.stop();
+    let second: ServerProcess | null = null;
+    try {
+      const starting = startServerProcess({ port: 7223, dataDir: secondDir, databaseUrl: cluster.url, env: timeoutEnv, startTimeoutMs: 60_000 });
+      await sleep(3_000);
+      cluster.start();
+      second = await starting;
+      expect(second.stderr()).toMatch(/^The database cannot be reached \(.*ECONNREFUSED.*\): trying again in 2 s$/m);
+      await healthBecomes(second, 200, 5_000);
+      await healthBecomes(server, 200, 15_000);
+    } finally {
+      await second?.kill();
+      fs.rmSync(secondDir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });
 
 // ---- what counts as the database being unavailable (no PostgreSQL needed) ----
@@ -403,6 +422,28 @@ describe('what the server counts as the database being unavailable', () => {
     for (const error of [Object.assign(new Error('duplicate key'), { code: '23505' }), Object.assign(new Error('syntax error'), { code: '42601' }), new Error('something else'), null, 'text']) {
       expect(isDatabaseUnavailable(error)).toBe(false);
     }
+  });
+
+  it('a cached value read from the database is answered stale rather than waited for when the database does not answer', async () => {
+    let answer: (value: string) => void = () => undefined;
+    let loads = 0;
+    let clock = 0;
+    const cache = new TimedCache(
+      () => {
+        loads += 1;
+        return loads === 1 ? Promise.resolve('first') : new Promise<string>((resolve) => (answer = resolve));
+      },
+      () => clock,
+      1_000,
+    );
+    expect(await cache.getWithin(50)).toBe('first');
+    clock = 5_000; // stale; the reload hangs
+    const started = performance.now();
+    expect(await cache.getWithin(50)).toBe('first');
+    expect(performance.now() - started).toBeLessThan(1_000);
+    answer('second');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(await cache.getWithin(50)).toBe('second');
   });
 
   it('SQLite: the file locked by another process beyond busy_timeout is a 503 in the caller language, then the write goes through', async () => {

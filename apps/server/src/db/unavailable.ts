@@ -25,7 +25,7 @@ const sqliteCodeNames = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN)(_|$)/;
 
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 3) return false;
-  const { code, errcode, message, errors } = error as { code?: unknown; errcode?: unknown; message?: unknown; errors?: unknown };
+  const { code, errcode, message, errors, cause } = error as { code?: unknown; errcode?: unknown; message?: unknown; errors?: unknown; cause?: unknown };
   if (typeof code === 'string') {
     if (code.startsWith('08') && code.length === 5) return true;
     if (pgStates.has(code) || networkCodes.has(code) || sqliteCodeNames.test(code)) return true;
@@ -34,6 +34,7 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (code === 'ERR_SQLITE_ERROR' && typeof errcode === 'number' && sqlitePrimaryCodes.has(errcode & 0xff)) return true;
   if (typeof message === 'string' && clientMessages.some((words) => message.includes(words))) return true;
   // a connection tried on several addresses (localhost: ::1 and 127.0.0.1) fails with all their errors
-  if (Array.isArray(errors)) return errors.some((inner) => isDatabaseUnavailable(inner, depth + 1));
-  return false;
+  if (Array.isArray(errors) && errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
+  // an error that wraps one (a failed migration)
+  return isDatabaseUnavailable(cause, depth + 1);
 }

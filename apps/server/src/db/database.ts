@@ -14,8 +14,8 @@ export interface DatabaseHandle {
   dialect: Dialect;
   close(): Promise<void>;
   /**
-   * Where a connection the database ended while idle is reported (a restart, an administrator, a failover): main.ts
-   * points it at the server's log. Until then, a process warning.
+   * Where a connection the database ended outside a query is reported (a restart, an administrator, a failover):
+   * main.ts points it at the server's log. Until then, a process warning.
    */
   onConnectionLost: (error: Error) => void;
 }

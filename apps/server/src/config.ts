@@ -2,6 +2,8 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { httpUrlProblem, subAppEntryProblem } from './lib/sub-app-entry-url.ts';
+import { isPausePoint, pausePoints } from './lib/pause-points.ts';
+import type { PausePoint } from './lib/pause-points.ts';
 import { customerNoPattern, isGateSystem, localDeviceServicePort, subAppFolderPattern } from '@campus/contracts';
 
 export interface LdapConfig {
@@ -19,6 +21,10 @@ export interface Config {
   /** postgres://… when set; otherwise the SQLite file `sqliteFile` is used. */
   databaseUrl: string | null;
   sqliteFile: string;
+  /** DATABASE_CONNECT_TIMEOUT_MS: PostgreSQL, the longest wait for a connection before a request is answered 503. */
+  databaseConnectTimeoutMs: number;
+  /** DATABASE_STATEMENT_TIMEOUT_MS: PostgreSQL, the longest a statement may run (the database cancels it; 503). */
+  databaseStatementTimeoutMs: number;
   mjSystem: number;
   nationalCrypto: boolean;
   imageCode: boolean;
@@ -33,6 +39,8 @@ export interface Config {
   testCaptchaText: string | null;
   /** Milliseconds added to the server's clock; only ever non-zero when NODE_ENV=test (browser tests of licence dates). */
   testClockOffsetMs: number;
+  /** The crash-test seam's point (lib/pause-points.ts); only ever set when NODE_ENV=test. */
+  testPauseAt: PausePoint | null;
   /** Requests per minute and client address on each sign-in, captcha and tenant-search route. */
   rateLimitPerMinute: number;
   /** Failed sign-ins from one client address (across accounts) before that address is locked. */
@@ -239,6 +247,12 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     if (!/^-?\d{1,13}$/.test(clockOffset)) throw new ConfigError('TEST_CLOCK_OFFSET_MS', `must be a whole number of milliseconds, got "${clockOffset}"`);
   }
 
+  const pauseAt = textVar(env, 'TEST_PAUSE_AT');
+  if (pauseAt !== null) {
+    if (nodeEnv !== 'test') throw new ConfigError('TEST_PAUSE_AT', `is only allowed when NODE_ENV=test (NODE_ENV is "${nodeEnv}"); unset it`);
+    if (!isPausePoint(pauseAt)) throw new ConfigError('TEST_PAUSE_AT', `must name one of ${pausePoints.join(', ')}, got "${pauseAt}"`);
+  }
+
   const customerNo = textVar(env, 'CUSTOMER_NO');
   if (customerNo !== null && !customerNoPattern.test(customerNo)) {
     throw new ConfigError('CUSTOMER_NO', `must be 1 to 8 digits without a leading zero, got "${customerNo}"`);
@@ -251,6 +265,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     dataDir,
     databaseUrl,
     sqliteFile: path.join(dataDir, 'campus.db'),
+    databaseConnectTimeoutMs: intVar(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
+    databaseStatementTimeoutMs: intVar(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),
     mjSystem,
     nationalCrypto: isGateSystem(mjSystem),
     imageCode: switchVar(env, 'IMAGE_CODE', true),
@@ -263,6 +279,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     isProduction: nodeEnv === 'production',
     testCaptchaText,
     testClockOffsetMs: clockOffset === null ? 0 : Number(clockOffset),
+    testPauseAt: pauseAt !== null && isPausePoint(pauseAt) ? pauseAt : null,
     rateLimitPerMinute: intVar(env, 'RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
     addressFailureLimit: intVar(env, 'LOGIN_ADDRESS_FAILURE_LIMIT', 20, 1, 1_000_000),
     trustProxy: trustProxyVar(env, 'TRUST_PROXY'),

@@ -3,9 +3,39 @@ import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrations.ts';
 import { withStartLock } from './db/start-lock.ts';
+import { isDatabaseUnavailable } from './db/unavailable.ts';
+import { armPausePoint } from './lib/pause-points.ts';
 import { buildApp, safeLoggerOptions } from './app.ts';
 import { createServices, isDemoInstallation } from './services.ts';
 import { demoAccounts, demoCustomerNo, seedDatabase } from './seed/seed.ts';
+
+/** Migrations may rebuild indexes of big tables: on their own connection, without the statement timeout. */
+async function migrate(config: Config): Promise<void> {
+  const handle = openDatabase({ ...config, databaseStatementTimeoutMs: 0 });
+  try {
+    await migrateToLatest(handle.db, handle.dialect);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * A PostgreSQL that cannot be reached at start (starting with the machine, restarting after a crash) is waited for,
+ * 2, 4, 8, 16, then every 30 s, and said so: `work` runs again once it answers. Any other failure stops the start
+ * (a SQLite file that cannot be opened is a setting to fix, not something to wait for).
+ */
+async function onceReachable<T>(config: Config, work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await work();
+    } catch (error) {
+      if (config.databaseUrl === null || !isDatabaseUnavailable(error)) throw error;
+      const seconds = Math.min(30, 2 ** attempt);
+      process.stderr.write(`The database cannot be reached (${error instanceof Error ? error.message : String(error)}): trying again in ${seconds} s\n`);
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    }
+  }
+}
 
 async function main(): Promise<void> {
   let config: Config;
@@ -21,15 +51,21 @@ async function main(): Promise<void> {
 
   const handle = openDatabase(config);
   const services = createServices(handle, config);
-  // nodes started together on a new database: one migrates and seeds, the others then find it done
-  const seeded = await withStartLock(handle, config, async () => {
-    await migrateToLatest(handle.db, handle.dialect);
-    return seedDatabase(services, config);
-  });
+  // nodes started together on a new database: one migrates and seeds, the others then find it done (Kysely takes
+  // no migration lock on SQLite)
+  const seeded = await onceReachable(config, () =>
+    withStartLock(handle, config, async () => {
+      await migrate(config);
+      return seedDatabase(services, config);
+    }),
+  );
   // an entry for a folder no system uses is never loaded: say so rather than ignore it
   const unknownEntries = await services.subApps.unknownEntries();
 
   const app = await buildApp({ db: handle, config, logger: safeLoggerOptions });
+  handle.onConnectionLost = (error) => app.log.warn({ err: error }, 'database connection lost (the pool opens a new one when needed)');
+  // the crash-test seam (NODE_ENV=test only): armed after the seed, whose demo licence activation passes a point
+  armPausePoint(config.testPauseAt);
   await app.listen({ host: config.host, port: config.port });
 
   const address = app.server.address();

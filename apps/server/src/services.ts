@@ -140,8 +140,8 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
     now,
     keyCardIssued: () => systemKeyCards!.anyIssued(),
     superAdminCardIssued: () => adminCards!.anySuperAdminIssued(),
-    afterInit: async () => {
-      if (config.demoCards && (await isDemoInstallation(handle))) await seedDemoCards(db, now());
+    afterInit: async (trx) => {
+      if (config.demoCards && (await new LicenceRepository(trx).installation())?.seed === 'demo') await seedDemoCards(trx, now());
     },
   });
   systemKeyCards = new SystemKeyCardService({ db, gm, takenByOtherCard: (fixedNo) => adminCards!.isRegistered(fixedNo), logs, now });

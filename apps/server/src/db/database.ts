@@ -2,8 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type { DB } from './schema.ts';
 import { openSqlite, withStatementCache } from './sqlite-engine.ts';
+import { isDatabaseUnavailable } from './unavailable.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -11,6 +13,11 @@ export interface DatabaseHandle {
   db: Kysely<DB>;
   dialect: Dialect;
   close(): Promise<void>;
+  /**
+   * Where a connection the database ended outside a query is reported (a restart, an administrator, a failover):
+   * main.ts points it at the server's log. Until then, a process warning.
+   */
+  onConnectionLost: (error: Error) => void;
 }
 
 // int8 (bigint) columns hold epoch milliseconds, which fit a JS number: parse them as numbers.
@@ -19,19 +26,68 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value))
 export interface OpenDatabaseOptions {
   databaseUrl: string | null;
   sqliteFile: string;
+  /** PostgreSQL: the longest wait for a connection, a new one or a free one of the pool (0: none). */
+  databaseConnectTimeoutMs?: number;
+  /** PostgreSQL: the longest a statement may run before the database cancels it (0: none; migrations run without). */
+  databaseStatementTimeoutMs?: number;
+}
+
+/** How much longer than the statement timeout the client waits for an answer before it gives the connection up. */
+const clientTimeoutMarginMs = 2_000;
+
+/**
+ * The pool as Kysely sees it, with one difference: once a query failed because the connection itself failed
+ * (terminated, timed out, reset), the connection is broken: what else is sent on it (a transaction's rollback)
+ * fails at once instead of queueing behind a query that may never answer, and it goes back to the pool as broken,
+ * so the pool closes it instead of handing it to the next request.
+ */
+function discardingBrokenConnections(pool: pg.Pool): PostgresPool {
+  return {
+    connect: async () => {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      const query = async (text: string, parameters: readonly unknown[]) => {
+        if (broken) throw broken;
+        try {
+          return await client.query(text, [...parameters]);
+        } catch (error) {
+          if (isDatabaseUnavailable(error) && error instanceof Error) broken ??= error;
+          throw error;
+        }
+      };
+      return { query, release: () => client.release(broken) } as unknown as PostgresPoolClient;
+    },
+    end: () => pool.end(),
+  };
 }
 
 /** Opens PostgreSQL when a postgres:// URL is given, else the embedded SQLite file. */
 export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-    // A connection the database ends (a restart, an administrator, a failover) emits 'error'; unheard, that
-    // would end the process. The pool replaces idle connections by itself; queries in flight fail on their own.
-    const connectionLost = (error: Error) => process.emitWarning(`PostgreSQL connection lost: ${error.message}`);
-    pool.on('error', connectionLost);
-    pool.on('connect', (client) => client.on('error', connectionLost));
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    const connectMs = options.databaseConnectTimeoutMs ?? 0;
+    const statementMs = options.databaseStatementTimeoutMs ?? 0;
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      // never wait for ever: for a connection (the database down or a pool exhausted by slow statements), for a
+      // statement (a lock held elsewhere), for an answer (a connection that silently died)
+      connectionTimeoutMillis: connectMs,
+      ...(statementMs > 0 ? { statement_timeout: statementMs, query_timeout: statementMs + clientTimeoutMarginMs } : {}),
+      keepAlive: true,
+    });
+    // A connection the database ends outside a query (a restart, an administrator, a failover) emits 'error' on its
+    // client, and on the pool when it was idle there; unheard, either would end the process. The client's is
+    // reported (once); the pool drops the connection and opens new ones on demand; queries in flight fail on their own.
+    pool.on('error', () => undefined);
+    pool.on('connect', (client) => client.on('error', (error: Error) => handle.onConnectionLost(error)));
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: discardingBrokenConnections(pool) }) });
+    const handle: DatabaseHandle = {
+      db,
+      dialect: 'postgres',
+      close: () => db.destroy(),
+      onConnectionLost: (error) => process.emitWarning(`PostgreSQL connection lost: ${error.message}`),
+    };
+    return handle;
   }
   fs.mkdirSync(path.dirname(options.sqliteFile), { recursive: true });
   const sqlite = openSqlite(options.sqliteFile);
@@ -45,15 +101,22 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
   // PostgreSQL, so case-insensitive searches (lower(x) like lower(?)) answer the same on both.
   sqlite.defineFunction('lower', (value: unknown) => (value === null ? null : String(value).toLowerCase()));
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return { db, dialect: 'sqlite', close: () => db.destroy(), onConnectionLost: () => undefined };
 }
 
-/** `select 1`: true when the database answers. */
-export async function pingDatabase(db: Kysely<DB>): Promise<boolean> {
+/** `select 1`: true when the database answers within `timeoutMs`. */
+export async function pingDatabase(db: Kysely<DB>, timeoutMs = 3_000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  const answered = sql`select 1`.execute(db).then(
+    () => true,
+    () => false,
+  );
   try {
-    await sql`select 1`.execute(db);
-    return true;
-  } catch {
-    return false;
+    return await Promise.race([answered, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -80,6 +80,7 @@ export const failureReplies = {
   404: failureEnvelope,
   429: failureEnvelope,
   500: failureEnvelope,
+  503: failureEnvelope,
 } as const;
 
 /** The `language` request header, documented on every route. */

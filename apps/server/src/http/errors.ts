@@ -1,6 +1,10 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { codeMessage, codes } from '@campus/contracts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { AppError, sendFailure } from './envelope.ts';
+
+/** How long a caller told the database is unavailable is asked to wait before trying again. */
+const retryAfterSeconds = '5';
 
 interface HttpLikeError {
   statusCode?: number;
@@ -12,7 +16,8 @@ interface HttpLikeError {
 
 /**
  * The one error handler: business failures → their code; schema violations → HTTP 400 naming the field;
- * rate limits → 429; anything else → 500 internalError. Never a stack trace.
+ * rate limits → 429; the database unreachable or its connection lost → 503 serviceUnavailable (db/unavailable.ts);
+ * anything else → 500 internalError. Never a stack trace; every failure that is not the caller's is logged.
  */
 export function errorHandler(error: FastifyError | AppError | unknown, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) return sendFailure(request, reply, error);
@@ -30,6 +35,10 @@ export function errorHandler(error: FastifyError | AppError | unknown, request: 
     const code = status === 404 ? codes.notFound : status === 403 ? codes.noPermission : codes.badRequest;
     const detail = code === codes.badRequest ? `${codeMessage(codes.badRequest, request.lang)}: ${e.message ?? ''}` : null;
     return sendFailure(request, reply, new AppError(code, status, null, {}, detail));
+  }
+  if (isDatabaseUnavailable(error)) {
+    request.log.error({ err: error }, 'database unavailable: answered 503');
+    return sendFailure(request, reply, new AppError(codes.serviceUnavailable, 503, null, {}, null, { 'retry-after': retryAfterSeconds }));
   }
   request.log.error({ err: error }, 'unhandled error');
   return sendFailure(request, reply, new AppError(codes.internalError, 500));

@@ -27,6 +27,30 @@ export class TimedCache<T> {
     return this.loading;
   }
 
+  /**
+   * The value, but once one was read, never a wait of more than `waitMs` for a newer one: when the reload takes
+   * longer, or fails (the database away), the last value, however old; the reload goes on for the next caller.
+   * Before the first read (or after invalidate) it waits for the value like get().
+   */
+  async getWithin(waitMs: number): Promise<T> {
+    const last = this.cached;
+    if (!last) return this.get();
+    if (this.now() - last.readAt < this.ttlMs) return last.value;
+    const loading = this.get();
+    loading.catch(() => undefined); // answered here with the last value
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<T>((resolve) => {
+      timer = setTimeout(() => resolve(last.value), waitMs);
+    });
+    try {
+      return await Promise.race([loading, late]);
+    } catch {
+      return last.value;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** The last value read, however old, or null before the first read (for a caller that must answer anyway). */
   get last(): T | null {
     return this.cached?.value ?? null;

@@ -1,6 +1,7 @@
 import { codes } from '@campus/contracts';
 import type { LanguageCode } from '@campus/contracts';
 import { AppError } from '../../http/envelope.ts';
+import { pauseAt } from '../../lib/pause-points.ts';
 import type { SessionInfo } from '../../http/types.ts';
 import type { LockoutService } from '../auth/lockout-service.ts';
 import type { SessionService } from '../auth/session-service.ts';
@@ -75,6 +76,7 @@ export class PasswordChangeService {
     await this.deps.inTransaction(async (tx) => {
       // Only while the hash is the one checked above: a change that raced this one wins, this one fails.
       if (!(await tx.account.replacePassword(user, newHash))) throw new AppError(codes.oldPasswordWrong);
+      await pauseAt('password.change');
       const ended = await tx.sessions.revokeAllOfUser(user.id);
       await tx.logs.record({ ...entry, result: 'success', detail: `sessions ended: ${ended}` });
     });

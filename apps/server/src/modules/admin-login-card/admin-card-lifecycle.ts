@@ -1,7 +1,10 @@
 import { adminCardKind, blankImage, buildAdminCard } from '@campus/card-crypto';
 import { cardStates, codes, mayRecycle } from '@campus/contracts';
 import type { AdminCardIssueRequest, AdminCardRewriteRequest, CardRecycleConfirm, CardRecycleData, CardWriteConfirm, LanguageCode, PreparedCardWrite } from '@campus/contracts';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.ts';
 import { AppError } from '../../http/envelope.ts';
+import { pauseAt } from '../../lib/pause-points.ts';
 import { newId } from '../../lib/hash.ts';
 import type { UserRow } from '../account/account-repository.ts';
 import { openSealedPassword, requirePasswordPolicy } from '../account/new-password.ts';
@@ -84,6 +87,7 @@ export async function recordAdminCardIssue(repo: AdminLoginCardRepository, fixed
     created_at: now,
     updated_at: now,
   });
+  await pauseAt('adminCard.issue');
 }
 
 /**
@@ -145,28 +149,37 @@ export class AdminCardLifecycle {
     return { prepareId, fixedNo: card.fixed_no, image: image.toString('hex'), alreadyWritten: false };
   }
 
-  /** Issue: phase two of an issue or a rewrite. A rewrite ends the sessions the card's older image opened. */
+  /**
+   * Issue: phase two of an issue or a rewrite. A rewrite ends the sessions the card's older image opened. The card, its
+   * sessions and the log entry change in one transaction; until it commits the prepared write stays, so a confirm
+   * the server did not finish (it stopped, the database went away) is sent again with the same prepareId.
+   */
   async confirmWrite(actor: CardActor, confirm: CardWriteConfirm, clientIp: string): Promise<void> {
-    const done = await this.deps.db.transaction().execute(async (trx) => {
-      const write = await PreparedCardWrites.take<AdminCardIssuePayload | RewritePayload>(trx, ['adminCardIssue', 'adminCardRewrite'], confirm.prepareId, this.deps.now());
-      const repo = new AdminLoginCardRepository(trx);
-      if (write.purpose === 'adminCardIssue') {
-        const p = write.payload as AdminCardIssuePayload;
-        if (p.tenantCode !== actor.tenantCode) throw new AppError(codes.cardWriteUnknown);
-        if (confirm.isSuccess) await recordAdminCardIssue(repo, write.fixedNo, p, this.deps.now());
-        return { action: 'card-issue' as const, detail: `administrator card ${write.fixedNo} of ${p.oprtNo}` };
-      }
-      const p = write.payload as RewritePayload;
-      const [card] = await repo.byIds([p.cardId], actor.tenantCode);
-      if (!card) throw new AppError(codes.cardWriteUnknown);
-      if (confirm.isSuccess) {
-        // the card now holds the new issue number: record it even if its state changed meanwhile
-        if (!(await repo.rewrite(p.cardId, p.fromSeq, p.issueSeq, undefined, this.deps.now()))) throw new AppError(codes.cardWriteUnknown);
-        await this.deps.sessionsOver(trx).revokeAllOfCard(p.cardId);
-      }
-      return { action: 'card-rewrite' as const, detail: `administrator card ${card.fixed_no} of ${card.oprt_no}` };
+    await this.deps.db.transaction().execute(async (trx) => {
+      const done = await this.recordWrite(trx, actor, confirm);
+      await this.log(trx, actor, done.action, confirm.isSuccess, done.detail, clientIp);
     });
-    await this.log(actor, done.action, confirm.isSuccess, done.detail, clientIp);
+  }
+
+  /** The card an issue or a rewrite wrote, in the confirm's transaction. */
+  private async recordWrite(trx: Kysely<DB>, actor: CardActor, confirm: CardWriteConfirm): Promise<{ action: 'card-issue' | 'card-rewrite'; detail: string }> {
+    const write = await PreparedCardWrites.take<AdminCardIssuePayload | RewritePayload>(trx, ['adminCardIssue', 'adminCardRewrite'], confirm.prepareId, this.deps.now());
+    const repo = new AdminLoginCardRepository(trx);
+    if (write.purpose === 'adminCardIssue') {
+      const p = write.payload as AdminCardIssuePayload;
+      if (p.tenantCode !== actor.tenantCode) throw new AppError(codes.cardWriteUnknown);
+      if (confirm.isSuccess) await recordAdminCardIssue(repo, write.fixedNo, p, this.deps.now());
+      return { action: 'card-issue' as const, detail: `administrator card ${write.fixedNo} of ${p.oprtNo}` };
+    }
+    const p = write.payload as RewritePayload;
+    const [card] = await repo.byIds([p.cardId], actor.tenantCode);
+    if (!card) throw new AppError(codes.cardWriteUnknown);
+    if (confirm.isSuccess) {
+      // the card now holds the new issue number: record it even if its state changed meanwhile
+      if (!(await repo.rewrite(p.cardId, p.fromSeq, p.issueSeq, undefined, this.deps.now()))) throw new AppError(codes.cardWriteUnknown);
+      await this.deps.sessionsOver(trx).revokeAllOfCard(p.cardId);
+    }
+    return { action: 'card-rewrite' as const, detail: `administrator card ${card.fixed_no} of ${card.oprt_no}` };
   }
 
   /** GetCardRecycleData: phase one of blanking a card in use or frozen (a lost card is found again first). */
@@ -183,7 +196,7 @@ export class AdminCardLifecycle {
    * meanwhile (the card on the reader is blank: the server agrees with it); its card sessions end.
    */
   async confirmRecycle(actor: CardActor, confirm: CardRecycleConfirm, clientIp: string): Promise<void> {
-    const card = await this.deps.db.transaction().execute(async (trx) => {
+    await this.deps.db.transaction().execute(async (trx) => {
       const write = await PreparedCardWrites.take<RecyclePayload>(trx, 'adminCardRecycle', confirm.prepareId, this.deps.now());
       if (write.payload.cardId !== confirm.id) throw new AppError(codes.cardWriteUnknown);
       const repo = new AdminLoginCardRepository(trx);
@@ -191,14 +204,15 @@ export class AdminCardLifecycle {
       if (!found) throw new AppError(codes.cardWriteUnknown);
       if (confirm.isSuccess) {
         if ((await repo.transition([found.id], issuedStates, cardStates.recycled, this.deps.now())) !== 1) throw new AppError(codes.cardWriteUnknown);
+        await pauseAt('adminCard.recycle');
         await this.deps.sessionsOver(trx).revokeAllOfCard(found.id);
       }
-      return found;
+      await this.log(trx, actor, 'card-recycle', confirm.isSuccess, `administrator card ${found.fixed_no} of ${found.oprt_no}`, clientIp);
     });
-    await this.log(actor, 'card-recycle', confirm.isSuccess, `administrator card ${card.fixed_no} of ${card.oprt_no}`, clientIp);
   }
 
-  private log(actor: CardActor, action: 'card-issue' | 'card-rewrite' | 'card-recycle', isSuccess: boolean, detail: string, clientIp: string) {
-    return this.deps.logs.record({ tenantCode: actor.tenantCode, account: actor.account, action, result: isSuccess ? 'success' : 'failure', clientIp, detail: isSuccess ? detail : `${detail}: the reader did not write it` });
+  /** The operation log entry of a confirm, written in its transaction. */
+  private log(trx: Kysely<DB>, actor: CardActor, action: 'card-issue' | 'card-rewrite' | 'card-recycle', isSuccess: boolean, detail: string, clientIp: string) {
+    return this.deps.logs.over(trx).record({ tenantCode: actor.tenantCode, account: actor.account, action, result: isSuccess ? 'success' : 'failure', clientIp, detail: isSuccess ? detail : `${detail}: the reader did not write it` });
   }
 }

@@ -5,6 +5,7 @@ import type { CardWriteConfirm, ChangeGmPasswordPrepare, LanguageCode, LoginInfo
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { AppError } from '../../http/envelope.ts';
+import { pauseAt } from '../../lib/pause-points.ts';
 import type { SessionInfo } from '../../http/types.ts';
 import type { UserRow } from '../account/account-repository.ts';
 import type { AccountService } from '../account/account-service.ts';
@@ -107,17 +108,15 @@ export class AdminLoginCardService {
   }
 
   async confirmSuperAdmin(confirm: CardWriteConfirm, clientIp: string): Promise<void> {
-    const issued = await this.deps.db.transaction().execute(async (trx) => {
+    await this.deps.db.transaction().execute(async (trx) => {
       const write = await PreparedCardWrites.take<AdminCardIssuePayload>(trx, 'superAdminCard', confirm.prepareId, this.deps.now());
-      if (!confirm.isSuccess) return null;
+      if (!confirm.isSuccess) return;
       const repo = new AdminLoginCardRepository(trx);
       if (await repo.superAdminCardIn([cardStates.inUse])) throw new AppError(codes.setUpStepDone, 200, null, { step: 'super administrator card' });
-      await recordAdminCardIssue(repo, write.fixedNo, write.payload, this.deps.now());
-      return write.payload;
+      const issued = write.payload;
+      await recordAdminCardIssue(repo, write.fixedNo, issued, this.deps.now());
+      await this.deps.logs.over(trx).record({ tenantCode: issued.tenantCode, account: issued.oprtNo, action: 'card-issue', result: 'success', clientIp, detail: `super administrator card ${issued.cardNum}` });
     });
-    if (issued) {
-      await this.deps.logs.record({ tenantCode: issued.tenantCode, account: issued.oprtNo, action: 'card-issue', result: 'success', clientIp, detail: `super administrator card ${issued.cardNum}` });
-    }
   }
 
   // ---- card management: the table ----
@@ -286,17 +285,21 @@ export class AdminLoginCardService {
     return { prepareId, fixedNo: card.fixed_no, image: image.toString('hex'), alreadyWritten: false };
   }
 
-  /** Phase two: the new password and issue number, and every session of the card ends (the shell signs out). */
+  /**
+   * Phase two: the new password and issue number, and every session of the card ends (the shell signs out), with the
+   * log entry, in one transaction. Until it commits the prepared write stays: a confirm the server did not finish
+   * (it stopped, the database went away) is sent again with the same prepareId.
+   */
   async confirmChangePassword(session: SessionInfo, confirm: CardWriteConfirm, clientIp: string): Promise<void> {
-    const changed = await this.deps.db.transaction().execute(async (trx) => {
+    await this.deps.db.transaction().execute(async (trx) => {
       const write = await PreparedCardWrites.take<CardPasswordPayload>(trx, 'cardPassword', confirm.prepareId, this.deps.now());
       if (write.payload.cardId !== session.cardId) throw new AppError(codes.cardWriteUnknown);
-      if (!confirm.isSuccess) return false;
+      if (!confirm.isSuccess) return;
       const p = write.payload;
       if (!(await new AdminLoginCardRepository(trx).rewrite(p.cardId, p.fromSeq, p.issueSeq, p.pwdHash, this.deps.now()))) throw new AppError(codes.cardWriteUnknown);
+      await pauseAt('cardPassword.confirm');
       await this.deps.sessionsOver(trx).revokeAllOfCard(p.cardId);
-      return true;
+      await this.deps.logs.over(trx).record({ tenantCode: session.tenantCode, account: session.account, action: 'card-password', result: 'success', clientIp });
     });
-    if (changed) await this.deps.logs.record({ tenantCode: session.tenantCode, account: session.account, action: 'card-password', result: 'success', clientIp });
   }
 }

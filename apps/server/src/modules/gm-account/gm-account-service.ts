@@ -7,6 +7,7 @@ import type { GateSetupState, MasterCardToken, MasterCardVerifyRequest, Prepared
 import type { DB } from '../../db/schema.ts';
 import { AppError } from '../../http/envelope.ts';
 import { sha256Hex } from '../../lib/hash.ts';
+import { pauseAt } from '../../lib/pause-points.ts';
 import { fixedNoOf, hexBytes } from '../card-write/card-input.ts';
 import { imageHash, PreparedCardWrites } from '../card-write/prepared-card-writes.ts';
 import type { LicenceService } from '../licence/licence-service.ts';
@@ -40,8 +41,8 @@ export interface GmAccountDeps {
   /** Whether a system key card / a super administrator card is issued (their areas answer). */
   keyCardIssued: () => Promise<boolean>;
   superAdminCardIssued: () => Promise<boolean>;
-  /** Runs once an installation is initialised (the demo adds its card history). */
-  afterInit?: () => Promise<void>;
+  /** Runs in the transaction that initialises an installation (the demo adds its card history). */
+  afterInit?: (trx: Kysely<DB>) => Promise<void>;
 }
 
 function sameHex(a: string, b: string): boolean {
@@ -170,11 +171,15 @@ export class GmAccountService {
     return { prepareId, fixedNo, image: written.image.toString('hex'), alreadyWritten: false };
   }
 
-  /** Phase two: the mother card read back must hold the prepared image; then the installation is initialised. */
+  /**
+   * Phase two: the mother card read back must hold the prepared image; then the installation is initialised, in one
+   * transaction with the customer number, the log entry and the demo's cards. Until it commits the prepared write
+   * stays: a confirm the server did not finish is sent again, or a new prepare finds the image on the card.
+   */
   async confirmInit(confirm: SystemInitConfirm, clientIp: string): Promise<GateSetupState> {
-    const initialised = await this.deps.db.transaction().execute(async (trx) => {
+    await this.deps.db.transaction().execute(async (trx) => {
       const write = await PreparedCardWrites.take<InitPayload>(trx, 'systemInit', confirm.prepareId, this.deps.now());
-      if (!confirm.isSuccess) return null;
+      if (!confirm.isSuccess) return;
       if (confirm.image === undefined || imageHash(trimImage(hexBytes(confirm.image, 'image'))) !== write.imageHash) {
         throw new AppError(codes.cardWriteUnknown);
       }
@@ -191,13 +196,13 @@ export class GmAccountService {
         initialised_at: this.deps.now(),
       });
       if (stored.kid !== p.kid) throw new AppError(codes.systemAlreadyInitialised);
-      return p;
+      await pauseAt('system.init');
+      // the rest of the initialisation lands with it: an installation initialised without them could not be
+      // initialised again to finish them
+      await this.deps.licence.adoptCustomerNo(p.customerNo, trx);
+      await this.log(clientIp, 'system-init', 'success', `customer ${p.customerNo}`, trx);
+      await this.deps.afterInit?.(trx);
     });
-    if (initialised) {
-      await this.deps.licence.adoptCustomerNo(initialised.customerNo);
-      await this.log(clientIp, 'system-init', 'success', `customer ${initialised.customerNo}`);
-      await this.deps.afterInit?.();
-    }
     return this.state();
   }
 
@@ -246,7 +251,7 @@ export class GmAccountService {
     return sm2.doEncrypt(new Uint8Array(Buffer.concat([key, systemKeyId(key)])), publicKey, 1);
   }
 
-  private log(clientIp: string, action: 'system-init' | 'master-card' | 'card-reader-trust', result: 'success' | 'failure', detail?: string) {
-    return this.deps.logs.record({ tenantCode: '', account: '', action, result, clientIp, detail });
+  private log(clientIp: string, action: 'system-init' | 'master-card' | 'card-reader-trust', result: 'success' | 'failure', detail?: string, trx?: Kysely<DB>) {
+    return (trx ? this.deps.logs.over(trx) : this.deps.logs).record({ tenantCode: '', account: '', action, result, clientIp, detail });
   }
 }

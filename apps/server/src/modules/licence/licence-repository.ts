@@ -57,12 +57,28 @@ export class LicenceRepository {
     return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
-  /** Makes `id` the licence in effect and marks the one before it replaced, in one transaction. */
-  async activate(id: string, at: number): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('licences').set({ state: 6 }).where('state', '=', 5).where('id', '!=', id).execute();
-      await trx.updateTable('licences').set({ state: 5, activate_time: at }).where('id', '=', id).execute();
-    });
+  /**
+   * Runs `work` in one transaction, with this repository and the transaction (for the operation log entry that goes
+   * with a change): everything it writes is kept, or nothing is.
+   */
+  transaction<T>(work: (repo: LicenceRepository, trx: Kysely<DB>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new LicenceRepository(trx), trx));
+  }
+
+  /** Marks the licence in effect, unless it is `id`, replaced (6): the first half of an activation. */
+  async replaceActive(id: string): Promise<void> {
+    await this.db.updateTable('licences').set({ state: 6 }).where('state', '=', 5).where('id', '!=', id).execute();
+  }
+
+  /** Puts `id` in effect (5): the second half. Call both in one `transaction`: a crash between them leaves none in effect. */
+  async putInEffect(id: string, at: number): Promise<void> {
+    await this.db.updateTable('licences').set({ state: 5, activate_time: at }).where('id', '=', id).execute();
+  }
+
+  /** Takes `customerNo` for an installation that has none yet (true when it did). */
+  async adoptCustomerNo(customerNo: string): Promise<boolean> {
+    const result = await this.db.updateTable('installation').set({ customer_no: customerNo }).where('id', '=', installationId).where('customer_no', '=', '').executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   async installation(): Promise<InstallationRecord | undefined> {

@@ -1,12 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import { codeMessage, codes, isWithinValidity, licenceLimits, licenceStates, licenceTypes } from '@campus/contracts';
 import type { BusinessCode, CustomerInfo, LanguageCode, LicenceApp, LicenceDetail, LicencePayload, LicencePermission, LicenceRow, LicenceUploadResult } from '@campus/contracts';
+import type { DB } from '../../db/schema.ts';
 import { AppError } from '../../http/envelope.ts';
 import { newId } from '../../lib/hash.ts';
+import { pauseAt } from '../../lib/pause-points.ts';
 import type { OperationLogService } from '../operation-log/operation-log-service.ts';
 import { LicenceFormatError, checkSignature, parseLicenceFile, readPayload } from './licence-file.ts';
 import type { TrustList } from './licence-file.ts';
-import type { InstallationRecord, LicenceRecord, LicenceRepository } from './licence-repository.ts';
+import { LicenceRepository } from './licence-repository.ts';
+import type { InstallationRecord, LicenceRecord } from './licence-repository.ts';
 import { clockToleranceMs, dayMs, effectiveness, licenceStatus, termDays } from './licence-state.ts';
 import type { EvaluatedLicence, LicenceCheck, LicenceStatus } from './licence-state.ts';
 
@@ -83,9 +87,12 @@ export class LicenceService {
     return made;
   }
 
-  /** Takes the customer number of the mother card that initialised a gate installation, when none is set yet. */
-  async adoptCustomerNo(customerNo: string): Promise<void> {
-    if ((await this.installation()).customer_no === '') await this.repo.setCustomerNo(customerNo);
+  /**
+   * Takes the customer number of the mother card that initialised a gate installation, when none is set yet; through
+   * `db`, the initialisation's transaction.
+   */
+  async adoptCustomerNo(customerNo: string, db?: Kysely<DB>): Promise<void> {
+    await (db ? new LicenceRepository(db) : this.repo).adoptCustomerNo(customerNo);
   }
 
   /** Records how the installation was first seeded (the demo trusts the repository's test licence keys). */
@@ -319,8 +326,14 @@ export class LicenceService {
     if (check === 'untrusted') return fail(codes.licenceNoTrustedKey);
     if (check === 'otherInstallation') return fail(codes.licenceOtherInstallation, { customerNo: payload?.customerNo ?? record.customer_no });
     if (!isWithinValidity(this.toDetail(record, payload, now).effectiveness)) return fail(codes.licenceNotActivatable);
-    if (record.state !== licenceStates.normal) await this.repo.activate(record.id, now);
-    if (actor) await this.logs.record({ ...actor, action: 'licence-activate', result: 'success', detail: record.code });
+    await this.repo.transaction(async (repo, trx) => {
+      if (record.state !== licenceStates.normal) {
+        await repo.replaceActive(record.id);
+        await pauseAt('licence.activate');
+        await repo.putInEffect(record.id, now);
+      }
+      if (actor) await this.logs.over(trx).record({ ...actor, action: 'licence-activate', result: 'success', detail: record.code });
+    });
   }
 
   /**
@@ -337,30 +350,37 @@ export class LicenceService {
     const installation = await this.installation();
     const now = this.now();
     const id = newId();
-    const inserted = await this.repo.insertIfCodeFree({
-      id,
-      code: trialCode,
-      file_text: null,
-      file_hash: null,
-      is_trial: 1,
-      customer_no: installation.customer_no,
-      customer_name: installation.customer_no,
-      prd_pkg_category: 'Trial',
-      is_formal: 0,
-      begin_time: now,
-      end_time: now + licenceLimits.trialDays * dayMs,
-      emp_count: licenceLimits.unlimitedEmployees,
-      is_has_mobile: 1,
-      is_permit_openapi: 0,
-      is_limit_device: 0,
-      infos: JSON.stringify(apps.map((a) => ({ appId: a.appId, appName: a.appName, editionName: 'Trial', beginTime: null, endTime: null, isHasWeb: true, isHasMobile: true }))),
-      devices: '[]',
-      activate_time: null,
-      state: licenceStates.notActivated,
-      created_at: now,
+    // the trial, in effect, and its log entry land together: a trial stored but never in effect would take the
+    // installation's one trial for nothing
+    const inserted = await this.repo.transaction(async (repo, trx) => {
+      const added = await repo.insertIfCodeFree({
+        id,
+        code: trialCode,
+        file_text: null,
+        file_hash: null,
+        is_trial: 1,
+        customer_no: installation.customer_no,
+        customer_name: installation.customer_no,
+        prd_pkg_category: 'Trial',
+        is_formal: 0,
+        begin_time: now,
+        end_time: now + licenceLimits.trialDays * dayMs,
+        emp_count: licenceLimits.unlimitedEmployees,
+        is_has_mobile: 1,
+        is_permit_openapi: 0,
+        is_limit_device: 0,
+        infos: JSON.stringify(apps.map((a) => ({ appId: a.appId, appName: a.appName, editionName: 'Trial', beginTime: null, endTime: null, isHasWeb: true, isHasMobile: true }))),
+        devices: '[]',
+        activate_time: null,
+        state: licenceStates.notActivated,
+        created_at: now,
+      });
+      if (!added) return false;
+      await repo.replaceActive(id);
+      await repo.putInEffect(id, now);
+      await this.logs.over(trx).record({ ...actor, action: 'licence-trial', result: 'success', detail: `applications: ${apps.map((a) => a.appId).join(', ')}` });
+      return true;
     });
     if (!inserted) return fail(codes.trialAlreadyRegistered);
-    await this.repo.activate(id, now);
-    await this.logs.record({ ...actor, action: 'licence-trial', result: 'success', detail: `applications: ${apps.map((a) => a.appId).join(', ')}` });
   }
 }

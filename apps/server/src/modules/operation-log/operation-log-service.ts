@@ -1,6 +1,9 @@
+import type { Kysely } from 'kysely';
 import type { OperationAction, OperationLogRow, OperationResult } from '@campus/contracts';
+import type { DB } from '../../db/schema.ts';
 import { newId } from '../../lib/hash.ts';
-import type { OperationLogFilter, OperationLogRecord, OperationLogRepository } from './operation-log-repository.ts';
+import { OperationLogRepository } from './operation-log-repository.ts';
+import type { OperationLogFilter, OperationLogRecord } from './operation-log-repository.ts';
 
 export interface OperationEntry {
   tenantCode: string;
@@ -31,6 +34,14 @@ export class OperationLogService {
     private readonly repo: OperationLogRepository,
     private readonly now: () => number,
   ) {}
+
+  /**
+   * The same log written through `db`, a transaction: an action and its entry land together or not at all (a crash
+   * between them would leave a change nobody logged).
+   */
+  over(db: Kysely<DB>): OperationLogService {
+    return new OperationLogService(new OperationLogRepository(db), this.now);
+  }
 
   async record(entry: OperationEntry): Promise<void> {
     await this.repo.insert({

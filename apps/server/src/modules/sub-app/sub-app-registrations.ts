@@ -39,6 +39,9 @@ export interface SubAppRegistrationsDeps {
  * and which origins its scripts come from (for the content security policy). Built-in systems are the catalogue's
  * systems without a registration row.
  */
+/** The longest the content policy of a reply waits for a reload of the registrations. */
+const originsWaitMs = 250;
+
 export class SubAppRegistrations {
   private readonly repo: SubAppRegistrationRepository;
   private readonly cache: TimedCache<RegistrationRow[]>;
@@ -56,14 +59,15 @@ export class SubAppRegistrations {
 
   /**
    * The origins the registered sub-systems load from (their entries' and their script origins), once each. When the
-   * database cannot be read, the last ones read (none before the first read): the content policy never waits on it.
+   * database cannot be read, or not within a moment, the last ones read (none before the first read): every reply
+   * carries the content policy, /healthz's too, so it never waits long on a database that does not answer.
    */
   async origins(): Promise<readonly string[]> {
     let rows: RegistrationRow[];
     try {
-      rows = await this.cache.get();
+      rows = await this.cache.getWithin(originsWaitMs);
     } catch {
-      rows = this.cache.last ?? [];
+      rows = [];
     }
     // the same array while the rows are the same, so the content policy is rebuilt only on a change
     if (rows !== this.originsOf?.rows) {

@@ -1,6 +1,8 @@
 import { blankImage, CardTrustError, readHeader, recoverSystemKey, trimImage } from '@campus/card-crypto';
 import { cardStates, codes, mayRecycle } from '@campus/contracts';
 import type { CardRecoveryCheck, CardRecycleConfirm, CardRecycleData, GateSetupState, LanguageCode, SystemKeyRecoveryConfirm } from '@campus/contracts';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.ts';
 import { AppError } from '../../http/envelope.ts';
 import { fixedNoOf, hexBytes } from '../card-write/card-input.ts';
 import { actionNotAllowed, issuedStates } from '../card-write/card-states.ts';
@@ -44,16 +46,16 @@ export class KeyCardLifecycle {
 
   /** Recycle: phase two; a blanked key card is recycled even if its state changed meanwhile (the card is blank). */
   async confirmRecycle(actor: CardActor, confirm: CardRecycleConfirm, clientIp: string): Promise<void> {
-    const card = await this.deps.db.transaction().execute(async (trx) => {
+    await this.deps.db.transaction().execute(async (trx) => {
       const write = await PreparedCardWrites.take<KeyCardRef>(trx, 'keyCardRecycle', confirm.prepareId, this.deps.now());
       if (write.payload.cardId !== confirm.id) throw new AppError(codes.cardWriteUnknown);
       const repo = new SystemKeyCardRepository(trx);
       const found = await repo.byId(confirm.id);
       if (!found) throw new AppError(codes.cardWriteUnknown);
       if (confirm.isSuccess && !(await repo.transition(found.id, issuedStates, cardStates.recycled, this.deps.now()))) throw new AppError(codes.cardWriteUnknown);
-      return found;
+      // the log entry in the same transaction: a recycle is never recorded without it
+      await this.log(actor, 'card-recycle', confirm.isSuccess ? 'success' : 'failure', `system key card ${found.fixed_no}${confirm.isSuccess ? '' : ': the reader did not blank it'}`, clientIp, trx);
     });
-    await this.log(actor, 'card-recycle', confirm.isSuccess ? 'success' : 'failure', `system key card ${card.fixed_no}${confirm.isSuccess ? '' : ': the reader did not blank it'}`, clientIp);
   }
 
   /** CheckCardCanRecovery: a key card in use of this installation can restore the server's system key. */
@@ -101,7 +103,7 @@ export class KeyCardLifecycle {
     return this.deps.gm.state();
   }
 
-  private log(actor: CardActor, action: 'card-recycle' | 'system-key-recovery', result: 'success' | 'failure', detail: string, clientIp: string) {
-    return this.deps.logs.record({ tenantCode: actor.tenantCode, account: actor.account, action, result, clientIp, detail });
+  private log(actor: CardActor, action: 'card-recycle' | 'system-key-recovery', result: 'success' | 'failure', detail: string, clientIp: string, trx?: Kysely<DB>) {
+    return (trx ? this.deps.logs.over(trx) : this.deps.logs).record({ tenantCode: actor.tenantCode, account: actor.account, action, result, clientIp, detail });
   }
 }

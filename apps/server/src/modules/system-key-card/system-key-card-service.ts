@@ -80,19 +80,19 @@ export class SystemKeyCardService {
     return { prepareId, fixedNo: id, image: image.toString('hex'), alreadyWritten: false };
   }
 
-  /** SetIssueSecretCard, phase two. */
+  /** SetIssueSecretCard, phase two: the card and its log entry in one transaction (the prepared write stays until it commits). */
   async confirmIssue(actor: CardActor, confirm: CardWriteConfirm, clientIp: string): Promise<void> {
-    const issued = await this.deps.db.transaction().execute(async (trx) => {
+    await this.deps.db.transaction().execute(async (trx) => {
       const write = await PreparedCardWrites.take<KeyCardPayload>(trx, 'systemKeyCard', confirm.prepareId, this.deps.now());
-      if (!confirm.isSuccess) return null;
+      const entry = { tenantCode: actor.tenantCode, account: actor.account, action: 'card-issue' as const, clientIp };
+      if (!confirm.isSuccess) return this.deps.logs.over(trx).record({ ...entry, result: 'failure', detail: 'system key card: the reader did not write it' });
       const repo = new SystemKeyCardRepository(trx);
       if (await repo.anyInUse()) throw new AppError(codes.cardAlreadyExists);
       if (!mayIssueOnto((await repo.byFixedNo(write.fixedNo))?.state)) throw new AppError(codes.cardAlreadyRegistered);
       const now = this.deps.now();
       await repo.upsertIssued({ id: newId(), kind_num: adminCardKind, fixed_no: write.fixedNo, state: cardStates.inUse, issue_seq: write.payload.issueSeq, created_at: now, updated_at: now });
-      return write.fixedNo;
+      await this.deps.logs.over(trx).record({ ...entry, result: 'success', detail: `system key card ${write.fixedNo}` });
     });
-    await this.deps.logs.record({ tenantCode: actor.tenantCode, account: actor.account, action: 'card-issue', result: issued ? 'success' : 'failure', clientIp, detail: issued ? `system key card ${issued}` : 'system key card: the reader did not write it' });
   }
 
   private static toRow(card: SystemKeyCardRecord): SystemKeyCardRow {

@@ -1,0 +1,40 @@
+/**
+ * Whether an error says the database cannot be used right now (as opposed to a bug or a refused statement): the
+ * request is answered 503 serviceUnavailable and the caller may try again; the server recovers by itself once the
+ * database answers (the pool opens new connections on demand).
+ *
+ * PostgreSQL: connection exceptions (SQLSTATE class 08), admin / crash shutdown and "the database system is
+ * starting up" (57P01, 57P02, 57P03), a dropped database (57P04), no free connection slot (53300), a statement
+ * cancelled by statement_timeout (57014); the network errors of a refused, reset or timed-out connection; and the
+ * pg client's and pool's own words for a connection that ended or could not be had in time.
+ * SQLite: the file busy or locked beyond busy_timeout, an I/O error, a full disk, a file that cannot be opened.
+ */
+const pgStates = new Set(['57P01', '57P02', '57P03', '57P04', '53300', '57014']);
+const networkCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN']);
+const clientMessages = [
+  'Connection terminated', // "… unexpectedly", "… due to connection timeout"
+  'timeout exceeded when trying to connect', // pg-pool: no connection within connectionTimeoutMillis
+  'Query read timeout', // pg: no answer within query_timeout
+  'is not queryable', // pg: a client whose connection failed or was closed
+  'Cannot use a pool after calling end on the pool',
+  'driver has already been destroyed', // Kysely, while the server shuts down
+];
+/** SQLite primary result codes: BUSY, LOCKED, IOERR, FULL, CANTOPEN. */
+const sqlitePrimaryCodes = new Set([5, 6, 10, 13, 14]);
+const sqliteCodeNames = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN)(_|$)/;
+
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (typeof error !== 'object' || error === null || depth > 3) return false;
+  const { code, errcode, message, errors, cause } = error as { code?: unknown; errcode?: unknown; message?: unknown; errors?: unknown; cause?: unknown };
+  if (typeof code === 'string') {
+    if (code.startsWith('08') && code.length === 5) return true;
+    if (pgStates.has(code) || networkCodes.has(code) || sqliteCodeNames.test(code)) return true;
+  }
+  // node:sqlite gives the extended result code; its low byte is the primary one
+  if (code === 'ERR_SQLITE_ERROR' && typeof errcode === 'number' && sqlitePrimaryCodes.has(errcode & 0xff)) return true;
+  if (typeof message === 'string' && clientMessages.some((words) => message.includes(words))) return true;
+  // a connection tried on several addresses (localhost: ::1 and 127.0.0.1) fails with all their errors
+  if (Array.isArray(errors) && errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
+  // an error that wraps one (a failed migration)
+  return isDatabaseUnavailable(cause, depth + 1);
+}

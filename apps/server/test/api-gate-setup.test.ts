@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sm2 } from 'sm-crypto-v2';
 import { blankImage, makeMotherCard, openAdminCard, readMotherCard, recoverSystemKey, sm3Hex, systemKeyId } from '@campus/card-crypto';
-import { apiPaths, codes, loginTypes } from '@campus/contracts';
+import * as Schema from 'typebox/schema';
+import { apiPaths, codeMessage, codes, loginTypes } from '@campus/contracts';
 import type { GateSetupState, PreparedCardWrite, SuperAdmin, UserInfo } from '@campus/contracts';
 import { cardStateRoutes } from '../src/modules/card-write/card-state-routes.ts';
 import { cardTablePaths } from '../src/modules/card-write/card-table-routes.ts';
@@ -465,12 +466,17 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
     });
   });
 
-  it('outside gate deployments every card call answers notGateSystem', async () => {
+  it('outside gate deployments every card call answers notGateSystem, in the reply its route describes', async () => {
     const server = await startServer(kind);
     try {
       for (const path of [apiPaths.gmIsSystemInit, apiPaths.addGmInitData, apiPaths.gmMasterCardVerify, apiPaths.systemKeyCardAdd, apiPaths.cardLogin, apiPaths.getSysKeyData, apiPaths.verifyGmPassword]) {
-        const reply = await call(server, 'POST', path, {});
-        expect(reply.body.code, path).toBe(codes.notGateSystem);
+        const reply = await call(server, 'POST', path, {}, { language: 'en-US' });
+        expect(reply.body, path).toEqual({ code: codes.notGateSystem, msg: codeMessage(codes.notGateSystem, 'en-US'), data: null });
+        // found by the route fuzzer: a business failure answered with HTTP 200 broke the route's 200 reply schema
+        const route = server.app.routeList.find((r) => r.method === 'POST' && r.url === path);
+        const described = (route?.schema?.response as Record<number, Parameters<typeof Schema.Check>[0]> | undefined)?.[reply.status];
+        expect(described, path).toBeDefined();
+        expect(Schema.Check(described!, reply.body), path).toBe(true);
       }
     } finally {
       await server.close();

@@ -408,6 +408,16 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
       expect((await call(server, 'POST', apiPaths.adminCardDamage, { ids: [cardId, 'another'] }, { token: await admin() })).status).toBe(400);
     });
 
+    it('damage of two cards at once is refused in the caller’s language', async () => {
+      // found by the route fuzzer: the refusal was English whatever the caller's language
+      for (const language of ['zh-CN', 'zh-MO', 'en-US'] as const) {
+        const reply = await call(server, 'POST', apiPaths.adminCardDamage, { ids: [cardId, 'another'] }, { token: installed.masterToken, language });
+        expect(reply.status).toBe(400);
+        expect(reply.body).toEqual({ code: codes.badRequest, msg: `${codeMessage(codes.badRequest, language)}: body/ids must name exactly one card for this action`, data: null });
+      }
+      expect(await state()).toBe(20);
+    });
+
     it('all or nothing, in the tenant only, and one of two administrators at once wins', async () => {
       expect((await call(server, 'POST', apiPaths.adminCardLoss, { ids: [cardId, 'no-such-card'] }, { token: await admin() })).body.code).toBe(codes.notFound);
       expect((await call(server, 'POST', apiPaths.adminCardLoss, { ids: [cardId] }, { token: installed.masterToken, headers: { tenantcode: '1002' } })).body.code).toBe(codes.notFound);
@@ -437,7 +447,9 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
       expect((await search({ filters: [{ field: 'likeSearch', value: '100%' }] })).body.recordCount).toBe(0);
       expect((await search({ filters: [{ field: 'OprtId', value: sysadminId }, { field: 'states', value: JSON.stringify([current]) }, { field: 'cardKinds', value: '[11]' }] })).body.recordCount).toBe(1);
       expect((await search({ filters: [{ field: 'states', value: '[10,30]' }] })).body.recordCount).toBe(0);
-      expect((await search({ filters: [{ field: 'states', value: 'lost' }] })).status).toBe(400);
+      const notAList = await search({ filters: [{ field: 'states', value: 'lost' }] });
+      expect(notAList.status).toBe(400);
+      expect(notAList.body.msg).toBe(`${codeMessage(codes.badRequest, 'zh-CN')}: body/filters states must be a JSON array of whole numbers, such as [20,40]`);
       expect((await search({ page: { index: 2, size: 15 } })).body).toMatchObject({ recordCount: 1, data: [] });
       expect((await search({ page: { index: 1, size: 501 } })).status).toBe(400);
       // another tenant sees none of them

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { TSchema } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { codeMessage, codes } from '@campus/contracts';
-import type { BusinessCode, Envelope } from '@campus/contracts';
+import type { BusinessCode, Envelope, LanguageCode } from '@campus/contracts';
 
 /** A failure a service reports: becomes an envelope with a non-zero code (HTTP 200 unless told). */
 export class AppError extends Error {
@@ -20,6 +20,28 @@ export class AppError extends Error {
     super(`business code ${code}`);
     this.name = 'AppError';
   }
+
+  /** The envelope's msg in the caller's language. */
+  messageIn(language: LanguageCode): string {
+    return this.detail ?? codeMessage(this.code, language, this.values);
+  }
+}
+
+/**
+ * badRequest (HTTP 400 unless told) naming what is wrong with the request, e.g. `body/ids must name exactly
+ * one card`: the message is the caller's language's, the problem follows it as the schema's own words do.
+ */
+export class InvalidRequest extends AppError {
+  constructor(
+    readonly problem: string,
+    httpStatus = 400,
+  ) {
+    super(codes.badRequest, httpStatus);
+  }
+
+  override messageIn(language: LanguageCode): string {
+    return `${codeMessage(codes.badRequest, language)}: ${this.problem}`;
+  }
 }
 
 export function ok<T>(request: FastifyRequest, data: T, recordCount?: number): Envelope<T> {
@@ -30,8 +52,7 @@ export function ok<T>(request: FastifyRequest, data: T, recordCount?: number): E
 
 /** Sends a failure envelope. Bypasses the route's reply schema (which describes success data). */
 export function sendFailure(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
-  const msg = error.detail ?? codeMessage(error.code, request.lang, error.values);
-  const body: Envelope = { code: error.code, msg, data: error.data ?? null };
+  const body: Envelope = { code: error.code, msg: error.messageIn(request.lang), data: error.data ?? null };
   return reply.code(error.httpStatus).headers(error.headers).type('application/json; charset=utf-8').serializer(JSON.stringify).send(body);
 }
 

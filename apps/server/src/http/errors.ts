@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { codeMessage, codes } from '@campus/contracts';
-import { AppError, sendFailure } from './envelope.ts';
+import { codes } from '@campus/contracts';
+import { AppError, InvalidRequest, sendFailure } from './envelope.ts';
 
 interface HttpLikeError {
   statusCode?: number;
@@ -17,10 +17,7 @@ interface HttpLikeError {
 export function errorHandler(error: FastifyError | AppError | unknown, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) return sendFailure(request, reply, error);
   const e = (typeof error === 'object' && error !== null ? error : {}) as HttpLikeError;
-  if (e.validation) {
-    const detail = `${codeMessage(codes.badRequest, request.lang)}: ${e.message ?? ''}`;
-    return sendFailure(request, reply, new AppError(codes.badRequest, 400, null, {}, detail));
-  }
+  if (e.validation) return sendFailure(request, reply, new InvalidRequest(e.message ?? ''));
   if (e.statusCode === 429) {
     return sendFailure(request, reply, new AppError(codes.tooManyRequests, 429));
   }
@@ -28,8 +25,7 @@ export function errorHandler(error: FastifyError | AppError | unknown, request: 
     // Fastify's own client errors: bad JSON, wrong content type, body too large, …
     const status = e.statusCode;
     const code = status === 404 ? codes.notFound : status === 403 ? codes.noPermission : codes.badRequest;
-    const detail = code === codes.badRequest ? `${codeMessage(codes.badRequest, request.lang)}: ${e.message ?? ''}` : null;
-    return sendFailure(request, reply, new AppError(code, status, null, {}, detail));
+    return sendFailure(request, reply, code === codes.badRequest ? new InvalidRequest(e.message ?? '', status) : new AppError(code, status));
   }
   request.log.error({ err: error }, 'unhandled error');
   return sendFailure(request, reply, new AppError(codes.internalError, 500));

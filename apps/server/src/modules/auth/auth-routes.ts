@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { onRequestHookHandler } from 'fastify';
 import { apiPaths, codes, passwordDigestPattern } from '@campus/contracts';
 import type { App } from '../../http/types.ts';
-import { AppError, envelope, failureReplies, languageHeaders, ok, tokenHeaders } from '../../http/envelope.ts';
+import { AppError, InvalidRequest, envelope, failureReplies, languageHeaders, ok, tokenHeaders } from '../../http/envelope.ts';
 import { sessionOf } from '../../http/auth-hook.ts';
 import type { AccountService } from '../account/account-service.ts';
 import type { CaptchaService } from './captcha-service.ts';
@@ -93,7 +93,7 @@ export function registerAuthRoutes(app: App, deps: AuthRouteDeps) {
       const password = Buffer.from(b.password, 'base64').toString('utf8');
       // An empty password would be an unauthenticated bind that some directories accept: refuse it here.
       if (password.length === 0) {
-        throw new AppError(codes.badRequest, 400, null, {}, 'body/password must NOT be empty');
+        throw new InvalidRequest('body/password must NOT be empty');
       }
       const loginInfo = await login.ldapLogin({ account: b.account, password, tenantCode: b.tenantCode, verifyModel: b.verifyModel, clientIp: request.ip });
       return ok(request, { loginInfo });

@@ -5,7 +5,7 @@ import { classifyCard, initialiseMotherCard, openMotherCard, readMotherCard, sys
 import { codes, isGateSystem } from '@campus/contracts';
 import type { GateSetupState, MasterCardToken, MasterCardVerifyRequest, PreparedCardWrite, SystemInitConfirm, SystemInitRequest } from '@campus/contracts';
 import type { DB } from '../../db/schema.ts';
-import { AppError } from '../../http/envelope.ts';
+import { AppError, InvalidRequest } from '../../http/envelope.ts';
 import { sha256Hex } from '../../lib/hash.ts';
 import { fixedNoOf, hexBytes } from '../card-write/card-input.ts';
 import { imageHash, PreparedCardWrites } from '../card-write/prepared-card-writes.ts';
@@ -233,7 +233,7 @@ export class GmAccountService {
   async sysKeyDataFor(devicePublicKey: string, trustedBy: string | null, clientIp: string): Promise<string> {
     const publicKey = devicePublicKey.toLowerCase();
     if (!/^04[0-9a-f]{128}$/.test(publicKey) || !sm2.verifyPublicKey(publicKey)) {
-      throw new AppError(codes.badRequest, 400, null, {}, 'body/devicePublicKey must be an uncompressed SM2 public key (130 hex digits)');
+      throw new InvalidRequest('body/devicePublicKey must be an uncompressed SM2 public key (130 hex digits)');
     }
     const { key } = await this.systemKey();
     const now = this.deps.now();

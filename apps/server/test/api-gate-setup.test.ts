@@ -166,6 +166,22 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
       expect((await call(server, 'POST', apiPaths.getSysKeyData, { devicePublicKey: other.publicKey })).body.code).toBe(0);
     });
 
+    it('a public key of the right form that is no point of the curve is a bad request in the caller’s language, not a server error', async () => {
+      // found by the route fuzzer: sm-crypto-v2 throws for such a key, and the throw became HTTP 500
+      const offCurve = `04${'0'.repeat(128)}`;
+      for (const [path, body] of [
+        [apiPaths.getSysKeyData, { devicePublicKey: offCurve }],
+        [apiPaths.getGmSysKeyData, { devicePublicKey: offCurve, fixedNo: keyCardFixedNo, image: hex(keyCardImage) }],
+      ] as const) {
+        for (const language of ['zh-MO', 'en-US'] as const) {
+          const reply = await call(server, 'POST', path, body, { token: masterToken, language });
+          expect(reply.status, path).toBe(400);
+          expect(reply.body.code, path).toBe(codes.badRequest);
+          expect(reply.body.msg, path).toBe(`${codeMessage(codes.badRequest, language)}: body/devicePublicKey must be an uncompressed SM2 public key (130 hex digits)`);
+        }
+      }
+    });
+
     let adminCardImage: Buffer;
     it('issues the super administrator card: the password policy is the server’s, and only once', async () => {
       const admin = await call<SuperAdmin>(server, 'POST', apiPaths.getSuperAdmin, undefined, { token: masterToken });

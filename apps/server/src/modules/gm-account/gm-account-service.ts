@@ -19,6 +19,15 @@ import type { SystemKeyVault } from './system-key-vault.ts';
 export const masterTokenTtlMs = 30 * 60_000;
 const masterTokenPattern = /^[A-Za-z0-9_-]{43}$/;
 
+/** Whether an uncompressed public key is a point of the SM2 curve (sm-crypto-v2 throws for one that is not). */
+function isPointOnCurve(publicKey: string): boolean {
+  try {
+    return sm2.verifyPublicKey(publicKey);
+  } catch {
+    return false;
+  }
+}
+
 /** What initialisation keeps until its confirm (the system key only sealed under the KEK). */
 interface InitPayload {
   customerNo: string;
@@ -232,7 +241,7 @@ export class GmAccountService {
    */
   async sysKeyDataFor(devicePublicKey: string, trustedBy: string | null, clientIp: string): Promise<string> {
     const publicKey = devicePublicKey.toLowerCase();
-    if (!/^04[0-9a-f]{128}$/.test(publicKey) || !sm2.verifyPublicKey(publicKey)) {
+    if (!/^04[0-9a-f]{128}$/.test(publicKey) || !isPointOnCurve(publicKey)) {
       throw new InvalidRequest('body/devicePublicKey must be an uncompressed SM2 public key (130 hex digits)');
     }
     const { key } = await this.systemKey();

@@ -15,6 +15,7 @@ import { measureCardSearch } from '../bench/support/card-search.mjs';
 import { measureTwoNodeLoad } from '../bench/support/two-node-load.mjs';
 import { profileGetMenu } from '../bench/support/getmenu-profile.mjs';
 import { measureSignInToLayout } from '../bench/support/sign-in-to-layout.mjs';
+import { routeFuzzSection, runRouteFuzz } from '../bench/support/route-fuzz.mjs';
 import { chromiumPath, ensureSystemDeps } from './system-deps.mjs';
 
 const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -149,6 +150,8 @@ try {
   await product.stop();
   await bare.stop();
 }
+// last, with no server of the measurements left running: it keeps both cores busy for minutes
+const fuzz = runRouteFuzz({ runs: Number(process.env.BENCH_FUZZ_RUNS ?? 50) });
 
 const ratio = menu.rps / yardstick.rps;
 const weightBudget = 250 * 1024;
@@ -156,7 +159,7 @@ const verdict = (ok) => (ok ? 'within budget' : '**over budget**');
 const report = `# Benchmark report
 
 Measured ${new Date().toISOString()} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown cpu'}), Node ${process.version}.
-Run with \`npm run bench\` (BENCH_SECONDS=${seconds} per load run).
+Run with \`npm run bench\` (BENCH_SECONDS=${seconds} per load run, BENCH_FUZZ_RUNS=${fuzz.runsPerRouteAndCaller} fuzz runs per route and caller).
 
 ## Login page first load (Chromium, cold cache)
 
@@ -293,7 +296,8 @@ ${twoNodes.nodes
 Budget: 0 errors and memory growth under 10 % on each node: ${verdict(twoNodes.nodes.every((n) => n.errors === 0 && (n.rssAfterKb - n.rssBeforeKb) / n.rssBeforeKb < 0.1))}.`
     : 'Not measured: set DATABASE_URL to a PostgreSQL server the user may create databases on.'
 }
-`;
+
+${routeFuzzSection(fuzz)}`;
 mkdirSync(path.join(root, 'bench/reports'), { recursive: true });
 writeFileSync(path.join(root, 'bench/reports/latest.md'), report);
 console.log(report);

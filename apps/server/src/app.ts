@@ -20,7 +20,7 @@ import { AppError, sendFailure } from './http/envelope.ts';
 import { errorHandler } from './http/errors.ts';
 import { registerJsonCompression } from './http/json-compression.ts';
 import { cardIssuerOrigins, registerSecurityHeaders, securityHeadersFor } from './http/security-headers.ts';
-import type { App, Clock } from './http/types.ts';
+import type { App, Clock, RegisteredRoute } from './http/types.ts';
 import type { LdapClientFactory } from './modules/auth/ldap-directory.ts';
 import { registerAccountRoutes } from './modules/account/account-routes.ts';
 import { registerAuthRoutes } from './modules/auth/auth-routes.ts';
@@ -124,10 +124,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  // every route as registered (method and URL pattern): the route-rules test walks them all
-  const routeList: { method: string; url: string }[] = [];
+  // every route as registered (method, URL pattern, schema): the route-rules and fuzz tests walk them all
+  const routeList: RegisteredRoute[] = [];
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) if (method !== 'HEAD') routeList.push({ method, url: route.url });
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routeList.push({ method, url: route.url, schema: route.schema });
   });
   app.decorate('routeList', routeList);
   app.decorateRequest('lang', 'zh-CN');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sm3Hex } from '@campus/card-crypto';
-import { apiPaths, codes } from '@campus/contracts';
+import { apiPaths, codeMessage, codes } from '@campus/contracts';
 import type { AdminLoginCardRow, CardRecoveryCheck, CardRecycleData, GateSetupState, PreparedCardWrite, SystemKeyCardRow, UserInfo } from '@campus/contracts';
 import { preparedWriteTtlMs } from '../src/modules/card-write/prepared-card-writes.ts';
 import { createServices } from '../src/services.ts';
@@ -250,6 +250,10 @@ describe.each(databases)('card management writes (%s)', (kind) => {
         expect(check.body.data.canRecovery).toBe(true);
         const prepareId = check.body.data.prepareId!;
         const confirm = (extra: object) => at(apiPaths.keyCardRecoverySystemKey, { prepareId, isSuccess: true, fixedNo: '04AF0001', image: newKeyImage.toString('hex'), customerPwd: sm3Hex(customerPassword), ...extra }, token);
+        // a confirm of success without the card it read is refused in the caller's language, and the write stays open
+        const incomplete = await call(other, 'POST', apiPaths.keyCardRecoverySystemKey, { prepareId, isSuccess: true, fixedNo: '04AF0001' }, { token, language: 'zh-MO' });
+        expect(incomplete.status).toBe(400);
+        expect(incomplete.body).toEqual({ code: codes.badRequest, msg: `${codeMessage(codes.badRequest, 'zh-MO')}: body/image and body/customerPwd are required when isSuccess is true`, data: null });
         expect((await confirm({ fixedNo: keyCardFixedNo })).body.code).toBe(codes.cardWriteUnknown);
         expect((await confirm({ customerPwd: sm3Hex('Wrong#2026') })).body.code).toBe(codes.customerPasswordWrong);
         const changed = Buffer.from(newKeyImage);

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sm2 } from 'sm-crypto-v2';
 import { blankImage, makeMotherCard, openAdminCard, readMotherCard, recoverSystemKey, sm3Hex, systemKeyId } from '@campus/card-crypto';
-import { apiPaths, codes, loginTypes } from '@campus/contracts';
+import * as Schema from 'typebox/schema';
+import { apiPaths, codeMessage, codes, loginTypes } from '@campus/contracts';
 import type { GateSetupState, PreparedCardWrite, SuperAdmin, UserInfo } from '@campus/contracts';
 import { cardStateRoutes } from '../src/modules/card-write/card-state-routes.ts';
 import { cardTablePaths } from '../src/modules/card-write/card-table-routes.ts';
@@ -163,6 +164,22 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
       expect((await call(server, 'POST', apiPaths.getGmSysKeyData, { devicePublicKey: other.publicKey, fixedNo: keyCardFixedNo, image: hex(changed) })).body.code).toBe(codes.cardNotValid);
       expect((await call(server, 'POST', apiPaths.getGmSysKeyData, { devicePublicKey: other.publicKey, fixedNo: keyCardFixedNo, image: hex(keyCardImage) })).body.code).toBe(0);
       expect((await call(server, 'POST', apiPaths.getSysKeyData, { devicePublicKey: other.publicKey })).body.code).toBe(0);
+    });
+
+    it('a public key of the right form that is no point of the curve is a bad request in the caller’s language, not a server error', async () => {
+      // found by the route fuzzer: sm-crypto-v2 throws for such a key, and the throw became HTTP 500
+      const offCurve = `04${'0'.repeat(128)}`;
+      for (const [path, body] of [
+        [apiPaths.getSysKeyData, { devicePublicKey: offCurve }],
+        [apiPaths.getGmSysKeyData, { devicePublicKey: offCurve, fixedNo: keyCardFixedNo, image: hex(keyCardImage) }],
+      ] as const) {
+        for (const language of ['zh-MO', 'en-US'] as const) {
+          const reply = await call(server, 'POST', path, body, { token: masterToken, language });
+          expect(reply.status, path).toBe(400);
+          expect(reply.body.code, path).toBe(codes.badRequest);
+          expect(reply.body.msg, path).toBe(`${codeMessage(codes.badRequest, language)}: body/devicePublicKey must be an uncompressed SM2 public key (130 hex digits)`);
+        }
+      }
     });
 
     let adminCardImage: Buffer;
@@ -407,6 +424,16 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
       expect((await call(server, 'POST', apiPaths.adminCardDamage, { ids: [cardId, 'another'] }, { token: await admin() })).status).toBe(400);
     });
 
+    it('damage of two cards at once is refused in the caller’s language', async () => {
+      // found by the route fuzzer: the refusal was English whatever the caller's language
+      for (const language of ['zh-CN', 'zh-MO', 'en-US'] as const) {
+        const reply = await call(server, 'POST', apiPaths.adminCardDamage, { ids: [cardId, 'another'] }, { token: installed.masterToken, language });
+        expect(reply.status).toBe(400);
+        expect(reply.body).toEqual({ code: codes.badRequest, msg: `${codeMessage(codes.badRequest, language)}: body/ids must name exactly one card for this action`, data: null });
+      }
+      expect(await state()).toBe(20);
+    });
+
     it('all or nothing, in the tenant only, and one of two administrators at once wins', async () => {
       expect((await call(server, 'POST', apiPaths.adminCardLoss, { ids: [cardId, 'no-such-card'] }, { token: await admin() })).body.code).toBe(codes.notFound);
       expect((await call(server, 'POST', apiPaths.adminCardLoss, { ids: [cardId] }, { token: installed.masterToken, headers: { tenantcode: '1002' } })).body.code).toBe(codes.notFound);
@@ -436,7 +463,9 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
       expect((await search({ filters: [{ field: 'likeSearch', value: '100%' }] })).body.recordCount).toBe(0);
       expect((await search({ filters: [{ field: 'OprtId', value: sysadminId }, { field: 'states', value: JSON.stringify([current]) }, { field: 'cardKinds', value: '[11]' }] })).body.recordCount).toBe(1);
       expect((await search({ filters: [{ field: 'states', value: '[10,30]' }] })).body.recordCount).toBe(0);
-      expect((await search({ filters: [{ field: 'states', value: 'lost' }] })).status).toBe(400);
+      const notAList = await search({ filters: [{ field: 'states', value: 'lost' }] });
+      expect(notAList.status).toBe(400);
+      expect(notAList.body.msg).toBe(`${codeMessage(codes.badRequest, 'zh-CN')}: body/filters states must be a JSON array of whole numbers, such as [20,40]`);
       expect((await search({ page: { index: 2, size: 15 } })).body).toMatchObject({ recordCount: 1, data: [] });
       expect((await search({ page: { index: 1, size: 501 } })).status).toBe(400);
       // another tenant sees none of them
@@ -465,12 +494,17 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
     });
   });
 
-  it('outside gate deployments every card call answers notGateSystem', async () => {
+  it('outside gate deployments every card call answers notGateSystem, in the reply its route describes', async () => {
     const server = await startServer(kind);
     try {
       for (const path of [apiPaths.gmIsSystemInit, apiPaths.addGmInitData, apiPaths.gmMasterCardVerify, apiPaths.systemKeyCardAdd, apiPaths.cardLogin, apiPaths.getSysKeyData, apiPaths.verifyGmPassword]) {
-        const reply = await call(server, 'POST', path, {});
-        expect(reply.body.code, path).toBe(codes.notGateSystem);
+        const reply = await call(server, 'POST', path, {}, { language: 'en-US' });
+        expect(reply.body, path).toEqual({ code: codes.notGateSystem, msg: codeMessage(codes.notGateSystem, 'en-US'), data: null });
+        // found by the route fuzzer: a business failure answered with HTTP 200 broke the route's 200 reply schema
+        const route = server.app.routeList.find((r) => r.method === 'POST' && r.url === path);
+        const described = (route?.schema?.response as Record<number, Parameters<typeof Schema.Check>[0]> | undefined)?.[reply.status];
+        expect(described, path).toBeDefined();
+        expect(Schema.Check(described!, reply.body), path).toBe(true);
       }
     } finally {
       await server.close();

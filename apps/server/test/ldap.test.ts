@@ -4,7 +4,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { Client } from 'ldapts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiPaths, codes } from '@campus/contracts';
+import { apiPaths, codeMessage, codes } from '@campus/contracts';
 import { escapeFilterValue } from '../src/modules/auth/ldap-directory.ts';
 import type { LdapClientLike } from '../src/modules/auth/ldap-directory.ts';
 import { call, counts, databases, tempDir, startServer } from './helpers.ts';
@@ -186,9 +186,10 @@ describe.each(databases)('LDAP sign-in against a real slapd (%s)', (kind) => {
     const clientsBefore = clientsMade;
     const before = await counts(server);
     for (const empty of ['', 'A', '=']) {
-      const reply = await ldapLogin('staff', empty);
+      const reply = await ldapLogin('staff', empty, '1001', 'zh-MO');
       expect(reply.status).toBe(400);
-      expect(reply.body.code).toBe(codes.badRequest);
+      // in the caller's language, as every refusal (it was English whatever the language)
+      expect(reply.body).toEqual({ code: codes.badRequest, msg: `${codeMessage(codes.badRequest, 'zh-MO')}: body/password must NOT be empty`, data: null });
     }
     expect(binds.length).toBe(bindsBefore);
     expect(clientsMade).toBe(clientsBefore);

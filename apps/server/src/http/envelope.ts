@@ -20,6 +20,28 @@ export class AppError extends Error {
     super(`business code ${code}`);
     this.name = 'AppError';
   }
+
+  /** The envelope's msg in the caller's language. */
+  messageIn(language: LanguageCode): string {
+    return this.detail ?? codeMessage(this.code, language, this.values);
+  }
+}
+
+/**
+ * badRequest (HTTP 400 unless told) naming what is wrong with the request, e.g. `body/ids must name exactly
+ * one card`: the message is the caller's language's, the problem follows it as the schema's own words do.
+ */
+export class InvalidRequest extends AppError {
+  constructor(
+    readonly problem: string,
+    httpStatus = 400,
+  ) {
+    super(codes.badRequest, httpStatus);
+  }
+
+  override messageIn(language: LanguageCode): string {
+    return `${codeMessage(codes.badRequest, language)}: ${this.problem}`;
+  }
 }
 
 export function ok<T>(request: FastifyRequest, data: T, recordCount?: number): Envelope<T> {
@@ -52,19 +74,45 @@ export function sendShared(request: FastifyRequest, reply: FastifyReply, data: o
 
 /** Sends a failure envelope. Bypasses the route's reply schema (which describes success data). */
 export function sendFailure(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
-  const msg = error.detail ?? codeMessage(error.code, request.lang, error.values);
-  const body: Envelope = { code: error.code, msg, data: error.data ?? null };
+  const body: Envelope = { code: error.code, msg: error.messageIn(request.lang), data: error.data ?? null };
   return reply.code(error.httpStatus).headers(error.headers).type('application/json; charset=utf-8').serializer(JSON.stringify).send(body);
 }
 
-/** Reply schema of a successful envelope carrying `data`. */
+/**
+ * What a business failure answered with HTTP 200 carries: null, or what the caller may do next (the sign-in
+ * and password checks: a captcha, the tries left, the end of a lock).
+ */
+export const FailureData = Type.Union([
+  Type.Null(),
+  Type.Object(
+    {
+      captchaRequired: Type.Optional(Type.Boolean()),
+      lockingTime: Type.Optional(Type.Integer({ description: 'Epoch ms when the lock ends' })),
+      remainingAttempts: Type.Optional(Type.Integer()),
+      retryAfter: Type.Optional(Type.Integer({ description: 'Seconds this address must wait (signInThrottled, HTTP 429)' })),
+    },
+    { additionalProperties: false },
+  ),
+]);
+
+/**
+ * Reply schema of HTTP 200: the success envelope carrying `data`, or a business failure, which is answered with
+ * HTTP 200 too (code names it, data is FailureData). Failures are sent past the serializer (sendFailure), so
+ * the serializer only ever writes the first member; the union costs it one schema check of each success.
+ */
 export function envelope<T extends TSchema>(data: T) {
-  return Type.Object({
-    code: Type.Integer({ description: '0 on success; see the business code table' }),
-    msg: Type.String(),
-    data,
-    recordCount: Type.Optional(Type.Integer()),
-  });
+  return Type.Union([
+    Type.Object({
+      code: Type.Integer({ description: '0 on success; see the business code table' }),
+      msg: Type.String(),
+      data,
+      recordCount: Type.Optional(Type.Integer()),
+    }),
+    Type.Object(
+      { code: Type.Integer({ description: 'The failure; see the business code table' }), msg: Type.String({ description: "In the caller's language" }), data: FailureData },
+      { description: 'A business failure answered with HTTP 200' },
+    ),
+  ]);
 }
 
 const failureEnvelope = Type.Object(

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { codeMessage, codes } from '@campus/contracts';
+import { codes } from '@campus/contracts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
-import { AppError, sendFailure } from './envelope.ts';
+import { AppError, InvalidRequest, sendFailure } from './envelope.ts';
 
 /** How long a caller told the database is unavailable is asked to wait before trying again. */
 const retryAfterSeconds = '5';
@@ -22,10 +22,7 @@ interface HttpLikeError {
 export function errorHandler(error: FastifyError | AppError | unknown, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) return sendFailure(request, reply, error);
   const e = (typeof error === 'object' && error !== null ? error : {}) as HttpLikeError;
-  if (e.validation) {
-    const detail = `${codeMessage(codes.badRequest, request.lang)}: ${e.message ?? ''}`;
-    return sendFailure(request, reply, new AppError(codes.badRequest, 400, null, {}, detail));
-  }
+  if (e.validation) return sendFailure(request, reply, new InvalidRequest(e.message ?? ''));
   if (e.statusCode === 429) {
     return sendFailure(request, reply, new AppError(codes.tooManyRequests, 429));
   }
@@ -33,8 +30,7 @@ export function errorHandler(error: FastifyError | AppError | unknown, request: 
     // Fastify's own client errors: bad JSON, wrong content type, body too large, …
     const status = e.statusCode;
     const code = status === 404 ? codes.notFound : status === 403 ? codes.noPermission : codes.badRequest;
-    const detail = code === codes.badRequest ? `${codeMessage(codes.badRequest, request.lang)}: ${e.message ?? ''}` : null;
-    return sendFailure(request, reply, new AppError(code, status, null, {}, detail));
+    return sendFailure(request, reply, code === codes.badRequest ? new InvalidRequest(e.message ?? '', status) : new AppError(code, status));
   }
   if (isDatabaseUnavailable(error)) {
     request.log.error({ err: error }, 'database unavailable: answered 503');

@@ -1,7 +1,5 @@
 import { Type } from 'typebox';
-import type { FastifyRequest } from 'fastify';
-import { codeMessage, codes } from '@campus/contracts';
-import { AppError } from './envelope.ts';
+import { InvalidRequest } from './envelope.ts';
 
 /** Latest instant a JavaScript Date can hold (epoch ms). */
 const maxTime = 8_640_000_000_000_000;
@@ -16,10 +14,9 @@ export const timeRangeFields = {
 };
 
 /** HTTP 400 naming endTime when it lies before startTime (a schema cannot compare two fields). */
-export function assertTimeRange(request: FastifyRequest, range: { startTime?: number; endTime?: number }): void {
+export function assertTimeRange(range: { startTime?: number; endTime?: number }): void {
   const { startTime, endTime } = range;
   if (startTime !== undefined && endTime !== undefined && endTime < startTime) {
-    const detail = `${codeMessage(codes.badRequest, request.lang)}: body/endTime must be >= startTime`;
-    throw new AppError(codes.badRequest, 400, null, {}, detail);
+    throw new InvalidRequest('body/endTime must be >= startTime');
   }
 }

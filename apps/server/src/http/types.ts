@@ -1,10 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifySchema, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { LanguageCode, LoginType } from '@campus/contracts';
 
 /** The Fastify instance with the TypeBox type provider, as route modules receive it. */
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+/** A route as registered: its method (HEAD left out), URL pattern and schema as given (JSON Schema). */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  schema: FastifySchema | undefined;
+}
 
 /** The signed-in caller, attached to the request by the auth hook. */
 export interface SessionInfo {
@@ -22,8 +29,8 @@ export interface SessionInfo {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Every registered route (method, URL pattern), HEAD left out. */
-    routeList: readonly { method: string; url: string }[];
+    /** Every registered route (method, URL pattern, schema), HEAD left out. */
+    routeList: readonly RegisteredRoute[];
   }
   interface FastifyRequest {
     /** Language of the `language` header (zh-CN when absent or unknown). */

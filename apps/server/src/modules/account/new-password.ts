@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { codeMessage, codes } from '@campus/contracts';
 import type { DigestMode, LanguageCode } from '@campus/contracts';
-import { AppError } from '../../http/envelope.ts';
+import { AppError, InvalidRequest } from '../../http/envelope.ts';
 import { SealError } from '../password-seal/password-seal-service.ts';
 import type { PasswordSealService } from '../password-seal/password-seal-service.ts';
 import { passwordTip } from './account-service.ts';
@@ -13,8 +13,8 @@ export function sameDigest(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-function badRequest(language: LanguageCode, field: string, problem: string): AppError {
-  return new AppError(codes.badRequest, 400, null, {}, `${codeMessage(codes.badRequest, language)}: body/${field} ${problem}`);
+function badRequest(field: string, problem: string): AppError {
+  return new InvalidRequest(`body/${field} ${problem}`);
 }
 
 export interface SealedNewPassword {
@@ -31,16 +31,16 @@ export interface SealedNewPassword {
  * A new password as the browser sends it (a digest, and the password sealed so that the server can check its
  * policy): the password inside the seal, which must be the one the digest is of (400 otherwise).
  */
-export async function openSealedPassword(seal: PasswordSealService, mode: DigestMode, language: LanguageCode, input: SealedNewPassword): Promise<string> {
+export async function openSealedPassword(seal: PasswordSealService, mode: DigestMode, input: SealedNewPassword): Promise<string> {
   let password: string;
   try {
     password = await seal.open(input.sealed);
   } catch (error) {
-    if (error instanceof SealError) throw badRequest(language, input.sealedField, `is not valid: ${error.message}`);
+    if (error instanceof SealError) throw badRequest(input.sealedField, `is not valid: ${error.message}`);
     throw error;
   }
   if (!sameDigest(passwordDigest(password, mode), input.digest)) {
-    throw badRequest(language, input.digestField, `is not the ${mode} digest of the sealed new password`);
+    throw badRequest(input.digestField, `is not the ${mode} digest of the sealed new password`);
   }
   return password;
 }

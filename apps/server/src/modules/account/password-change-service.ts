@@ -60,7 +60,7 @@ export class PasswordChangeService {
 
     await refuseIfLocked(this.deps, { user, clientIp: request.clientIp, action: entry.action });
 
-    const newPassword = await openSealedPassword(seal, account.deploymentDigestMode, language, {
+    const newPassword = await openSealedPassword(seal, account.deploymentDigestMode, {
       sealed: request.sealedNewPwd,
       digest: request.oprtNewPwd,
       sealedField: 'sealedNewPwd',

@@ -49,7 +49,7 @@ export async function prepareAdminCardIssue(deps: AdminLoginCardDeps, user: User
   const repo = new AdminLoginCardRepository(deps.db);
   const existing = await repo.byFixedNo(fixedNo);
   if (!mayIssueOnto(existing?.state) || (await deps.takenByOtherCard(fixedNo))) throw new AppError(codes.cardAlreadyRegistered);
-  const password = await openSealedPassword(deps.seal, deps.account.deploymentDigestMode, language, { sealed: request.sealedPwd, digest: request.oprtPwd, sealedField: 'sealedPwd', digestField: 'oprtPwd' });
+  const password = await openSealedPassword(deps.seal, deps.account.deploymentDigestMode, { sealed: request.sealedPwd, digest: request.oprtPwd, sealedField: 'sealedPwd', digestField: 'oprtPwd' });
   requirePasswordPolicy(password, language);
   const superAdmin = await deps.account.superAdmin();
   const payload: AdminCardIssuePayload = {

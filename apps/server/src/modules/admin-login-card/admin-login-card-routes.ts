@@ -4,7 +4,7 @@ import { apiPaths } from '@campus/contracts';
 import { sessionOf } from '../../http/auth-hook.ts';
 import type { App } from '../../http/types.ts';
 import { envelope, failureReplies, languageHeaders, ok, tokenHeaders } from '../../http/envelope.ts';
-import { CardImage, CardWriteConfirmBody, Digest, FixedNo, PrepareId, PreparedCardWriteReply, SealedPassword, gateOnly } from '../card-write/card-schemas.ts';
+import { CardImage, CardWriteConfirmBody, Digest, FixedNo, PrepareId, PreparedCardWrite, PreparedCardWriteReply, SealedPassword, gateOnly } from '../card-write/card-schemas.ts';
 import type { AdminLoginCardService } from './admin-login-card-service.ts';
 
 export interface AdminLoginCardRouteDeps {
@@ -116,7 +116,7 @@ export function registerAdminLoginCardRoutes(app: App, deps: AdminLoginCardRoute
           Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), kindNum: Type.Literal(11), fixedNo: FixedNo, oprtPwd: Digest, sealedPwd: SealedPassword, oprtOldPwd: Digest }, { additionalProperties: false }),
           Type.Object({ prepareId: PrepareId, isSuccess: Type.Boolean() }, { additionalProperties: false }),
         ]),
-        response: { 200: envelope(Type.Union([PreparedCardWriteReply.properties.data, Type.Null()])), ...failureReplies },
+        response: { 200: envelope(Type.Union([PreparedCardWrite, Type.Null()])), ...failureReplies },
       },
     },
     async (request) => {

@@ -4,7 +4,7 @@ import type { AdminLoginCardRow as AdminLoginCardTableRow, CardSearchRequest, Ca
 import type { CardWriteConfirm, ChangeGmPasswordPrepare, LanguageCode, LoginInfo, PreparedCardWrite, ServerCardLoginRequest, SuperAdmin, SuperAdminIssueData, SuperAdminIssueRequest } from '@campus/contracts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { AppError } from '../../http/envelope.ts';
+import { AppError, InvalidRequest } from '../../http/envelope.ts';
 import { pauseAt } from '../../lib/pause-points.ts';
 import type { SessionInfo } from '../../http/types.ts';
 import type { UserRow } from '../account/account-repository.ts';
@@ -154,7 +154,7 @@ export class AdminLoginCardService {
   async applyStateAction(actor: CardActor, action: CardStateAction, ids: readonly string[], clientIp: string, language: LanguageCode): Promise<void> {
     const rule = cardStateRules[action];
     const unique = [...new Set(ids)];
-    if (rule.single && unique.length !== 1) throw new AppError(codes.badRequest, 400, null, {}, 'body/ids must name exactly one card for this action');
+    if (rule.single && unique.length !== 1) throw new InvalidRequest('body/ids must name exactly one card for this action');
     const changed = await this.deps.db.transaction().execute(async (trx) => {
       const repo = new AdminLoginCardRepository(trx);
       const cards = await repo.byIds(unique, actor.tenantCode);
@@ -268,7 +268,7 @@ export class AdminLoginCardService {
     const { card, user } = await this.sessionCard(session);
     if (request.id !== card.id || fixedNoOf(request.fixedNo) !== card.fixed_no || request.kindNum !== card.kind_num) throw new AppError(codes.cardOtherOperator);
     await refuseIfLocked(this.deps, { user, clientIp, action: 'card-password' });
-    const password = await openSealedPassword(this.deps.seal, this.deps.account.deploymentDigestMode, language, {
+    const password = await openSealedPassword(this.deps.seal, this.deps.account.deploymentDigestMode, {
       sealed: request.sealedPwd,
       digest: request.oprtPwd,
       sealedField: 'sealedPwd',

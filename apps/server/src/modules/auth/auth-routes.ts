@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { onRequestHookHandler } from 'fastify';
 import { apiPaths, codes, passwordDigestPattern } from '@campus/contracts';
 import type { App } from '../../http/types.ts';
-import { AppError, envelope, failureReplies, languageHeaders, ok, tokenHeaders } from '../../http/envelope.ts';
+import { AppError, InvalidRequest, envelope, failureReplies, languageHeaders, ok, tokenHeaders } from '../../http/envelope.ts';
 import { sessionOf } from '../../http/auth-hook.ts';
 import type { AccountService } from '../account/account-service.ts';
 import type { CaptchaService } from './captcha-service.ts';
@@ -18,17 +18,7 @@ const VerifyModel = Type.Object({
   imageVerifyCode: Type.Optional(Type.String({ maxLength: 16, pattern: printable })),
 });
 const LoginInfo = Type.Object({ token: Type.String(), tenantCode: Type.String() });
-const LoginFailureData = Type.Object({
-  captchaRequired: Type.Optional(Type.Boolean()),
-  lockingTime: Type.Optional(Type.Integer({ description: 'Epoch ms when the lock ends' })),
-  remainingAttempts: Type.Optional(Type.Integer()),
-  retryAfter: Type.Optional(Type.Integer({ description: 'Seconds this address must wait (signInThrottled, HTTP 429)' })),
-});
 const TenantEntry = Type.Object({ code: Type.String(), name: Type.String() });
-
-function loginReply<T extends ReturnType<typeof Type.Object>>(success: T) {
-  return envelope(Type.Union([success, LoginFailureData, Type.Null()]));
-}
 
 export interface AuthRouteDeps {
   login: LoginService;
@@ -51,7 +41,7 @@ export function registerAuthRoutes(app: App, deps: AuthRouteDeps) {
         summary: 'Password sign-in (login type 1)',
         headers: languageHeaders,
         body: Type.Object({ user: Type.Object({ account: Account, password: Digest, tenantCode: TenantCode }), verifyModel: Type.Optional(VerifyModel) }),
-        response: { 200: loginReply(Type.Object({ loginInfo: LoginInfo })), ...failureReplies },
+        response: { 200: envelope(Type.Object({ loginInfo: LoginInfo })), ...failureReplies },
       },
     },
     async (request) => {
@@ -70,7 +60,7 @@ export function registerAuthRoutes(app: App, deps: AuthRouteDeps) {
         summary: 'Password sign-in by account; without tenantCode it works when the account is in exactly one tenant',
         headers: languageHeaders,
         body: Type.Object({ account: Account, password: Digest, tenantCode: Type.Optional(TenantCode), verifyModel: Type.Optional(VerifyModel) }),
-        response: { 200: loginReply(LoginInfo), ...failureReplies },
+        response: { 200: envelope(LoginInfo), ...failureReplies },
       },
     },
     async (request) => {
@@ -94,7 +84,7 @@ export function registerAuthRoutes(app: App, deps: AuthRouteDeps) {
           tenantCode: TenantCode,
           verifyModel: Type.Optional(VerifyModel),
         }),
-        response: { 200: loginReply(Type.Object({ loginInfo: LoginInfo })), ...failureReplies },
+        response: { 200: envelope(Type.Object({ loginInfo: LoginInfo })), ...failureReplies },
       },
     },
     async (request) => {
@@ -103,7 +93,7 @@ export function registerAuthRoutes(app: App, deps: AuthRouteDeps) {
       const password = Buffer.from(b.password, 'base64').toString('utf8');
       // An empty password would be an unauthenticated bind that some directories accept: refuse it here.
       if (password.length === 0) {
-        throw new AppError(codes.badRequest, 400, null, {}, 'body/password must NOT be empty');
+        throw new InvalidRequest('body/password must NOT be empty');
       }
       const loginInfo = await login.ldapLogin({ account: b.account, password, tenantCode: b.tenantCode, verifyModel: b.verifyModel, clientIp: request.ip });
       return ok(request, { loginInfo });

@@ -53,7 +53,7 @@ export function registerBackupLogRoutes(app: App, deps: BackupLogRouteDeps) {
     },
     async (request) => {
       const { pageInfo, startTime, endTime } = request.body;
-      assertTimeRange(request, { startTime, endTime });
+      assertTimeRange({ startTime, endTime });
       const { rows, count } = await deps.backupLogs.search({ startTime, endTime }, pageInfo.index, pageInfo.size);
       return ok(request, rows, count);
     },

@@ -15,9 +15,8 @@ export const DevicePublicKey = Type.String({ pattern: '^04[0-9a-fA-F]{128}$', de
 
 export const CardWriteConfirmBody = Type.Object({ prepareId: PrepareId, isSuccess: Type.Boolean({ description: 'Whether the card issuer wrote the prepared image' }) });
 
-export const PreparedCardWriteReply = envelope(
-  Type.Object({ prepareId: Type.String(), fixedNo: Type.String(), image: Type.String(), alreadyWritten: Type.Boolean() }),
-);
+export const PreparedCardWrite = Type.Object({ prepareId: Type.String(), fixedNo: Type.String(), image: Type.String(), alreadyWritten: Type.Boolean() });
+export const PreparedCardWriteReply = envelope(PreparedCardWrite);
 
 export const GateSetupStateSchema = Type.Object({
   mjSystem: Type.Integer(),

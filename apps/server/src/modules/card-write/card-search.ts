@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
 import type { RawBuilder, SqlBool } from 'kysely';
-import { codes } from '@campus/contracts';
 import type { CardSearchRequest } from '@campus/contracts';
-import { AppError } from '../../http/envelope.ts';
+import { InvalidRequest } from '../../http/envelope.ts';
 import { containsPattern } from '../operation-log/operation-log-repository.ts';
 
 /** A card search as the repositories take it. */
@@ -26,7 +25,7 @@ function numberList(value: string, field: string): number[] {
     parsed = null;
   }
   if (!Array.isArray(parsed) || parsed.length > 20 || !parsed.every((n) => Number.isInteger(n))) {
-    throw new AppError(codes.badRequest, 400, null, {}, `body/filters ${field} must be a JSON array of whole numbers, such as [20,40]`);
+    throw new InvalidRequest(`body/filters ${field} must be a JSON array of whole numbers, such as [20,40]`);
   }
   return parsed as number[];
 }

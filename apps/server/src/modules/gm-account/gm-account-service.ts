@@ -5,7 +5,7 @@ import { classifyCard, initialiseMotherCard, openMotherCard, readMotherCard, sys
 import { codes, isGateSystem } from '@campus/contracts';
 import type { GateSetupState, MasterCardToken, MasterCardVerifyRequest, PreparedCardWrite, SystemInitConfirm, SystemInitRequest } from '@campus/contracts';
 import type { DB } from '../../db/schema.ts';
-import { AppError } from '../../http/envelope.ts';
+import { AppError, InvalidRequest } from '../../http/envelope.ts';
 import { sha256Hex } from '../../lib/hash.ts';
 import { pauseAt } from '../../lib/pause-points.ts';
 import { fixedNoOf, hexBytes } from '../card-write/card-input.ts';
@@ -19,6 +19,15 @@ import type { SystemKeyVault } from './system-key-vault.ts';
 /** How long a master-card token is good for (spec §6: the set-up and card-management calls). */
 export const masterTokenTtlMs = 30 * 60_000;
 const masterTokenPattern = /^[A-Za-z0-9_-]{43}$/;
+
+/** Whether an uncompressed public key is a point of the SM2 curve (sm-crypto-v2 throws for one that is not). */
+function isPointOnCurve(publicKey: string): boolean {
+  try {
+    return sm2.verifyPublicKey(publicKey);
+  } catch {
+    return false;
+  }
+}
 
 /** What initialisation keeps until its confirm (the system key only sealed under the KEK). */
 interface InitPayload {
@@ -237,8 +246,8 @@ export class GmAccountService {
    */
   async sysKeyDataFor(devicePublicKey: string, trustedBy: string | null, clientIp: string): Promise<string> {
     const publicKey = devicePublicKey.toLowerCase();
-    if (!/^04[0-9a-f]{128}$/.test(publicKey) || !sm2.verifyPublicKey(publicKey)) {
-      throw new AppError(codes.badRequest, 400, null, {}, 'body/devicePublicKey must be an uncompressed SM2 public key (130 hex digits)');
+    if (!/^04[0-9a-f]{128}$/.test(publicKey) || !isPointOnCurve(publicKey)) {
+      throw new InvalidRequest('body/devicePublicKey must be an uncompressed SM2 public key (130 hex digits)');
     }
     const { key } = await this.systemKey();
     const now = this.deps.now();

@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
-import { apiPaths, codeMessage, codes, licenceLimits, licencePaging, ossObjectUrl, shellVersion } from '@campus/contracts';
+import { apiPaths, codes, licenceLimits, licencePaging, ossObjectUrl, shellVersion } from '@campus/contracts';
 import type { LanguageCode, LicenceDetail, Localised, ProductImages, ProductInfo } from '@campus/contracts';
 import type { App } from '../../http/types.ts';
-import { AppError, envelope, failureReplies, languageHeaders, ok, tokenHeaders } from '../../http/envelope.ts';
+import { AppError, InvalidRequest, envelope, failureReplies, languageHeaders, ok, tokenHeaders } from '../../http/envelope.ts';
 import { sessionOf } from '../../http/auth-hook.ts';
 import { acceptUploads, receiveFiles, UploadRefused, type UploadLimits } from '../../http/uploaded-files.ts';
 import type { AccountService } from '../account/account-service.ts';
@@ -60,10 +60,6 @@ const licenceDetail = Type.Object({
 const uploadResult = Type.Object({ fileName: Type.String(), ok: Type.Boolean(), id: Type.Union([Type.String(), Type.Null()]), code: Type.Union([Type.String(), Type.Null()]), msg: Type.String() });
 const productInfoSchema = Type.Object({ productName: Type.String(), productCode: Type.String(), productVer: Type.String(), copyRightYear: Type.String(), copyRightOwner: Type.String(), productLogo: Type.String() });
 const idText = Type.String({ minLength: 1, maxLength: 64 });
-
-function badRequest(language: LanguageCode, problem: string): AppError {
-  return new AppError(codes.badRequest, 400, null, {}, `${codeMessage(codes.badRequest, language)}: ${problem}`);
-}
 
 const uploadLimits: UploadLimits = { field: 'files', maxFiles: licenceLimits.maxFilesPerUpload, maxFileBytes: licenceLimits.maxFileBytes };
 /** The bytes a licence upload may announce: every file at its limit, plus room for part headers. */
@@ -137,7 +133,7 @@ export function registerLicenceRoutes(app: App, deps: LicenceRouteDeps) {
           requireAdmin,
           // a body announced larger than any allowed upload is refused before a byte of it is read
           async (request) => {
-            if (Number(request.headers['content-length'] ?? 0) > uploadBodyLimit) throw new AppError(codes.badRequest, 413, null, {}, `${codeMessage(codes.badRequest, request.lang)}: the upload is larger than ${uploadBodyLimit} bytes`);
+            if (Number(request.headers['content-length'] ?? 0) > uploadBodyLimit) throw new InvalidRequest(`the upload is larger than ${uploadBodyLimit} bytes`, 413);
           },
         ],
         schema: {
@@ -150,7 +146,7 @@ export function registerLicenceRoutes(app: App, deps: LicenceRouteDeps) {
       },
       async (request, reply) => {
         const files = await receiveFiles(request, reply, uploadLimits).catch((error: unknown) => {
-          throw error instanceof UploadRefused ? badRequest(request.lang, error.message) : error;
+          throw error instanceof UploadRefused ? new InvalidRequest(error.message) : error;
         });
         return ok(request, await licence.upload(files, actorOf(request), request.lang));
       },
@@ -277,7 +273,7 @@ export function registerLicenceRoutes(app: App, deps: LicenceRouteDeps) {
     async (request) => {
       const catalogue = await deps.menu.catalogueApps(request.lang);
       const unknown = request.body.appIds.filter((id) => !catalogue.some((a) => a.appId === id));
-      if (unknown.length > 0) throw badRequest(request.lang, `body/appIds holds unknown applications: ${unknown.join(', ').slice(0, 200)}`);
+      if (unknown.length > 0) throw new InvalidRequest(`body/appIds holds unknown applications: ${unknown.join(', ').slice(0, 200)}`);
       const user = await account.userById(sessionOf(request).userId);
       if (!user) throw new AppError(codes.tokenInvalid, 401);
       const check = { user, clientIp: request.ip, action: 'licence-trial' as const };

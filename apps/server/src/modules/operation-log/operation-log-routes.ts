@@ -63,7 +63,7 @@ export function registerOperationLogRoutes(app: App, deps: OperationLogRouteDeps
     },
     async (request) => {
       const { page, startTime, endTime, operator, action } = request.body;
-      assertTimeRange(request, { startTime, endTime });
+      assertTimeRange({ startTime, endTime });
       const { rows, count } = await deps.logs.search(sessionOf(request).tenantCode, { startTime, endTime, operator, action }, page.index, page.size);
       return ok(request, rows, count);
     },

@@ -3,7 +3,7 @@ import { cardStates, codes, mayRecycle } from '@campus/contracts';
 import type { CardRecoveryCheck, CardRecycleConfirm, CardRecycleData, GateSetupState, LanguageCode, SystemKeyRecoveryConfirm } from '@campus/contracts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
-import { AppError } from '../../http/envelope.ts';
+import { AppError, InvalidRequest } from '../../http/envelope.ts';
 import { fixedNoOf, hexBytes } from '../card-write/card-input.ts';
 import { actionNotAllowed, issuedStates } from '../card-write/card-states.ts';
 import type { CardActor } from '../card-write/card-states.ts';
@@ -80,7 +80,7 @@ export class KeyCardLifecycle {
         const write = await PreparedCardWrites.take<KeyCardRef>(trx, 'keyCardRecovery', confirm.prepareId, this.deps.now());
         if (write.fixedNo !== fixedNo) throw new AppError(codes.cardWriteUnknown);
         if (!confirm.isSuccess) return;
-        if (confirm.image === undefined || confirm.customerPwd === undefined) throw new AppError(codes.badRequest, 400, null, {}, 'body/image and body/customerPwd are required when isSuccess is true');
+        if (confirm.image === undefined || confirm.customerPwd === undefined) throw new InvalidRequest('body/image and body/customerPwd are required when isSuccess is true');
         const image = trimImage(hexBytes(confirm.image, 'image'));
         let key: Buffer;
         try {

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import type { onRequestHookHandler } from 'fastify';
-import { apiPaths, codes, reportVersionRules } from '@campus/contracts';
+import { apiPaths, reportVersionRules } from '@campus/contracts';
 import type { App } from '../../http/types.ts';
-import { AppError, envelope, failureReplies, ok, tokenHeaders } from '../../http/envelope.ts';
+import { InvalidRequest, envelope, failureReplies, ok, tokenHeaders } from '../../http/envelope.ts';
 import type { VersionService } from './version-service.ts';
 
 const VersionEntrySchema = Type.Object({
@@ -53,7 +53,7 @@ export function registerVersionRoutes(app: App, deps: VersionRouteDeps) {
     },
     async (request) => {
       const size = Number(request.query.size ?? reportVersionRules.defaultPageSize);
-      if (size > reportVersionRules.maxPageSize) throw new AppError(codes.badRequest, 400, null, {}, `querystring/size must be <= ${reportVersionRules.maxPageSize}`);
+      if (size > reportVersionRules.maxPageSize) throw new InvalidRequest(`querystring/size must be <= ${reportVersionRules.maxPageSize}`);
       const { rows, count } = await deps.versions.list(Number(request.query.index ?? 1), size);
       return ok(request, rows, count);
     },

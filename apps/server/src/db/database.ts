@@ -91,8 +91,10 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
   }
   fs.mkdirSync(path.dirname(options.sqliteFile), { recursive: true });
   const sqlite = openSqlite(options.sqliteFile);
-  sqlite.exec('PRAGMA journal_mode = WAL');
+  // the busy timeout first: another server process on the file may hold its lock while this one opens it, and
+  // switching to WAL (a no-op once the file is WAL) needs the lock too
   sqlite.exec('PRAGMA busy_timeout = 5000');
+  sqlite.exec('PRAGMA journal_mode = WAL');
   // WAL with NORMAL sync: commits stay atomic and the database consistent after a crash; only a power
   // loss can drop the last commits. FULL would fsync on every write (each sign-in writes several rows).
   sqlite.exec('PRAGMA synchronous = NORMAL');

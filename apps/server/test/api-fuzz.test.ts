@@ -11,6 +11,8 @@ import { gateEnv, install } from './gate-helpers.ts';
 import { requestsFor } from './support/fuzz-requests.ts';
 import type { FuzzRequest } from './support/fuzz-requests.ts';
 import { FuzzSession } from './support/fuzz-session.ts';
+import { readKnownValues } from './support/known-values.ts';
+import type { KnownValues } from './support/known-values.ts';
 import { problemsOf } from './support/reply-checks.ts';
 import type { ProblemKind } from './support/reply-checks.ts';
 
@@ -86,6 +88,8 @@ describe.each(cases)('fuzzing every route ($kind, $deployment.name)', ({ kind, d
   let session: FuzzSession;
   let masterToken = '';
   let internalPaths: string[];
+  // filled once the installation is set up; the requests made at collection read it as they are drawn
+  const known: KnownValues = new Map();
 
   beforeAll(async () => {
     server = await startServer(kind, { env: deployment.env });
@@ -93,6 +97,7 @@ describe.each(cases)('fuzzing every route ($kind, $deployment.name)', ({ kind, d
     session = new FuzzSession(server.app, server.handle, server.config.nationalCrypto ? sm3Hex : sha256);
     await session.signIn();
     internalPaths = [repoRoot, server.config.dataDir];
+    await readKnownValues(server.handle, known);
   });
   afterAll(async () => {
     await server?.close();
@@ -104,7 +109,7 @@ describe.each(cases)('fuzzing every route ($kind, $deployment.name)', ({ kind, d
   for (const route of routes) {
     for (const caller of deployment.callers) {
       const name = `${route.method} ${route.url} (${caller})`;
-      it.prop([requestsFor(route)], { numRuns: runs, seed: seedOf(`${kind} ${deployment.name} ${name}`), endOnFailure: longRun })(name, async (request) => {
+      it.prop([requestsFor(route, known)], { numRuns: runs, seed: seedOf(`${kind} ${deployment.name} ${name}`), endOnFailure: longRun })(name, async (request) => {
         const token = tokenOf(caller);
         const reply = await server.app.inject({
           method: request.method,

@@ -5,6 +5,8 @@ import { languageCodes } from '@campus/contracts';
 import { repoRoot } from '../../src/config.ts';
 import type { RegisteredRoute } from '../../src/http/types.ts';
 import { attackTexts, hostileText, hostileValue } from './hostile-values.ts';
+import { withKnownValues } from './known-values.ts';
+import type { KnownValues } from './known-values.ts';
 import { arbitraryFor } from './schema-arbitraries.ts';
 import type { Flavour, JsonSchema } from './schema-arbitraries.ts';
 
@@ -36,21 +38,28 @@ const flavours = fc.oneof(
   { arbitrary: fc.constant<Flavour>('hostile'), weight: 3 },
 );
 
-/** Every request a client could send to `route`. */
-export function requestsFor(route: RegisteredRoute): fc.Arbitrary<FuzzRequest> {
-  return flavours.chain((flavour) => requestOfFlavour(route, flavour));
+/** Every request a client could send to `route`; valid and boundary ones name `known` values now and then. */
+export function requestsFor(route: RegisteredRoute, known: KnownValues = new Map()): fc.Arbitrary<FuzzRequest> {
+  return flavours.chain((flavour) => requestOfFlavour(route, flavour, known));
 }
 
-function requestOfFlavour(route: RegisteredRoute, flavour: Flavour): fc.Arbitrary<FuzzRequest> {
+/** The schema's values of a flavour; valid and boundary ones with some fields of `known` values. */
+function valuesOf(schema: JsonSchema, flavour: Flavour, known: KnownValues): fc.Arbitrary<unknown> {
+  const values = arbitraryFor(schema, flavour);
+  if (flavour === 'hostile') return values;
+  return fc.tuple(values, fc.array(fc.nat(), { minLength: 16, maxLength: 16 })).map(([value, picks]) => withKnownValues(value, known, picks));
+}
+
+function requestOfFlavour(route: RegisteredRoute, flavour: Flavour, known: KnownValues): fc.Arbitrary<FuzzRequest> {
   const schema = (route.schema ?? {}) as RouteSchema;
   const method = route.method === 'GET' ? fc.oneof({ arbitrary: fc.constant<'GET'>('GET'), weight: 5 }, { arbitrary: fc.constant<'HEAD'>('HEAD'), weight: 1 }) : fc.constant(route.method as 'POST');
   return fc
     .record({
       method,
       path: pathFor(route.url, schema.params, flavour),
-      query: queryFor(schema.querystring, flavour),
+      query: queryFor(schema.querystring, flavour, known),
       headers: headersFor(schema.headers, flavour),
-      body: route.method === 'POST' ? bodyFor(schema, flavour) : fc.constant(noBody),
+      body: route.method === 'POST' ? bodyFor(schema, flavour, known) : fc.constant(noBody),
       remoteAddress: fc.oneof(fc.ipV4(), fc.constantFrom('127.0.0.2', '::1', '::ffff:10.1.2.3')),
     })
     .map(({ method, path: urlPath, query, headers, body, remoteAddress }) => ({
@@ -65,9 +74,18 @@ function requestOfFlavour(route: RegisteredRoute, flavour: Flavour): fc.Arbitrar
 
 // ---------------------------------------------------------------- path
 
+/** Percent-encoded UTF-8, a lone surrogate as U+FFFD (encodeURIComponent throws for one). */
+function encoded(text: string): string {
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    return [...Buffer.from(text, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
+  }
+}
+
 /** A path segment as a client may send it: encoded, or raw when it is an attack on the path itself. */
 function segment(schema: JsonSchema | undefined, flavour: Flavour): fc.Arbitrary<string> {
-  const value = arbitraryFor(schema ?? { type: 'string' }, flavour).map((v) => encodeURIComponent(typeof v === 'string' ? v : JSON.stringify(v) ?? ''));
+  const value = arbitraryFor(schema ?? { type: 'string' }, flavour).map((v) => encoded(typeof v === 'string' ? v : JSON.stringify(v) ?? ''));
   if (flavour !== 'hostile') return value;
   const raw = fc.constantFrom('..', '.', '%2e%2e', '..%2f..%2f', '%00', '%zz', '%c0%ae', 'a%2Fb', '~', ';', 'x;y=1', '..\\..', '%252e');
   return fc.oneof(value, raw);
@@ -94,8 +112,8 @@ function wildcardPath(flavour: Flavour): fc.Arbitrary<string> {
 
 // ---------------------------------------------------------------- query string
 
-function queryFor(schema: JsonSchema | undefined, flavour: Flavour): fc.Arbitrary<string> {
-  const fromSchema = schema ? arbitraryFor(schema, flavour).map(toQuery) : fc.constant('');
+function queryFor(schema: JsonSchema | undefined, flavour: Flavour, known: KnownValues): fc.Arbitrary<string> {
+  const fromSchema = schema ? valuesOf(schema, flavour, known).map(toQuery) : fc.constant('');
   if (flavour !== 'hostile') return fromSchema;
   // what a form encoder never writes: broken escapes, repeated and bracketed keys, a lone key
   const junk = fc.constantFrom('a=%zz', '__proto__[admin]=1', 'constructor[prototype][x]=1', 'account=a&account=b', '=', '&&&', 'x', 'a[]=1&a[]=2', `q=${'%41'.repeat(3000)}`);
@@ -185,9 +203,9 @@ const brokenBodies = fc.constantFrom<Body>(
   { headers: {}, payload: '{"a":1}' },
 );
 
-function bodyFor(schema: RouteSchema, flavour: Flavour): fc.Arbitrary<Body> {
+function bodyFor(schema: RouteSchema, flavour: Flavour, known: KnownValues): fc.Arbitrary<Body> {
   if (schema['x-upload']) return uploadBodies(schema['x-upload'], flavour);
-  const value = schema.body ? arbitraryFor(schema.body, flavour) : flavour === 'hostile' ? hostileValue : fc.constant(undefined);
+  const value = schema.body ? valuesOf(schema.body, flavour, known) : flavour === 'hostile' ? hostileValue : fc.constant(undefined);
   const body = value.map((v): Body => (v === undefined ? noBody : json(JSON.stringify(v))));
   if (flavour !== 'hostile') return body;
   return fc.oneof({ arbitrary: body, weight: 3 }, { arbitrary: brokenBodies, weight: 1 });

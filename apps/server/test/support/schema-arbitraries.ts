@@ -135,13 +135,13 @@ function validString(schema: JsonSchema): fc.Arbitrary<string> {
   const min = schema.minLength ?? 0;
   const max = schema.maxLength;
   const fits = (text: string) => text.length >= min && (max === undefined || text.length <= max);
-  const formatted = formatted_(schema.format);
+  const formatted = formattedString(schema.format);
   if (formatted) return formatted.filter(fits);
   if (schema.pattern !== undefined) return stringMatchingWithin(schema.pattern, min, max ?? null).filter(fits);
   return fc.string({ minLength: min, maxLength: Math.min(max ?? 32, Math.max(min, 32)) });
 }
 
-function formatted_(format: string | undefined): fc.Arbitrary<string> | null {
+function formattedString(format: string | undefined): fc.Arbitrary<string> | null {
   switch (format) {
     case 'email':
       return fc.emailAddress();

@@ -151,7 +151,7 @@ try {
   await bare.stop();
 }
 // last, with no server of the measurements left running: it keeps both cores busy for minutes
-const fuzz = runRouteFuzz({ runs: Number(process.env.BENCH_FUZZ_RUNS ?? 50) });
+const fuzz = runRouteFuzz({ runs: Number(process.env.BENCH_FUZZ_RUNS ?? 500) });
 
 const ratio = menu.rps / yardstick.rps;
 const weightBudget = 250 * 1024;

@@ -42,7 +42,7 @@ apps/server/test/api-fuzz.test.ts with FUZZ_RUNS=${fuzz.runsPerRouteAndCaller} a
 requests made from each route's own schemas (valid, boundary and hostile values), to each of the ${fuzz.routes}
 registered routes as a system administrator, without a token and with a token that is no session (and with a
 master-card token on the gate deployment), on the ${fuzz.deployments.join(' and ')} deployments, on ${fuzz.databases.join(' and ')}.
-\`npm test\` runs the same file with a fixed seed and 4 runs.
+\`npm test\` runs the same file with a fixed seed and 16 runs.
 
 | requests | 5xx replies | not an envelope | not in the caller's language | breaking their own schema | leaks (stack, path, error text) | seconds |
 | --- | --- | --- | --- | --- | --- | --- |
@@ -54,7 +54,7 @@ Budget: 0 of each: ${fuzz.passed && fuzz.failedRoutes.length === 0 ? 'within bud
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const fuzz = runRouteFuzz({ runs: Number(process.env.BENCH_FUZZ_RUNS ?? 50), seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined });
+  const fuzz = runRouteFuzz({ runs: Number(process.env.BENCH_FUZZ_RUNS ?? 500), seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined });
   console.log(routeFuzzSection(fuzz));
   process.exit(fuzz.passed ? 0 : 1);
 }

@@ -27,7 +27,7 @@ import type { ProblemKind } from './support/reply-checks.ts';
  * Each property draws from its own seed, made from FUZZ_SEED and its name: the same FUZZ_SEED and FUZZ_RUNS with
  * `-t '<its name>'` replay a failure, whose counterexample and request are printed.
  */
-const runs = Number(process.env.FUZZ_RUNS || 4);
+const runs = Number(process.env.FUZZ_RUNS || 16);
 const seed = Number(process.env.FUZZ_SEED || 1702);
 const reportFile = process.env.FUZZ_REPORT || null;
 const longRun = process.env.FUZZ_RUNS !== undefined && process.env.FUZZ_RUNS !== '';

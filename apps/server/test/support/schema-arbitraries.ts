@@ -44,10 +44,33 @@ const generatedItemsAtMost = 8;
 
 const typeOf = (schema: JsonSchema): string | undefined => (Array.isArray(schema.type) ? schema.type[0] : schema.type);
 
+/**
+ * Strings matching a pattern, made once per pattern and size: fast-check builds a pattern's arbitrary piece by
+ * piece (`{1,256}` takes it 20 ms), far longer than drawing from it.
+ */
+const patternArbitraries = new Map<string, fc.Arbitrary<string>>();
+function matching(pattern: string, size?: fc.SizeForArbitrary): fc.Arbitrary<string> {
+  const key = `${size ?? ''} ${pattern}`;
+  let arbitrary = patternArbitraries.get(key);
+  if (!arbitrary) {
+    arbitrary = fc.stringMatching(new RegExp(pattern, 'u'), size === undefined ? {} : { size });
+    patternArbitraries.set(key, arbitrary);
+  }
+  return arbitrary;
+}
+
+/** A schema's arbitraries, made once per schema object and flavour (the routes share their schemas' parts). */
+const schemaArbitraries = new WeakMap<JsonSchema, Map<Flavour, fc.Arbitrary<unknown>>>();
+
 export function arbitraryFor(schema: JsonSchema, flavour: Flavour): fc.Arbitrary<unknown> {
-  if (flavour === 'valid') return valid(schema);
-  if (flavour === 'boundary') return boundary(schema);
-  return hostile(schema);
+  let made = schemaArbitraries.get(schema);
+  if (!made) schemaArbitraries.set(schema, (made = new Map()));
+  let arbitrary = made.get(flavour);
+  if (!arbitrary) {
+    arbitrary = flavour === 'valid' ? valid(schema) : flavour === 'boundary' ? boundary(schema) : hostile(schema);
+    made.set(flavour, arbitrary);
+  }
+  return arbitrary;
 }
 
 // ---------------------------------------------------------------- valid
@@ -126,7 +149,7 @@ function objectOf(schema: JsonSchema, flavour: (schema: JsonSchema) => fc.Arbitr
   if (patterns.length === 0) return record;
   // a Record<K, V>: a few keys matching the first pattern
   const [pattern, valueSchema] = patterns[0]!;
-  const keys = pattern === '^.*$' ? fc.string({ maxLength: 12 }) : fc.stringMatching(new RegExp(pattern, 'u'));
+  const keys = pattern === '^.*$' ? fc.string({ maxLength: 12 }) : matching(pattern);
   return fc.tuple(record, fc.dictionary(keys, flavour(valueSchema), { maxKeys: 4 })).map(([fixed, extra]) => ({ ...extra, ...fixed }));
 }
 
@@ -176,15 +199,14 @@ function repeatedAtom(pattern: string): string | null {
 function stringMatchingWithin(pattern: string, min: number, max: number | null): fc.Arbitrary<string> {
   const atom = repeatedAtom(pattern);
   const atLeast = atom !== null && pattern.endsWith('+$') ? Math.max(min, 1) : min;
-  const regex = atom !== null ? new RegExp(`^${atom}{${atLeast},${max ?? ''}}$`, 'u') : new RegExp(pattern, 'u');
-  return fc.stringMatching(regex);
+  return matching(atom !== null ? `^${atom}{${atLeast},${max ?? ''}}$` : pattern);
 }
 
 /** Strings of exactly `length` that match the pattern where the pattern allows it (else of any text). */
 function stringOfLength(schema: JsonSchema, length: number): fc.Arbitrary<string> {
   const atom = schema.pattern !== undefined ? repeatedAtom(schema.pattern) : null;
-  if (atom !== null) return fc.stringMatching(new RegExp(`^${atom}{${length}}$`, 'u'));
-  if (schema.pattern !== undefined) return fc.stringMatching(new RegExp(schema.pattern, 'u')).map((text) => text.padEnd(length, text.at(-1) ?? 'a').slice(0, length));
+  if (atom !== null) return matching(`^${atom}{${length}}$`);
+  if (schema.pattern !== undefined) return matching(schema.pattern).map((text) => text.padEnd(length, text.at(-1) ?? 'a').slice(0, length));
   return fc.string({ minLength: length, maxLength: length, unit: 'grapheme-ascii' });
 }
 
@@ -237,7 +259,7 @@ function boundaryString(schema: JsonSchema): fc.Arbitrary<string> {
   // size 'max' would ask for strings of 2^31 characters
   if (schema.pattern !== undefined) {
     const unbounded = /[*+]|\{\d+,\}/.test(schema.pattern.replace(/\\./g, ''));
-    arbitraries.push(fc.stringMatching(new RegExp(schema.pattern, 'u'), { size: unbounded ? 'medium' : 'max' }));
+    arbitraries.push(matching(schema.pattern, unbounded ? 'medium' : 'max'));
   }
   return fc.oneof(...arbitraries, fc.constantFrom(' ', '0', '-1', '\u00a0'));
 }

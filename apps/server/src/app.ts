@@ -176,7 +176,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
 
   const requireSession = makeRequireSession(
     (token) => services.sessions.resolve(token),
-    makeRuleGate({ licenceIsNormal: () => services.licence.isNormal(), isSystemAdmin: (userId) => services.account.isSystemAdmin(userId) }),
+    makeRuleGate({ licenceIsNormal: (session) => services.licence.isNormal(session), isSystemAdmin: (userId) => services.account.isSystemAdmin(userId) }),
   );
 
   app.get(

@@ -109,7 +109,7 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
     menu,
     config.subAppEntries,
     async (folderPath) => (await subAppFiles.lookup(folderPath)).kind === 'file',
-    () => subAppRegistrations.entries(),
+    (stamp) => subAppRegistrations.entries(stamp),
   );
   const versions = new VersionService(
     new VersionRepository(db),

@@ -37,7 +37,7 @@ describe.each(databases)('menu catalogue shared by server processes (%s)', (kind
     }
   });
 
-  it('a page added by another server process on the same database shows within 30 seconds', async () => {
+  it('a page added by another server process on the same database shows at the next call', async () => {
     expect(await pagePaths()).not.toContain('/qy/new-report');
     // another process: its own services over the same database
     const peer = createServices(server.handle, server.config, { now: server.clock.now });
@@ -50,7 +50,6 @@ describe.each(databases)('menu catalogue shared by server processes (%s)', (kind
       title: { 'en-US': 'New report', 'zh-CN': '新报表', 'zh-MO': '新報表' },
       sortNum: 9999,
     });
-    server.clock.advance(31_000);
     expect(await pagePaths()).toContain('/qy/new-report');
     const zh = await call<MenuData>(server, 'GET', apiPaths.menus, undefined, { token, language: 'zh-MO' });
     expect(zh.body.data.menuList.find((p) => p.path === '/qy/new-report')?.title).toBe('新報表');

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sm3Hex } from '@campus/card-crypto';
 import { apiPaths, codeMessage, codes, licenceLimits } from '@campus/contracts';
-import type { AdminLoginCardRow, LicenceDetail, LicencePermission, LicenceUploadResult, UserInfo } from '@campus/contracts';
+import type { AdminLoginCardRow, LicenceDetail, LicencePermission, LicenceUploadResult, MenuData, PermissionEntry, SubAppEntry, UserInfo } from '@campus/contracts';
 import { openDatabase } from '../src/db/database.ts';
 import type { DatabaseHandle } from '../src/db/database.ts';
 import { issueLicenceFile } from '../src/modules/licence/licence-file.ts';
@@ -123,6 +123,52 @@ describe.each(kinds)('two server nodes on one database (%s)', (kind) => {
       'licence-upload success sysadmin 127.0.0.1 [accepted: NODES-0001; refused: 0]',
       'login success sysadmin 127.0.0.1',
       'login success sysadmin 127.0.0.1',
+    ]);
+  });
+
+  it('a sub-system registered, granted and removed on A: B’s menus, permissions and sub-app registry follow at their next call', async () => {
+    // B has answered with its kept catalogue and grants before each change: a stale copy would show
+    const adminA = await signIn(a, 'sysadmin', 'Sysadmin#2026');
+    const staffB = await signIn(b, 'staff', 'Staff#2026');
+    const adminB = await signIn(b, 'sysadmin', 'Sysadmin#2026');
+    const systemsOn = async (node: ServerNode, token: string) => (await get<MenuData>(node, apiPaths.menus, { token })).body.data.menuBaseList.map((s) => s.appNo);
+    const permissionsOn = async (node: ServerNode, token: string) => (await get<PermissionEntry[]>(node, apiPaths.permissions, { token })).body.data;
+    expect(await systemsOn(b, adminB)).not.toContain('ext');
+    expect(await systemsOn(b, staffB)).not.toContain('ext');
+
+    const manifest = {
+      appNo: 'ext',
+      label: { 'en-US': 'Partner Orders', 'zh-CN': '合作伙伴订单', 'zh-MO': '合作夥伴訂單' },
+      basePath: 'ext',
+      functionCodes: ['9001000'],
+      pages: [{ id: 'ext-orders', path: '/ext/orders', name: 'orders', title: { 'en-US': 'Orders', 'zh-CN': '订单', 'zh-MO': '訂單' } }],
+    };
+    const registryOn = async (node: ServerNode, token: string) => (await get<SubAppEntry[]>(node, apiPaths.subAppRegistry, { token })).body.data.map((e) => e.appNo);
+    expect(await registryOn(b, staffB)).not.toContain('ext');
+    expect((await post(a, apiPaths.subAppRegister, manifest, { token: adminA })).body.code).toBe(0);
+    expect(await systemsOn(b, adminB)).toContain('ext');
+    // where the shell loads it from: known to B at once as well
+    expect(await registryOn(b, staffB)).toContain('ext');
+    expect(await systemsOn(b, staffB)).not.toContain('ext');
+
+    expect((await post(a, apiPaths.subAppGrant, { appNo: 'ext', tenantCode: '1001', account: 'staff', functionCodes: ['9001000'] }, { token: adminA })).body.code).toBe(0);
+    expect(await systemsOn(b, staffB)).toContain('ext');
+    expect(await permissionsOn(b, staffB)).toContainEqual({ appCode: 'ext', ids: ['9001000'] });
+
+    expect((await post(a, apiPaths.subAppRemove, { appNo: 'ext' }, { token: adminA })).body.code).toBe(0);
+    expect(await systemsOn(b, staffB)).not.toContain('ext');
+    expect((await permissionsOn(b, staffB)).map((p) => p.appCode)).not.toContain('ext');
+    expect(await systemsOn(b, adminB)).not.toContain('ext');
+    expect(await registryOn(b, staffB)).not.toContain('ext');
+    expect((await post(b, apiPaths.logout, {}, { token: staffB })).body.code).toBe(0);
+    expect(await newLogRows()).toEqual([
+      'login success staff 127.0.0.1',
+      'login success sysadmin 127.0.0.1',
+      'login success sysadmin 127.0.0.1',
+      'logout success staff 127.0.0.1',
+      'sub-app-grant success sysadmin 127.0.0.1 [ext to 1001/staff]',
+      'sub-app-register success sysadmin 127.0.0.1 [ext at /ext/ from /subapps/ext/]',
+      'sub-app-remove success sysadmin 127.0.0.1 [ext]',
     ]);
   });
 

@@ -2,6 +2,7 @@ import { Migrator, sql } from 'kysely';
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import type { DB } from './schema.ts';
 import type { Dialect } from './database.ts';
+import { createChangeStamps } from './change-stamps.ts';
 
 /** In-code migrations, applied in name order on start. Never edit one that shipped: add a new one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -423,6 +424,12 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn('registered_at', 'bigint', (c) => c.notNull())
           .addColumn('registered_by', 'text', (c) => c.notNull())
           .execute();
+      },
+    },
+    // what signed-in calls read with their session instead of the licences, grants and menus (db/change-stamps.ts)
+    '0017_change_stamps': {
+      async up(db) {
+        await createChangeStamps(db, dialect);
       },
     },
   };

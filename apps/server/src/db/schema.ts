@@ -151,6 +151,9 @@ export interface LicencesTable {
   created_at: number;
 }
 
+/** The id of installation's one row. */
+export const installationRowId = 'this';
+
 export interface InstallationTable {
   // licence: this installation's identity and the latest time seen (one row, id 'this'; migration 0009)
   id: string;
@@ -318,6 +321,14 @@ export interface SubAppRegistrationsTable {
   registered_by: string;
 }
 
+export interface ChangeStampsTable {
+  // db/change-stamps.ts: one row (id 1), one counter per kind, bumped by triggers (migration 0017)
+  id: number;
+  licences: number;
+  grants: number;
+  catalogue: number;
+}
+
 export interface DB {
   tenants: TenantsTable;
   users: UsersTable;
@@ -343,4 +354,5 @@ export interface DB {
   trusted_card_issuers: TrustedCardIssuersTable;
   system_key_cards: SystemKeyCardsTable;
   admin_login_cards: AdminLoginCardsTable;
+  change_stamps: ChangeStampsTable;
 }

@@ -56,7 +56,8 @@ export const licenceRuleForAdministrators: ReadonlySet<string> = new Set<RouteKe
 ]);
 
 export interface RuleGateDeps {
-  licenceIsNormal: () => Promise<boolean>;
+  /** Given the session (and what was read with it: the licences' change stamp, the installation's clock). */
+  licenceIsNormal: (session: SessionInfo) => Promise<boolean>;
   isSystemAdmin: (userId: string) => Promise<boolean>;
 }
 
@@ -70,7 +71,7 @@ export type RuleGate = (session: SessionInfo, route: string) => Promise<void>;
 export function makeRuleGate(deps: RuleGateDeps): RuleGate {
   return async (session, route) => {
     if (passwordChangeRule.has(route) && licenceRule.has(route)) return;
-    const licenceNormal = await deps.licenceIsNormal();
+    const licenceNormal = await deps.licenceIsNormal(session);
     if (!licenceNormal) {
       if (licenceRule.has(route)) return;
       if (licenceRuleForAdministrators.has(route) && (await deps.isSystemAdmin(session.userId))) return;

@@ -2,6 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger, FastifyInstance, FastifySchema, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { LanguageCode, LoginType } from '@campus/contracts';
+import type { ChangeStamps } from '../db/change-stamps.ts';
+import type { InstallationSnapshot } from '../modules/auth/auth-repository.ts';
 
 /** The Fastify instance with the TypeBox type provider, as route modules receive it. */
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -25,6 +27,10 @@ export interface SessionInfo {
   passwordChangeRequired: boolean;
   /** The administrator login card of a card sign-in (login type 3), else null. */
   cardId: string | null;
+  /** The change stamps read with the session (db/change-stamps.ts); null when they cannot be read. */
+  stamps: ChangeStamps | null;
+  /** The installation's identity and clock read with the session; null before its row exists. */
+  installation: InstallationSnapshot | null;
 }
 
 declare module 'fastify' {

@@ -51,6 +51,20 @@ export class TimedCache<T> {
     }
   }
 
+  /**
+   * The value as new as change stamp `stamp` at least (db/change-stamps.ts), `stampOf` telling the stamp a value was
+   * read under (its load reads the stamp first; null: unknown, the value is taken as it is). A load already under way
+   * may have read the stamp before the change: then once more, until one read it after.
+   */
+  async getAt(stamp: number, stampOf: (value: T) => number | null): Promise<T> {
+    let kept = await this.get();
+    for (let seen = stampOf(kept); seen !== null && seen < stamp; seen = stampOf(kept)) {
+      this.invalidate();
+      kept = await this.get();
+    }
+    return kept;
+  }
+
   /** The last value read, however old, or null before the first read (for a caller that must answer anyway). */
   get last(): T | null {
     return this.cached?.value ?? null;

@@ -1,9 +1,33 @@
 import { sql } from 'kysely';
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { CompiledQuery, Insertable, Kysely, Selectable } from 'kysely';
+import type { ChangeStamps } from '../../db/change-stamps.ts';
+import { changeStampsRowId } from '../../db/change-stamps.ts';
 import type { Dialect } from '../../db/database.ts';
+import { installationRowId } from '../../db/schema.ts';
 import type { CaptchasTable, DB, LoginFailuresTable, SessionsTable } from '../../db/schema.ts';
 
 export type SessionRow = Selectable<SessionsTable>;
+
+/** The installation's identity and clock as a signed-in call reads them (null before the row exists). */
+export interface InstallationSnapshot {
+  customerNo: string;
+  latestSeen: number;
+}
+
+/** A session row with what every signed-in call checks besides it, read in the same statement. */
+export interface SessionRead {
+  row: SessionRow;
+  stamps: ChangeStamps | null;
+  installation: InstallationSnapshot | null;
+}
+
+type SessionReadRow = SessionRow & {
+  licences_stamp: number | null;
+  grants_stamp: number | null;
+  catalogue_stamp: number | null;
+  customer_no: string | null;
+  latest_seen: number | null;
+};
 export type FailureRow = Selectable<LoginFailuresTable>;
 export type FailureScope = 'pair' | 'account' | 'address';
 
@@ -13,15 +37,52 @@ export class AuthRepository {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly dialect: Dialect = 'sqlite',
-  ) {}
+  ) {
+    this.sessionReadQuery = this.compileSessionRead();
+  }
+
+  /**
+   * The statement every signed-in call runs: built and compiled once (its only parameter is the token hash), since
+   * compiling it again per call cost as much as running it.
+   */
+  private readonly sessionReadQuery: CompiledQuery<SessionReadRow>;
+
+  private compileSessionRead(): CompiledQuery<SessionReadRow> {
+    const compiled = this.db
+      .selectFrom('sessions')
+      .leftJoin('change_stamps', (join) => join.on('change_stamps.id', '=', sql.lit(changeStampsRowId)))
+      .leftJoin('installation', (join) => join.on('installation.id', '=', sql.lit(installationRowId)))
+      .selectAll('sessions')
+      .select([
+        'change_stamps.licences as licences_stamp',
+        'change_stamps.grants as grants_stamp',
+        'change_stamps.catalogue as catalogue_stamp',
+        'installation.customer_no',
+        'installation.latest_seen',
+      ])
+      .where('sessions.token_hash', '=', '')
+      .compile();
+    if (compiled.parameters.length !== 1) throw new Error('the session read must have the token hash as its only parameter');
+    return compiled;
+  }
 
   // sessions
   async insertSession(row: Insertable<SessionsTable>): Promise<void> {
     await this.db.insertInto('sessions').values(row).execute();
   }
 
-  session(tokenHash: string): Promise<SessionRow | undefined> {
-    return this.db.selectFrom('sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+  /** The session of `tokenHash` with the change stamps and the installation's identity and clock, in one statement. */
+  async sessionRead(tokenHash: string): Promise<SessionRead | undefined> {
+    const { rows } = await this.db.executeQuery<SessionReadRow>({ ...this.sessionReadQuery, parameters: [tokenHash] });
+    const found = rows[0];
+    if (!found) return undefined;
+    const { licences_stamp, grants_stamp, catalogue_stamp, customer_no, latest_seen, ...row } = found;
+    return {
+      row,
+      // without the stamps' row (removed by hand) nothing read with a stamp is trusted: callers read the data itself
+      stamps: licences_stamp === null || grants_stamp === null || catalogue_stamp === null ? null : { licences: Number(licences_stamp), grants: Number(grants_stamp), catalogue: Number(catalogue_stamp) },
+      installation: customer_no === null || latest_seen === null ? null : { customerNo: customer_no, latestSeen: Number(latest_seen) },
+    };
   }
 
   async touchSession(tokenHash: string, lastSeenAt: number, idleExpiresAt: number): Promise<void> {

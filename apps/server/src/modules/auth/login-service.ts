@@ -166,7 +166,7 @@ export class LoginService {
     }
     await this.deps.lockout.recordSuccess(user.tenant_code, attempt.account, attempt.clientIp);
     // spec §4 step 4: a user without any sub-system gets no session at all (the shell would only drop it)
-    if ((await this.deps.menu.permissions(user.id)).length === 0) {
+    if ((await this.deps.menu.permissions({ userId: user.id, stamps: null })).length === 0) {
       await this.log(user.tenant_code, attempt, action, 'refused', 'no-subsystem');
       throw new AppError(codes.noSubsystem);
     }

@@ -43,8 +43,9 @@ export class SessionService {
   async resolve(token: string): Promise<SessionInfo | 'invalid' | 'expired'> {
     if (!tokenPattern.test(token)) return 'invalid';
     const tokenHash = sha256Hex(token);
-    const row = await this.repo.session(tokenHash);
-    if (!row || row.revoked_at !== null) return 'invalid';
+    const read = await this.repo.sessionRead(tokenHash);
+    if (!read || read.row.revoked_at !== null) return 'invalid';
+    const { row } = read;
     const now = this.now();
     if (now >= row.idle_expires_at || now >= row.absolute_expires_at) return 'expired';
     if (now - row.last_seen_at >= touchEveryMs) {
@@ -59,6 +60,8 @@ export class SessionService {
       createdAt: row.created_at,
       passwordChangeRequired: Number(row.password_change_required) === 1,
       cardId: row.card_id ?? null,
+      stamps: read.stamps,
+      installation: read.installation,
     };
   }
 

@@ -1,11 +1,10 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import { licenceStates } from '@campus/contracts';
+import { installationRowId as installationId } from '../../db/schema.ts';
 import type { DB, InstallationTable, LicencesTable } from '../../db/schema.ts';
 
 export type LicenceRecord = Selectable<LicencesTable>;
 export type InstallationRecord = Selectable<InstallationTable>;
-
-const installationId = 'this';
 
 /** PostgreSQL answers bigint columns as strings; every number leaves this repository as a number. */
 function numeric(row: LicenceRecord): LicenceRecord {

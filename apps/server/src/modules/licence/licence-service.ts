@@ -2,10 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { codeMessage, codes, isWithinValidity, licenceLimits, licenceStates, licenceTypes } from '@campus/contracts';
 import type { BusinessCode, CustomerInfo, LanguageCode, LicenceApp, LicenceDetail, LicencePayload, LicencePermission, LicenceRow, LicenceUploadResult } from '@campus/contracts';
+import type { ChangeStamps } from '../../db/change-stamps.ts';
 import type { DB } from '../../db/schema.ts';
 import { AppError } from '../../http/envelope.ts';
 import { newId } from '../../lib/hash.ts';
 import { pauseAt } from '../../lib/pause-points.ts';
+import { StampedCache } from '../../lib/stamped-cache.ts';
+import type { InstallationSnapshot } from '../auth/auth-repository.ts';
 import type { OperationLogService } from '../operation-log/operation-log-service.ts';
 import { LicenceFormatError, checkSignature, parseLicenceFile, readPayload } from './licence-file.ts';
 import type { TrustList } from './licence-file.ts';
@@ -33,6 +36,21 @@ export const trialCode = 'TRIAL';
 /** The latest time seen is written at most this often (every evaluation reads it). */
 const latestSeenStepMs = 60_000;
 
+/** A stored licence checked against the installation: everything its evaluation needs but the clock. */
+interface CheckedLicence {
+  state: number;
+  check: LicenceCheck;
+  isFormal: boolean;
+  beginTime: number | null;
+  endTime: number | null;
+}
+
+/** What a signed-in call read with its session: the licence in effect is evaluated from these without reading it. */
+export interface LicenceReadWithSession {
+  stamps: ChangeStamps | null;
+  installation: InstallationSnapshot | null;
+}
+
 type FileCheck = { ok: true; payload: LicencePayload; hash: string } | { ok: false; code: BusinessCode; values?: Record<string, string> };
 
 function fileHash(bytes: Uint8Array): string {
@@ -53,6 +71,8 @@ function newSystemCode(): string {
  */
 export class LicenceService {
   private readonly verified = new Map<string, LicencePayload>();
+  /** The licence in effect (null: none), checked, per customer number, under the licences' change stamp. */
+  private readonly activeChecked = new StampedCache<string, CheckedLicence | null>(4);
 
   constructor(
     private readonly repo: LicenceRepository,
@@ -112,9 +132,9 @@ export class LicenceService {
   }
 
   /** Whether the clock is behind the latest time seen (by more than the tolerance); otherwise moves that time on. */
-  private async clockSetBack(installation: InstallationRecord, now: number): Promise<boolean> {
-    if (now < installation.latest_seen - clockToleranceMs) return true;
-    if (now - installation.latest_seen >= latestSeenStepMs) await this.repo.raiseLatestSeen(now);
+  private async clockSetBack(latestSeen: number, now: number): Promise<boolean> {
+    if (now < latestSeen - clockToleranceMs) return true;
+    if (now - latestSeen >= latestSeenStepMs) await this.repo.raiseLatestSeen(now);
     return false;
   }
 
@@ -215,27 +235,47 @@ export class LicenceService {
   async status(): Promise<LicenceStatus> {
     const [records, installation] = await Promise.all([this.repo.all(), this.installation()]);
     const now = this.now();
-    const setBack = await this.clockSetBack(installation, now);
-    return licenceStatus(records.map((r) => this.evaluate(r, installation.customer_no, now)), setBack);
+    const setBack = await this.clockSetBack(installation.latest_seen, now);
+    return licenceStatus(records.map((r) => this.evaluate(this.checked(r, installation.customer_no), now)), setBack);
   }
 
-  /** One stored licence as the status reads it: its check, type, state and effectiveness at `now`. */
-  private evaluate(record: LicenceRecord, customerNo: string, now: number): EvaluatedLicence {
+  /** A stored licence checked against the installation's customer number (its file verified). */
+  private checked(record: LicenceRecord, customerNo: string): CheckedLicence {
     const { check, payload } = this.checkStored(record, customerNo);
-    const detail = this.toDetail(record, payload, now);
-    return { state: record.state, licenseType: detail.isFormal ? licenceTypes.formal : licenceTypes.trial, check, effectiveness: detail.effectiveness };
+    const { isFormal, beginTime, endTime } = this.toDetail(record, payload, 0);
+    return { state: record.state, check, isFormal, beginTime, endTime };
+  }
+
+  /** A checked licence as the status reads it at `now`: its check, type, state and effectiveness. */
+  private evaluate(licence: CheckedLicence, now: number): EvaluatedLicence {
+    return {
+      state: licence.state,
+      licenseType: licence.isFormal ? licenceTypes.formal : licenceTypes.trial,
+      check: licence.check,
+      effectiveness: effectiveness(licence.beginTime, licence.endTime, now),
+    };
   }
 
   /**
    * Whether the installation runs on a valid licence now: status().isNormal from the licence in effect alone
-   * (without one, no reading of §4 is normal), so the check every signed-in call makes reads one licence row.
+   * (without one, no reading of §4 is normal). Every signed-in call asks: given what it read with its session
+   * (`seen`), the licence in effect is read and verified again only when its change stamp moved, and the clock
+   * check uses the latest time seen read there; without `seen` (or without stamps), both are read now.
    */
-  async isNormal(): Promise<boolean> {
+  async isNormal(seen?: LicenceReadWithSession): Promise<boolean> {
+    const now = this.now();
+    if (seen?.stamps && seen.installation) {
+      const { customerNo, latestSeen } = seen.installation;
+      const active = await this.activeChecked.get(customerNo, seen.stamps.licences, async () => {
+        const record = await this.repo.active();
+        return record ? this.checked(record, customerNo) : null;
+      });
+      return active !== null && licenceStatus([this.evaluate(active, now)], await this.clockSetBack(latestSeen, now)).isNormal;
+    }
     const [active, installation] = await Promise.all([this.repo.active(), this.installation()]);
     if (!active) return false;
-    const now = this.now();
-    const setBack = await this.clockSetBack(installation, now);
-    return licenceStatus([this.evaluate(active, installation.customer_no, now)], setBack).isNormal;
+    const setBack = await this.clockSetBack(installation.latest_seen, now);
+    return licenceStatus([this.evaluate(this.checked(active, installation.customer_no), now)], setBack).isNormal;
   }
 
   async permission(isSystemAdmin: boolean): Promise<LicencePermission> {
@@ -320,7 +360,7 @@ export class LicenceService {
     };
     const installation = await this.installation();
     const now = this.now();
-    if (await this.clockSetBack(installation, now)) return fail(codes.licenceTampered);
+    if (await this.clockSetBack(installation.latest_seen, now)) return fail(codes.licenceTampered);
     const { check, payload } = this.checkStored(record, installation.customer_no);
     if (check === 'tampered') return fail(codes.licenceTampered);
     if (check === 'untrusted') return fail(codes.licenceNoTrustedKey);

@@ -18,6 +18,8 @@ export interface CataloguePage {
 }
 
 export interface Catalogue {
+  /** The catalogue's change stamp read before it (db/change-stamps.ts); null when it could not be read. */
+  stamp: number | null;
   /** Ascending by sortNum. */
   systems: CatalogueSystem[];
   /** Ascending by sortNum. */
@@ -40,15 +42,20 @@ function localisedAll(json: string): Localised {
 /**
  * The systems and pages every menu is cut from. They are reference data that change only with
  * seeding, an upgrade or a sub-system's registration, yet every GetMenu needs all of them: reading and
- * parsing them per call was most of its cost. They are kept in a TimedCache (see there for when a change shows).
+ * parsing them per call was most of its cost. They are kept: a signed-in call brings the catalogue's change stamp
+ * read with its session, and they are read again when it is newer than theirs (getAt), so a change made on any
+ * node shows at the next call; other callers get them from a TimedCache (see there for when a change shows).
  */
 export class MenuCatalogue {
   private readonly cache: TimedCache<Catalogue>;
 
   constructor(repo: MenuRepository, now: () => number, ttlMs = 30_000) {
     this.cache = new TimedCache(async () => {
+      // the stamp first: the rows read after it are at least as new
+      const stamp = await repo.catalogueStamp();
       const [systems, pages] = await Promise.all([repo.systems(), repo.pages()]);
       return {
+        stamp,
         systems: systems.map((row) => ({ row, label: localisedAll(row.label_i18n) })),
         pages: pages.map((row) => ({ row, title: localisedAll(row.title_i18n), funcRightPerms: parseIds(row.func_right_perms) })),
       };
@@ -62,6 +69,11 @@ export class MenuCatalogue {
 
   get(): Promise<Catalogue> {
     return this.cache.get();
+  }
+
+  /** The catalogue as new as change stamp `stamp` at least (read again when the kept one is older). */
+  getAt(stamp: number): Promise<Catalogue> {
+    return this.cache.getAt(stamp, (catalogue) => catalogue.stamp);
   }
 
   invalidate(): void {

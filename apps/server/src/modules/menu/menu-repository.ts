@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
+import { readChangeStamp } from '../../db/change-stamps.ts';
 import type { DB, MenuPagesTable, MenuSystemsTable, PermissionGrantsTable } from '../../db/schema.ts';
 
 export type SystemRow = Selectable<MenuSystemsTable>;
@@ -14,6 +15,11 @@ export class MenuRepository {
 
   pages(): Promise<PageRow[]> {
     return this.db.selectFrom('menu_pages').selectAll().orderBy('sort_num').orderBy('id').execute();
+  }
+
+  /** The catalogue's change stamp (db/change-stamps.ts); null without the stamps' row. */
+  catalogueStamp(): Promise<number | null> {
+    return readChangeStamp(this.db, 'catalogue');
   }
 
   grants(userId: string): Promise<GrantRow[]> {

@@ -63,7 +63,7 @@ export function registerMenuRoutes(app: App, deps: MenuRouteDeps) {
         response: { 200: envelope(Type.Object({ menuBaseList: Type.Array(MenuSystemSchema), menuList: Type.Array(MenuPageSchema) })), ...failureReplies },
       },
     },
-    async (request, reply) => sendShared(request, reply, await menu.menus(sessionOf(request).userId, request.lang)),
+    async (request, reply) => sendShared(request, reply, await menu.menus(sessionOf(request), request.lang)),
   );
 
   app.get(
@@ -77,7 +77,7 @@ export function registerMenuRoutes(app: App, deps: MenuRouteDeps) {
         response: { 200: envelope(Type.Array(Type.Object({ appCode: Type.String(), ids: Type.Array(Type.String()) }))), ...failureReplies },
       },
     },
-    async (request) => ok(request, await menu.permissions(sessionOf(request).userId)),
+    async (request) => ok(request, await menu.permissions(sessionOf(request))),
   );
 
   app.get(

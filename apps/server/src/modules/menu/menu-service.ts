@@ -1,6 +1,8 @@
 import type { LanguageCode, Localised, MenuData, MenuPage, MenuSystem, PermissionEntry } from '@campus/contracts';
+import type { ChangeStamps } from '../../db/change-stamps.ts';
 import { toLocalisedJson } from '../../lib/localised.ts';
 import { isSameOriginPath } from '../../lib/same-origin-path.ts';
+import { StampedCache } from '../../lib/stamped-cache.ts';
 import type { Catalogue, MenuCatalogue } from './menu-catalogue.ts';
 import { parseIds } from './menu-catalogue.ts';
 import type { GrantRow, MenuRepository } from './menu-repository.ts';
@@ -34,20 +36,53 @@ export const enterpriseDataSystem = 'qy';
 
 /** How many built menus (per language and set of grants) are kept; users share few distinct sets. */
 const builtMenuLimit = 256;
+/** How many users' grants are kept between their calls. */
+const cachedGrantsLimit = 10_000;
+
+/**
+ * Whose grants a question is about: a signed-in caller with the change stamps read with its session (its grants
+ * and the catalogue are then read again only when a stamp moved), or anyone else with stamps null (read now).
+ */
+export interface GrantHolder {
+  userId: string;
+  stamps: ChangeStamps | null;
+}
+
+/** A user's permission list cut by a catalogue, with the key of its built menus. */
+interface Permissions {
+  catalogue: Catalogue;
+  list: PermissionEntry[];
+  key: string;
+}
 
 /** Systems, pages and the permission grants of users. */
 export class MenuService {
   private readonly built = new Map<string, MenuData>();
-  private builtFor = -1;
+  private builtFor: Catalogue | null = null;
+  private readonly grantsByUser = new StampedCache<string, GrantRow[]>(cachedGrantsLimit);
+  /** The permission list of each grants array read (and kept) with the catalogue it was cut by. */
+  private readonly cut = new WeakMap<GrantRow[], Permissions>();
 
   constructor(
     private readonly repo: MenuRepository,
     private readonly catalogue: MenuCatalogue,
   ) {}
 
-  async permissions(userId: string): Promise<PermissionEntry[]> {
-    const [grants, catalogue] = await Promise.all([this.repo.grants(userId), this.catalogue.get()]);
-    return permissionsFrom(grants, catalogue);
+  async permissions(holder: GrantHolder): Promise<PermissionEntry[]> {
+    return (await this.permissionsOf(holder)).list;
+  }
+
+  private async permissionsOf({ userId, stamps }: GrantHolder): Promise<Permissions> {
+    const [grants, catalogue] = await Promise.all([
+      stamps ? this.grantsByUser.get(userId, stamps.grants, () => this.repo.grants(userId)) : this.repo.grants(userId),
+      stamps ? this.catalogue.getAt(stamps.catalogue) : this.catalogue.get(),
+    ]);
+    const kept = this.cut.get(grants);
+    if (kept?.catalogue === catalogue) return kept;
+    const list = permissionsFrom(grants, catalogue);
+    const cut = { catalogue, list, key: JSON.stringify(list) };
+    this.cut.set(grants, cut);
+    return cut;
   }
 
   /**
@@ -56,17 +91,16 @@ export class MenuService {
    * were all left out goes too. Both lists ascend by sortNum. Users with the same grants get the
    * same menu, so it is built once per catalogue version, language and set of grants.
    */
-  async menus(userId: string, language: LanguageCode): Promise<MenuData> {
-    const [grants, catalogue] = await Promise.all([this.repo.grants(userId), this.catalogue.get()]);
-    const permissions = permissionsFrom(grants, catalogue);
-    if (this.builtFor !== this.catalogue.version || this.built.size >= builtMenuLimit) {
+  async menus(holder: GrantHolder, language: LanguageCode): Promise<MenuData> {
+    const permissions = await this.permissionsOf(holder);
+    if (this.builtFor !== permissions.catalogue || this.built.size >= builtMenuLimit) {
       this.built.clear();
-      this.builtFor = this.catalogue.version;
+      this.builtFor = permissions.catalogue;
     }
-    const key = `${language}\n${JSON.stringify(permissions)}`;
+    const key = `${language}\n${permissions.key}`;
     let menu = this.built.get(key);
     if (!menu) {
-      menu = buildMenu(catalogue, permissions, language);
+      menu = buildMenu(permissions.catalogue, permissions.list, language);
       this.built.set(key, menu);
     }
     return menu;
@@ -139,14 +173,14 @@ export class MenuService {
   }
 
   /** Whether the user's permission list holds system `appCode` and, when given, function code `funcId` in it. */
-  async holds(userId: string, appCode: string, funcId?: string): Promise<boolean> {
-    const entry = (await this.permissions(userId)).find((p) => p.appCode === appCode);
+  async holds(holder: GrantHolder, appCode: string, funcId?: string): Promise<boolean> {
+    const entry = (await this.permissions(holder)).find((p) => p.appCode === appCode);
     return entry !== undefined && (funcId === undefined || entry.ids.includes(funcId));
   }
 
-  /** Every system of the catalogue (whoever holds it), ascending by sortNum. */
-  async catalogueSystems(): Promise<{ appNo: string; frontRoutingAddr: string }[]> {
-    return (await this.catalogue.get()).systems.map((s) => ({ appNo: s.row.app_no, frontRoutingAddr: s.row.front_routing_addr }));
+  /** Every system of the catalogue (whoever holds it), ascending by sortNum; as new as change stamp `stamp` when given. */
+  async catalogueSystems(stamp?: number): Promise<{ appNo: string; frontRoutingAddr: string }[]> {
+    return (await (stamp === undefined ? this.catalogue.get() : this.catalogue.getAt(stamp))).systems.map((s) => ({ appNo: s.row.app_no, frontRoutingAddr: s.row.front_routing_addr }));
   }
 
   /** Every system of the catalogue as an application a licence may cover (AppList), in catalogue order. */

@@ -43,9 +43,9 @@ export interface OperationLogRouteDeps {
 export function registerOperationLogRoutes(app: App, deps: OperationLogRouteDeps) {
   // runs after requireSession and before the body is validated: 401, then 403, then 400
   const mayReadLog: onRequestHookHandler = async (request) => {
-    const { userId } = sessionOf(request);
-    if (await deps.account.isSystemAdmin(userId)) return;
-    if (await deps.menu.holds(userId, enterpriseDataSystem, operationLogPermission)) return;
+    const session = sessionOf(request);
+    if (await deps.account.isSystemAdmin(session.userId)) return;
+    if (await deps.menu.holds(session, enterpriseDataSystem, operationLogPermission)) return;
     throw new AppError(codes.noPermission, 403);
   };
 

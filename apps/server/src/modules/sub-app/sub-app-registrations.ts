@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { codes } from '@campus/contracts';
 import type { LanguageCode, SubAppGrantRequest, SubAppManifest, SubAppRegistration } from '@campus/contracts';
+import { readChangeStamp } from '../../db/change-stamps.ts';
 import type { DB } from '../../db/schema.ts';
 import { refusingDuplicates } from '../../db/unique-violation.ts';
 import { AppError } from '../../http/envelope.ts';
@@ -44,17 +45,25 @@ const originsWaitMs = 250;
 
 export class SubAppRegistrations {
   private readonly repo: SubAppRegistrationRepository;
-  private readonly cache: TimedCache<RegistrationRow[]>;
+  /** The rows with the catalogue's change stamp read before them (null: unknown). */
+  private readonly cache: TimedCache<{ stamp: number | null; rows: RegistrationRow[] }>;
   private originsOf: { rows: RegistrationRow[]; origins: readonly string[] } | null = null;
 
   constructor(private readonly deps: SubAppRegistrationsDeps) {
     this.repo = new SubAppRegistrationRepository(deps.db);
-    this.cache = new TimedCache(() => this.repo.all(), deps.now);
+    this.cache = new TimedCache(async () => {
+      const stamp = await readChangeStamp(deps.db, 'catalogue');
+      return { stamp, rows: await this.repo.all() };
+    }, deps.now);
   }
 
-  /** Entry URL by system code, for the registered sub-systems. */
-  async entries(): Promise<ReadonlyMap<string, string>> {
-    return new Map((await this.cache.get()).map((row) => [row.app_no, row.entry]));
+  /**
+   * Entry URL by system code, for the registered sub-systems; as new as the catalogue's change stamp `stamp` when
+   * given (a signed-in call's), else within the cache time.
+   */
+  async entries(stamp?: number): Promise<ReadonlyMap<string, string>> {
+    const { rows } = stamp === undefined ? await this.cache.get() : await this.cache.getAt(stamp, (kept) => kept.stamp);
+    return new Map(rows.map((row) => [row.app_no, row.entry]));
   }
 
   /**
@@ -65,7 +74,7 @@ export class SubAppRegistrations {
   async origins(): Promise<readonly string[]> {
     let rows: RegistrationRow[];
     try {
-      rows = await this.cache.getWithin(originsWaitMs);
+      rows = (await this.cache.getWithin(originsWaitMs)).rows;
     } catch {
       rows = [];
     }
@@ -78,7 +87,7 @@ export class SubAppRegistrations {
   }
 
   async list(): Promise<SubAppRegistration[]> {
-    const [rows, overview] = await Promise.all([this.cache.get(), this.deps.menu.catalogueOverview()]);
+    const [{ rows }, overview] = await Promise.all([this.cache.get(), this.deps.menu.catalogueOverview()]);
     const systems = new Map(overview.systems.map((s) => [s.appNo, s]));
     return rows.flatMap((row) => {
       const system = systems.get(row.app_no);

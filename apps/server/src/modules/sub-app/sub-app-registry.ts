@@ -4,7 +4,8 @@ import { entryOrigin } from '../../lib/sub-app-entry-url.ts';
 
 /** What the registry needs of the menu area: the systems of the catalogue, in their order. */
 export interface SystemSource {
-  catalogueSystems(): Promise<{ appNo: string; frontRoutingAddr: string }[]>;
+  /** As new as the catalogue's change stamp `stamp` when given (db/change-stamps.ts). */
+  catalogueSystems(stamp?: number): Promise<{ appNo: string; frontRoutingAddr: string }[]>;
 }
 
 /** The origins (scheme://host[:port]) of the entries that live on another server, once each. */
@@ -26,11 +27,12 @@ export class SubAppRegistry {
     /** Whether this server holds a build of the folder (its index.html). */
     private readonly holdsBuild: (folder: string) => Promise<boolean>,
     /** Entry URL by system code of the sub-systems an operator registered: theirs comes first. */
-    private readonly registered: () => Promise<ReadonlyMap<string, string>> = async () => new Map(),
+    private readonly registered: (stamp?: number) => Promise<ReadonlyMap<string, string>> = async () => new Map(),
   ) {}
 
-  async entries(): Promise<SubAppEntry[]> {
-    const [systems, registered] = await Promise.all([this.systems.catalogueSystems(), this.registered()]);
+  /** Every system's entry; as new as the catalogue's change stamp `stamp` when given (a signed-in call's). */
+  async entries(stamp?: number): Promise<SubAppEntry[]> {
+    const [systems, registered] = await Promise.all([this.systems.catalogueSystems(stamp), this.registered(stamp)]);
     return Promise.all(
       systems.map(async ({ appNo, frontRoutingAddr }) => {
         const folder = folderOf(appNo, frontRoutingAddr);

@@ -93,7 +93,7 @@ export function registerSubAppRoutes(app: App, deps: SubAppRouteDeps) {
         response: { 200: envelope(Type.Array(SubAppEntrySchema)), ...failureReplies },
       },
     },
-    async (request) => ok(request, await deps.registry.entries()),
+    async (request) => ok(request, await deps.registry.entries(sessionOf(request).stamps?.catalogue)),
   );
 
   // sub-systems of other teams: system administrators only (the CLI `npm run subapp` does the same on the server)

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sm2 } from 'sm-crypto-v2';
-import { systemKeyId } from '@campus/card-crypto';
+import { isSm2PublicKey, systemKeyId } from '@campus/card-crypto';
 
 /**
  * The issuer's own SM2 key pair, made on first start and kept in its data folder (mode 0600). The server
@@ -22,7 +22,7 @@ export class DeviceIdentity {
     } catch {
       keys = null;
     }
-    if (!keys || typeof keys.publicKey !== 'string' || typeof keys.privateKey !== 'string' || !sm2.verifyPublicKey(keys.publicKey)) {
+    if (!keys || typeof keys.publicKey !== 'string' || typeof keys.privateKey !== 'string' || !isSm2PublicKey(keys.publicKey)) {
       const made = sm2.generateKeyPairHex();
       keys = { publicKey: made.publicKey, privateKey: made.privateKey };
       fs.mkdirSync(dataDir, { recursive: true });

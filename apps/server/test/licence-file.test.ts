@@ -120,4 +120,18 @@ describe('trust files', () => {
     expect(() => readTrustFile(file)).toThrow(/object of keys/);
     fs.rmSync(dir, { recursive: true, force: true });
   });
+
+  it('refuses an SM2 key of the right shape whose point is off the curve, with the same message', () => {
+    const { publicKey } = generateKeyPair('SM2');
+    const offCurve = publicKey.slice(0, -1) + (publicKey.endsWith('0') ? '1' : '0');
+    expect(() => trustedKey('SM2', offCurve)).toThrow(LicenceFormatError);
+    expect(() => trustedKey('SM2', offCurve)).toThrow(/^the key is not an SM2 public key \(04 followed by 128 hex digits\)$/);
+    const dir = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'trust-'));
+    const file = path.join(dir, 'trust.json');
+    fs.writeFileSync(file, JSON.stringify({ k1: { alg: 'SM2', publicKey: offCurve } }));
+    expect(() => readTrustFile(file)).toThrow(/key k1: the key is not an SM2 public key/);
+    fs.writeFileSync(file, JSON.stringify({ k1: { alg: 'SM2', publicKey: publicKey.toUpperCase() } }));
+    expect(readTrustFile(file).get('k1')?.key).toBe(publicKey);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 });

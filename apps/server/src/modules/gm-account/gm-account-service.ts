@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { sm2 } from 'sm-crypto-v2';
-import { classifyCard, initialiseMotherCard, openMotherCard, readMotherCard, systemKeyId, trimImage } from '@campus/card-crypto';
+import { classifyCard, initialiseMotherCard, isSm2PublicKey, openMotherCard, readMotherCard, systemKeyId, trimImage } from '@campus/card-crypto';
 import { codes, isGateSystem } from '@campus/contracts';
 import type { GateSetupState, MasterCardToken, MasterCardVerifyRequest, PreparedCardWrite, SystemInitConfirm, SystemInitRequest } from '@campus/contracts';
 import type { DB } from '../../db/schema.ts';
@@ -19,15 +19,6 @@ import type { SystemKeyVault } from './system-key-vault.ts';
 /** How long a master-card token is good for (spec §6: the set-up and card-management calls). */
 export const masterTokenTtlMs = 30 * 60_000;
 const masterTokenPattern = /^[A-Za-z0-9_-]{43}$/;
-
-/** Whether an uncompressed public key is a point of the SM2 curve (sm-crypto-v2 throws for one that is not). */
-function isPointOnCurve(publicKey: string): boolean {
-  try {
-    return sm2.verifyPublicKey(publicKey);
-  } catch {
-    return false;
-  }
-}
 
 /** What initialisation keeps until its confirm (the system key only sealed under the KEK). */
 interface InitPayload {
@@ -246,7 +237,7 @@ export class GmAccountService {
    */
   async sysKeyDataFor(devicePublicKey: string, trustedBy: string | null, clientIp: string): Promise<string> {
     const publicKey = devicePublicKey.toLowerCase();
-    if (!/^04[0-9a-f]{128}$/.test(publicKey) || !isPointOnCurve(publicKey)) {
+    if (!isSm2PublicKey(publicKey)) {
       throw new InvalidRequest('body/devicePublicKey must be an uncompressed SM2 public key (130 hex digits)');
     }
     const { key } = await this.systemKey();

@@ -1,6 +1,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign as edSign, verify as edVerify } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { sm2 } from 'sm-crypto-v2';
+import { isSm2PublicKey } from '@campus/card-crypto';
 import { customerNoPattern, licenceAlgorithms, licenceLimits } from '@campus/contracts';
 import type { LicenceAlgorithm, LicenceAppEdition, LicenceDeviceLimit, LicenceFile, LicencePayload } from '@campus/contracts';
 
@@ -215,7 +216,7 @@ export function ed25519PublicKey(base64Spki: string): KeyObject {
 }
 
 export function sm2PublicKey(hex: string): string {
-  if (!/^04[0-9a-f]{128}$/i.test(hex) || !sm2.verifyPublicKey(hex.toLowerCase())) throw new LicenceFormatError('the key is not an SM2 public key (04 followed by 128 hex digits)');
+  if (!isSm2PublicKey(hex)) throw new LicenceFormatError('the key is not an SM2 public key (04 followed by 128 hex digits)');
   return hex.toLowerCase();
 }
 

@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sm2 } from 'sm-crypto-v2';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isSm2PublicKey, systemKeyId } from '@campus/card-crypto';
+import { DeviceIdentity } from '../src/device-identity.ts';
+
+const systemKey = Buffer.from('00112233445566778899aabbccddeeff', 'hex');
+
+let dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  dirs = [];
+});
+
+/** A data folder holding `stored` as its device-key.json. */
+function dataDirWith(stored: unknown): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'campus-issuer-'));
+  dirs.push(dir);
+  fs.writeFileSync(path.join(dir, 'device-key.json'), `${JSON.stringify(stored)}\n`, { mode: 0o600 });
+  return dir;
+}
+
+const storedKeys = (dir: string) => JSON.parse(fs.readFileSync(path.join(dir, 'device-key.json'), 'utf8')) as { publicKey: string; privateKey: string };
+
+/** The system key data as the server seals it to a device key (GetSysKeyData, issue 13). */
+const sealedTo = (publicKey: string) => sm2.doEncrypt(new Uint8Array(Buffer.concat([systemKey, systemKeyId(systemKey)])), publicKey, 1);
+
+describe('the card issuer: its stored device key pair', () => {
+  it('keeps a stored key pair that is sound', () => {
+    const pair = sm2.generateKeyPairHex();
+    const dir = dataDirWith({ publicKey: pair.publicKey, privateKey: pair.privateKey });
+    const identity = new DeviceIdentity(dir);
+    expect(identity.publicKey).toBe(pair.publicKey);
+    expect(identity.openSystemKey(sealedTo(pair.publicKey))).toEqual(systemKey);
+  });
+
+  it('makes a new key pair, instead of failing to start, when the stored public key is off the curve', () => {
+    const pair = sm2.generateKeyPairHex();
+    const offCurve = pair.publicKey.slice(0, -1) + (pair.publicKey.endsWith('0') ? '1' : '0');
+    const dir = dataDirWith({ publicKey: offCurve, privateKey: pair.privateKey });
+    const identity = new DeviceIdentity(dir);
+    expect(identity.publicKey).not.toBe(offCurve);
+    expect(isSm2PublicKey(identity.publicKey)).toBe(true);
+    expect(storedKeys(dir).publicKey).toBe(identity.publicKey);
+    expect(identity.openSystemKey(sealedTo(identity.publicKey))).toEqual(systemKey);
+    expect(new DeviceIdentity(dir).publicKey).toBe(identity.publicKey);
+  });
+
+  it('makes a new key pair when the stored public key is not 04 and 128 hex digits', () => {
+    for (const publicKey of ['', '04abcd', `04${'z'.repeat(128)}`]) {
+      const dir = dataDirWith({ publicKey, privateKey: sm2.generateKeyPairHex().privateKey });
+      expect(isSm2PublicKey(new DeviceIdentity(dir).publicKey)).toBe(true);
+    }
+  });
+});

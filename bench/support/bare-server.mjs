@@ -1,4 +1,6 @@
-// The yardstick: Fastify with one JSON route, no plugins, no logging, no database.
+// The yardstick: Fastify with one JSON route, no plugins, no logging, no database; with a file given, a second route
+// sends that file's bytes as JSON (a GetMenu reply: what sending the same bytes costs, with nothing else to do).
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,5 +13,9 @@ const port = Number(process.argv[2]);
 const app = Fastify({ logger: false });
 app.get('/healthz', async () => ({ status: 'ok' }));
 app.get('/bare', async () => ({ code: 0, msg: 'ok', data: null }));
+if (process.argv[3]) {
+  const reply = readFileSync(process.argv[3]);
+  app.get('/bare-reply', async (_request, res) => res.type('application/json; charset=utf-8').send(reply));
+}
 await app.listen({ host: '127.0.0.1', port });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => app.close().then(() => process.exit(0)));

@@ -51,8 +51,8 @@ export async function startProductServer(port, env = {}, nodeArgs = []) {
 }
 
 /** A Fastify server with one route and nothing else: the ceiling for the machine. */
-export async function startBareServer(port) {
-  const child = spawn(process.execPath, [path.join(root, 'bench/support/bare-server.mjs'), String(port)], {
+export async function startBareServer(port, replyFile = null) {
+  const child = spawn(process.execPath, [path.join(root, 'bench/support/bare-server.mjs'), String(port), ...(replyFile ? [replyFile] : [])], {
     cwd: path.join(root, 'apps/server'),
     stdio: ['ignore', 'ignore', 'inherit'],
   });

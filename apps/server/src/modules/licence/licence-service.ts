@@ -242,6 +242,7 @@ export class LicenceService {
   /** A stored licence checked against the installation's customer number (its file verified). */
   private checked(record: LicenceRecord, customerNo: string): CheckedLicence {
     const { check, payload } = this.checkStored(record, customerNo);
+    // only the dates are taken here: the clock is applied by evaluate
     const { isFormal, beginTime, endTime } = this.toDetail(record, payload, 0);
     return { state: record.state, check, isFormal, beginTime, endTime };
   }

@@ -122,6 +122,22 @@ describe.each(databases)('change stamps (%s)', (kind) => {
     expect((await logSearch(admin)).body.code).toBe(codes.ok);
   });
 
+  it('stamps that go back with the database (a restore, a fail-over to a standby behind): the data read again, not kept', async () => {
+    const before = await stamps();
+    expect(await systems(staff)).toEqual(['qy', 'kq']);
+    await server.handle.db.insertInto('permission_grants').values({ user_id: staffId, app_code: 'mj', func_ids: '["1003000"]' }).execute();
+    await server.handle.db.insertInto('menu_pages').values({ id: 'qy-lost-report', app_no: 'qy', parent_id: null, path: '/qy/lost-report', name: 'lostReport', title_i18n: JSON.stringify({ 'en-US': 'Lost', 'zh-CN': '丢失', 'zh-MO': '丟失' }), sort_num: 9999, is_func_right: 0, func_right_perms: '[]', is_side: 1, icon: null, frame_url: null }).execute();
+    expect(await systems(staff)).toEqual(['qy', 'mj', 'kq']);
+    expect(await pagePaths(admin)).toContain('/qy/lost-report');
+    // the database as it was before those changes, stamps included
+    await server.handle.db.deleteFrom('permission_grants').where('user_id', '=', staffId).where('app_code', '=', 'mj').execute();
+    await server.handle.db.deleteFrom('menu_pages').where('id', '=', 'qy-lost-report').execute();
+    await server.handle.db.updateTable('change_stamps').set({ grants: before.grants, catalogue: before.catalogue }).execute();
+    expect(await systems(staff)).toEqual(['qy', 'kq']);
+    expect((await permissions(staff)).map((p) => p.appCode)).toEqual(['qy', 'kq']);
+    expect(await pagePaths(admin)).not.toContain('/qy/lost-report');
+  });
+
   it('without the stamps’ row, every call reads the data itself, and changes still show at once', async () => {
     const row = await stamps();
     await server.handle.db.deleteFrom('change_stamps').execute();

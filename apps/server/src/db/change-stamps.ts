@@ -9,7 +9,7 @@ import type { DB } from './schema.ts';
  * kind's tables, so no code path (a route, the seed, a registration, an operator's SQL) can change the data and
  * forget the stamp. Every signed-in call reads the stamps with its session, in one statement; what a node derives
  * from such data (the licence in effect, a user's grants, the menu catalogue) it keeps under the stamp it was read
- * with, and reads again as soon as a call brings a newer stamp: a change made on any node holds on every node at
+ * with, and reads again as soon as a call brings another stamp: a change made on any node holds on every node at
  * its next call, and the call reads one row instead of the data.
  */
 export const changeStampTables = {
@@ -21,7 +21,7 @@ export const changeStampTables = {
 
 export type ChangeStampKind = keyof typeof changeStampTables;
 
-/** The stamps as one call read them. Each only grows. */
+/** The stamps as one call read them. Each grows with every change (and goes back only with a database restored). */
 export type ChangeStamps = Record<ChangeStampKind, number>;
 
 /** The one row of change_stamps. */

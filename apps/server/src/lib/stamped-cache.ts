@@ -1,9 +1,9 @@
 /**
- * Values derived from data that has a change stamp (db/change-stamps.ts). An entry loaded by a call that read
- * stamp s answers every later call that read s or less, and is loaded again for a call that brings a newer stamp.
- * A load must run after its stamp was read (the session read comes first), so an entry is never older than its
- * stamp: a change committed on any node is seen at the next call that read the stamp it bumped.
- * Bounded: past `limit` keys, the least recently loaded goes.
+ * Values derived from data that has a change stamp (db/change-stamps.ts). An entry answers the calls that read the
+ * stamp it was loaded under, and is loaded again for a call that read another one. Another, not only a newer one: a
+ * stamp that went back (a database restored from a backup, a fail-over to a standby that had not seen the last
+ * changes) means the data went back too. A load runs after its call read the stamp (the session read comes first),
+ * so an entry is never older than its stamp. Bounded: past `limit` keys, the least recently loaded goes.
  */
 export class StampedCache<K, V> {
   private readonly entries = new Map<K, { stamp: number; value: V }>();
@@ -12,20 +12,11 @@ export class StampedCache<K, V> {
 
   async get(key: K, stamp: number, load: () => Promise<V>): Promise<V> {
     const entry = this.entries.get(key);
-    if (entry && entry.stamp >= stamp) return entry.value;
+    if (entry?.stamp === stamp) return entry.value;
     const value = await load();
-    const now = this.entries.get(key);
-    // two loads of one key may finish out of order: the one read under the newer stamp stays
-    if (!now || now.stamp <= stamp) {
-      this.entries.delete(key);
-      if (this.entries.size >= this.limit) this.entries.delete(this.entries.keys().next().value as K);
-      this.entries.set(key, { stamp, value });
-    }
+    this.entries.delete(key);
+    if (this.entries.size >= this.limit) this.entries.delete(this.entries.keys().next().value as K);
+    this.entries.set(key, { stamp, value });
     return value;
-  }
-
-  /** Forgets every entry (a change made by this process that no stamp covers). */
-  clear(): void {
-    this.entries.clear();
   }
 }

@@ -52,13 +52,17 @@ export class TimedCache<T> {
   }
 
   /**
-   * The value as new as change stamp `stamp` at least (db/change-stamps.ts), `stampOf` telling the stamp a value was
-   * read under (its load reads the stamp first; null: unknown, the value is taken as it is). A load already under way
-   * may have read the stamp before the change: then once more, until one read it after.
+   * The value for a call that read change stamp `stamp` (db/change-stamps.ts); `stampOf` tells the stamp a value was
+   * read under (its load reads the stamp first; null: unknown, the value is taken as it is). A value read under another
+   * stamp is read again: a newer stamp is a change, an older one a database that went back (restored, failed over).
+   * The read that follows is taken when it is as new as the call's stamp or newer; a load already under way when the
+   * call read its stamp may be older: then once more (three reads at most).
    */
   async getAt(stamp: number, stampOf: (value: T) => number | null): Promise<T> {
     let kept = await this.get();
-    for (let seen = stampOf(kept); seen !== null && seen < stamp; seen = stampOf(kept)) {
+    for (let reads = 0; reads < 3; reads += 1) {
+      const seen = stampOf(kept);
+      if (seen === null || seen === stamp || (reads > 0 && seen > stamp)) break;
       this.invalidate();
       kept = await this.get();
     }

@@ -43,8 +43,8 @@ function localisedAll(json: string): Localised {
  * The systems and pages every menu is cut from. They are reference data that change only with
  * seeding, an upgrade or a sub-system's registration, yet every GetMenu needs all of them: reading and
  * parsing them per call was most of its cost. They are kept: a signed-in call brings the catalogue's change stamp
- * read with its session, and they are read again when it is newer than theirs (getAt), so a change made on any
- * node shows at the next call; other callers get them from a TimedCache (see there for when a change shows).
+ * read with its session, and they are read again when it is not theirs (getAt), so a change made on any node shows
+ * at the next call; other callers get them from a TimedCache (see there for when a change shows).
  */
 export class MenuCatalogue {
   private readonly cache: TimedCache<Catalogue>;
@@ -71,7 +71,7 @@ export class MenuCatalogue {
     return this.cache.get();
   }
 
-  /** The catalogue as new as change stamp `stamp` at least (read again when the kept one is older). */
+  /** The catalogue for a call that read change stamp `stamp` (read again when the kept one was read under another). */
   getAt(stamp: number): Promise<Catalogue> {
     return this.cache.getAt(stamp, (catalogue) => catalogue.stamp);
   }

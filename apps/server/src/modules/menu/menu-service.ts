@@ -178,7 +178,7 @@ export class MenuService {
     return entry !== undefined && (funcId === undefined || entry.ids.includes(funcId));
   }
 
-  /** Every system of the catalogue (whoever holds it), ascending by sortNum; as new as change stamp `stamp` when given. */
+  /** Every system of the catalogue (whoever holds it), ascending by sortNum; for a call that read change stamp `stamp`, when given. */
   async catalogueSystems(stamp?: number): Promise<{ appNo: string; frontRoutingAddr: string }[]> {
     return (await (stamp === undefined ? this.catalogue.get() : this.catalogue.getAt(stamp))).systems.map((s) => ({ appNo: s.row.app_no, frontRoutingAddr: s.row.front_routing_addr }));
   }

@@ -58,8 +58,8 @@ export class SubAppRegistrations {
   }
 
   /**
-   * Entry URL by system code, for the registered sub-systems; as new as the catalogue's change stamp `stamp` when
-   * given (a signed-in call's), else within the cache time.
+   * Entry URL by system code, for the registered sub-systems: for a signed-in call that read the catalogue's change
+   * stamp `stamp`, when given; else within the cache time.
    */
   async entries(stamp?: number): Promise<ReadonlyMap<string, string>> {
     const { rows } = stamp === undefined ? await this.cache.get() : await this.cache.getAt(stamp, (kept) => kept.stamp);

@@ -30,7 +30,7 @@ export class SubAppRegistry {
     private readonly registered: (stamp?: number) => Promise<ReadonlyMap<string, string>> = async () => new Map(),
   ) {}
 
-  /** Every system's entry; as new as the catalogue's change stamp `stamp` when given (a signed-in call's). */
+  /** Every system's entry; for a signed-in call that read the catalogue's change stamp `stamp`, when given. */
   async entries(stamp?: number): Promise<SubAppEntry[]> {
     const [systems, registered] = await Promise.all([this.systems.catalogueSystems(stamp), this.registered(stamp)]);
     return Promise.all(

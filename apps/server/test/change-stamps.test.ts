@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { apiPaths, codes, licenceStates, operationLogPermission } from '@campus/contracts';
 import type { MenuData, PermissionEntry } from '@campus/contracts';
 import { changeStampTables } from '../src/db/change-stamps.ts';
@@ -137,6 +138,37 @@ describe.each(databases)('change stamps (%s)', (kind) => {
     expect((await permissions(staff)).map((p) => p.appCode)).toEqual(['qy', 'kq']);
     expect(await pagePaths(admin)).not.toContain('/qy/lost-report');
   });
+
+  if (kind === 'postgres') {
+    it('a transaction that changed a grant does not hold the stamps: another changing a second grant commits, then the first takes that one too', async () => {
+      const url = server.config.databaseUrl;
+      if (!url) throw new Error('no database URL');
+      const first = new pg.Client({ connectionString: url });
+      const second = new pg.Client({ connectionString: url });
+      await Promise.all([first.connect(), second.connect()]);
+      try {
+        await server.handle.db.insertInto('permission_grants').values([
+          { user_id: staffId, app_code: 'order-a', func_ids: '[]' },
+          { user_id: staffId, app_code: 'order-b', func_ids: '[]' },
+        ]).execute();
+        const before = Number((await stamps()).grants);
+        const change = (client: pg.Client, app: string) => client.query(`update permission_grants set func_ids = '["1"]' where user_id = $1 and app_code = $2`, [staffId, app]);
+        await first.query('begin');
+        await second.query('begin');
+        await change(first, 'order-a');
+        // the second changes b and commits; meanwhile the first wants b too, and waits for the second to commit
+        // (with the stamp bumped at each statement, the second's change would wait for the first's hold on the stamps)
+        const secondDone = change(second, 'order-b').then(() => second.query('commit'));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const firstDone = change(first, 'order-b').then(() => first.query('commit'));
+        await expect(Promise.all([firstDone, secondDone])).resolves.toBeDefined();
+        expect(Number((await stamps()).grants)).toBeGreaterThan(before);
+      } finally {
+        await Promise.allSettled([first.end(), second.end()]);
+        await server.handle.db.deleteFrom('permission_grants').where('user_id', '=', staffId).where('app_code', 'in', ['order-a', 'order-b']).execute();
+      }
+    });
+  }
 
   it('without the stamps’ row, every call reads the data itself, and changes still show at once', async () => {
     const row = await stamps();

@@ -51,8 +51,12 @@ export async function createChangeStamps(db: Kysely<unknown>, dialect: Dialect):
   for (const kind of kinds) {
     for (const name of changeStampTables[kind]) {
       if (dialect === 'postgres') {
-        // per statement: a statement changing many rows bumps once; truncate counts too
-        await sql`create trigger ${sql.id(`${name}_change_stamp`)} after insert or update or delete or truncate on ${sql.table(name)}
+        // Deferred to the commit: the stamps' row is then locked only while the transaction commits, after every row
+        // it changes is locked. Bumped at each statement instead, a transaction would hold the stamps' row while it
+        // goes on to lock other rows: two transactions changing two rows in opposite order would deadlock.
+        await sql`create constraint trigger ${sql.id(`${name}_change_stamp`)} after insert or update or delete on ${sql.table(name)}
+          deferrable initially deferred for each row execute function bump_change_stamp(${sql.lit(kind)})`.execute(db);
+        await sql`create trigger ${sql.id(`${name}_truncate_change_stamp`)} after truncate on ${sql.table(name)}
           for each statement execute function bump_change_stamp(${sql.lit(kind)})`.execute(db);
       } else {
         for (const event of ['insert', 'update', 'delete'] as const) {

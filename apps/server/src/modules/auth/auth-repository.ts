@@ -37,15 +37,14 @@ export class AuthRepository {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly dialect: Dialect = 'sqlite',
-  ) {
-    this.sessionReadQuery = this.compileSessionRead();
-  }
+  ) {}
 
   /**
-   * The statement every signed-in call runs: built and compiled once (its only parameter is the token hash), since
-   * compiling it again per call cost as much as running it.
+   * The statement every signed-in call runs: built and compiled at its first use (its only parameter is the token
+   * hash), since compiling it again per call cost as much as running it. Not at construction: a repository is made
+   * for every transaction, and most never read a session.
    */
-  private readonly sessionReadQuery: CompiledQuery<SessionReadRow>;
+  private sessionReadQuery: CompiledQuery<SessionReadRow> | null = null;
 
   private compileSessionRead(): CompiledQuery<SessionReadRow> {
     const compiled = this.db
@@ -73,6 +72,7 @@ export class AuthRepository {
 
   /** The session of `tokenHash` with the change stamps and the installation's identity and clock, in one statement. */
   async sessionRead(tokenHash: string): Promise<SessionRead | undefined> {
+    this.sessionReadQuery ??= this.compileSessionRead();
     const { rows } = await this.db.executeQuery<SessionReadRow>({ ...this.sessionReadQuery, parameters: [tokenHash] });
     const found = rows[0];
     if (!found) return undefined;

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import { licenceStates } from '@campus/contracts';
-import { installationRowId as installationId } from '../../db/schema.ts';
+import { installationRowId } from '../../db/schema.ts';
 import type { DB, InstallationTable, LicencesTable } from '../../db/schema.ts';
 
 export type LicenceRecord = Selectable<LicencesTable>;
@@ -76,29 +76,29 @@ export class LicenceRepository {
 
   /** Takes `customerNo` for an installation that has none yet (true when it did). */
   async adoptCustomerNo(customerNo: string): Promise<boolean> {
-    const result = await this.db.updateTable('installation').set({ customer_no: customerNo }).where('id', '=', installationId).where('customer_no', '=', '').executeTakeFirst();
+    const result = await this.db.updateTable('installation').set({ customer_no: customerNo }).where('id', '=', installationRowId).where('customer_no', '=', '').executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 
   async installation(): Promise<InstallationRecord | undefined> {
-    const row = await this.db.selectFrom('installation').selectAll().where('id', '=', installationId).executeTakeFirst();
+    const row = await this.db.selectFrom('installation').selectAll().where('id', '=', installationRowId).executeTakeFirst();
     return row && { ...row, latest_seen: Number(row.latest_seen), created_at: Number(row.created_at) };
   }
 
   async insertInstallationIfAbsent(row: Omit<InstallationRecord, 'id' | 'seed'>): Promise<void> {
-    await this.db.insertInto('installation').values({ id: installationId, ...row }).onConflict((oc) => oc.column('id').doNothing()).execute();
+    await this.db.insertInto('installation').values({ id: installationRowId, ...row }).onConflict((oc) => oc.column('id').doNothing()).execute();
   }
 
   async setSeed(seed: 'demo' | 'production'): Promise<void> {
-    await this.db.updateTable('installation').set({ seed }).where('id', '=', installationId).execute();
+    await this.db.updateTable('installation').set({ seed }).where('id', '=', installationRowId).execute();
   }
 
   async setCustomerNo(customerNo: string): Promise<void> {
-    await this.db.updateTable('installation').set({ customer_no: customerNo }).where('id', '=', installationId).execute();
+    await this.db.updateTable('installation').set({ customer_no: customerNo }).where('id', '=', installationRowId).execute();
   }
 
   /** Raises the latest time seen to `now` (never lowers it: concurrent servers race harmlessly). */
   async raiseLatestSeen(now: number): Promise<void> {
-    await this.db.updateTable('installation').set({ latest_seen: now }).where('id', '=', installationId).where('latest_seen', '<', now).execute();
+    await this.db.updateTable('installation').set({ latest_seen: now }).where('id', '=', installationRowId).where('latest_seen', '<', now).execute();
   }
 }

@@ -25,6 +25,8 @@ export interface Config {
   databaseConnectTimeoutMs: number;
   /** DATABASE_STATEMENT_TIMEOUT_MS: PostgreSQL, the longest a statement may run (the database cancels it; 503). */
   databaseStatementTimeoutMs: number;
+  /** DATABASE_PREPARED_STATEMENTS: PostgreSQL, named prepared statements (db/prepared-statements.ts). */
+  databasePreparedStatements: boolean;
   mjSystem: number;
   nationalCrypto: boolean;
   imageCode: boolean;
@@ -267,6 +269,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     sqliteFile: path.join(dataDir, 'campus.db'),
     databaseConnectTimeoutMs: intVar(env, 'DATABASE_CONNECT_TIMEOUT_MS', 5_000, 100, 600_000),
     databaseStatementTimeoutMs: intVar(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 15_000, 100, 3_600_000),
+    databasePreparedStatements: switchVar(env, 'DATABASE_PREPARED_STATEMENTS', true),
     mjSystem,
     nationalCrypto: isGateSystem(mjSystem),
     imageCode: switchVar(env, 'IMAGE_CODE', true),

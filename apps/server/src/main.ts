@@ -9,9 +9,12 @@ import { buildApp, safeLoggerOptions } from './app.ts';
 import { createServices, isDemoInstallation } from './services.ts';
 import { demoAccounts, demoCustomerNo, seedDatabase } from './seed/seed.ts';
 
-/** Migrations may rebuild indexes of big tables: on their own connection, without the statement timeout. */
+/**
+ * Migrations may rebuild indexes of big tables: on their own connection, without the statement timeout; their
+ * statements run once, so none is prepared.
+ */
 async function migrate(config: Config): Promise<void> {
-  const handle = openDatabase({ ...config, databaseStatementTimeoutMs: 0 });
+  const handle = openDatabase({ ...config, databaseStatementTimeoutMs: 0, databasePreparedStatements: false });
   try {
     await migrateToLatest(handle.db, handle.dialect);
   } finally {

@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type { DB } from './schema.ts';
 import { openSqlite, withStatementCache } from './sqlite-engine.ts';
+import { isOutdatedPlan, StatementNames } from './prepared-statements.ts';
 import { isDatabaseUnavailable } from './unavailable.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -30,32 +31,47 @@ export interface OpenDatabaseOptions {
   databaseConnectTimeoutMs?: number;
   /** PostgreSQL: the longest a statement may run before the database cancels it (0: none; migrations run without). */
   databaseStatementTimeoutMs?: number;
+  /** PostgreSQL: named prepared statements (prepared-statements.ts); on unless false. */
+  databasePreparedStatements?: boolean;
 }
 
 /** How much longer than the statement timeout the client waits for an answer before it gives the connection up. */
 const clientTimeoutMarginMs = 2_000;
 
 /**
- * The pool as Kysely sees it, with one difference: once a query failed because the connection itself failed
- * (terminated, timed out, reset), the connection is broken: what else is sent on it (a transaction's rollback)
- * fails at once instead of queueing behind a query that may never answer, and it goes back to the pool as broken,
- * so the pool closes it instead of handing it to the next request.
+ * The pool as Kysely sees it, with two differences.
+ * - Once a query failed because the connection itself failed (terminated, timed out, reset), the connection is
+ *   broken: what else is sent on it (a transaction's rollback) fails at once instead of queueing behind a query that
+ *   may never answer, and it goes back to the pool as broken, so the pool closes it instead of handing it to the next
+ *   request.
+ * - With `names`, statements run as named prepared statements (prepared-statements.ts). One whose plan another node's
+ *   migration outdated runs again unnamed, and the connection is closed at its release, so no statement it prepared
+ *   is used again; inside a transaction that retry cannot run (the failure ended the transaction): the outdated plan
+ *   is then answered 503 like a lost connection (db/unavailable.ts), and the caller's next try gets a fresh connection.
  */
-function discardingBrokenConnections(pool: pg.Pool): PostgresPool {
+function discardingBrokenConnections(pool: pg.Pool, names: StatementNames | null): PostgresPool {
   return {
     connect: async () => {
       const client = await pool.connect();
       let broken: Error | undefined;
+      let outdated: Error | undefined;
       const query = async (text: string, parameters: readonly unknown[]) => {
         if (broken) throw broken;
+        const name = outdated ? null : names?.nameOf(text);
         try {
-          return await client.query(text, [...parameters]);
+          return await (name ? client.query({ name, text, values: [...parameters] }) : client.query(text, [...parameters]));
         } catch (error) {
+          if (name && isOutdatedPlan(error) && error instanceof Error) {
+            outdated = error;
+            return await client.query(text, [...parameters]).catch(() => {
+              throw error;
+            });
+          }
           if (isDatabaseUnavailable(error) && error instanceof Error) broken ??= error;
           throw error;
         }
       };
-      return { query, release: () => client.release(broken) } as unknown as PostgresPoolClient;
+      return { query, release: () => client.release(broken ?? outdated) } as unknown as PostgresPoolClient;
     },
     end: () => pool.end(),
   };
@@ -80,7 +96,7 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
     // reported (once); the pool drops the connection and opens new ones on demand; queries in flight fail on their own.
     pool.on('error', () => undefined);
     pool.on('connect', (client) => client.on('error', (error: Error) => handle.onConnectionLost(error)));
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: discardingBrokenConnections(pool) }) });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: discardingBrokenConnections(pool, options.databasePreparedStatements === false ? null : new StatementNames()) }) });
     const handle: DatabaseHandle = {
       db,
       dialect: 'postgres',

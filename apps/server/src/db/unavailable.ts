@@ -1,3 +1,5 @@
+import { isOutdatedPlan } from './prepared-statements.ts';
+
 /**
  * Whether an error says the database cannot be used right now (as opposed to a bug or a refused statement): the
  * request is answered 503 serviceUnavailable and the caller may try again; the server recovers by itself once the
@@ -7,6 +9,8 @@
  * starting up" (57P01, 57P02, 57P03), a dropped database (57P04), no free connection slot (53300), a statement
  * cancelled by statement_timeout (57014); the network errors of a refused, reset or timed-out connection; and the
  * pg client's and pool's own words for a connection that ended or could not be had in time.
+ * A prepared statement that another node's migration outdated (prepared-statements.ts) inside a transaction: the
+ * connection is closed, and the next try runs on a fresh one.
  * SQLite: the file busy or locked beyond busy_timeout, an I/O error, a full disk, a file that cannot be opened.
  */
 const pgStates = new Set(['57P01', '57P02', '57P03', '57P04', '53300', '57014']);
@@ -25,6 +29,7 @@ const sqliteCodeNames = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN)(_|$)/;
 
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 3) return false;
+  if (isOutdatedPlan(error)) return true;
   const { code, errcode, message, errors, cause } = error as { code?: unknown; errcode?: unknown; message?: unknown; errors?: unknown; cause?: unknown };
   if (typeof code === 'string') {
     if (code.startsWith('08') && code.length === 5) return true;

@@ -132,8 +132,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.decorate('routeList', routeList);
   app.decorateRequest('lang', 'zh-CN');
   app.decorateRequest('session', null);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     request.lang = languageOf(request);
+    done();
   });
   app.setErrorHandler(errorHandler);
 
@@ -141,13 +142,19 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const configuredOrigins = entryOrigins(config.subAppEntries);
   let registeredOrigins: readonly string[] | null = null;
   let subAppOriginList = configuredOrigins;
-  const subAppOrigins = async () => {
-    const registered = await services.subAppRegistrations.origins();
+  const withConfigured = (registered: readonly string[]) => {
     if (registered !== registeredOrigins) {
       registeredOrigins = registered;
       subAppOriginList = [...new Set([...configuredOrigins, ...registered])];
     }
     return subAppOriginList;
+  };
+  const subAppOrigins = {
+    now: () => {
+      const registered = services.subAppRegistrations.originsNow();
+      return registered === null ? null : withConfigured(registered);
+    },
+    later: async () => withConfigured(await services.subAppRegistrations.origins()),
   };
   registerSecurityHeaders(app, securityHeadersFor(subAppOrigins, cardIssuerOrigins(config.cardIssuerUrl)));
   registerJsonCompression(app);

@@ -7,15 +7,24 @@ const encodings = [
   { name: 'gzip', suffix: '.gz' },
 ] as const;
 
+/** Accept-Encoding values read lately: a browser sends the same one with every call. */
+const readLately = new Map<string, ReadonlySet<string>>();
+const readLatelyLimit = 32;
+
 /** The encodings the client accepts (q=0 refuses one): the one reading of Accept-Encoding on this server. */
-export function acceptedEncodings(request: FastifyRequest): Set<string> {
+export function acceptedEncodings(request: FastifyRequest): ReadonlySet<string> {
   const header = request.headers['accept-encoding'];
+  const value = Array.isArray(header) ? header.join(',') : (header ?? '');
+  const known = readLately.get(value);
+  if (known) return known;
   const names = new Set<string>();
-  for (const part of (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',')) {
+  for (const part of value.split(',')) {
     const [name = '', ...params] = part.trim().toLowerCase().split(';');
     const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
     if (name && !(q && Number(q.slice(2)) === 0)) names.add(name);
   }
+  if (readLately.size >= readLatelyLimit) readLately.clear();
+  readLately.set(value, names);
   return names;
 }
 

@@ -1,5 +1,5 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { acceptedEncodings } from './compressed-files.ts';
 
 /** JSON replies at least this long are compressed; smaller ones gain less than compressing costs. */
@@ -43,16 +43,21 @@ function preferred(request: FastifyRequest): 'br' | 'gzip' | null {
  * Files are not touched here: the build writes their compressed copies (scripts/compress-assets.mjs).
  */
 export function registerJsonCompression(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply, payload) => {
-    // a string is at most 3 bytes a character: only a long one needs its bytes counted
-    if (typeof payload !== 'string' || payload.length * 3 < compressJsonFrom || (payload.length < compressJsonFrom && Buffer.byteLength(payload) < compressJsonFrom)) return payload;
-    if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json') || reply.hasHeader('content-encoding')) return payload;
-    reply.header('vary', 'Accept-Encoding');
-    const encoding = preferred(request);
-    if (encoding === null) return payload;
-    const compressed = compress(payload, encoding);
-    reply.header('content-encoding', encoding);
-    reply.removeHeader('content-length');
-    return compressed;
+  // a callback, not a promise: it runs on every reply
+  app.addHook('onSend', (request, reply, payload, done) => {
+    done(null, compressed(request, reply, payload));
   });
+}
+
+function compressed(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+  // a string is at most 3 bytes a character: only a long one needs its bytes counted
+  if (typeof payload !== 'string' || payload.length * 3 < compressJsonFrom || (payload.length < compressJsonFrom && Buffer.byteLength(payload) < compressJsonFrom)) return payload;
+  const type = reply.getHeader('content-type');
+  if (typeof type !== 'string' || !type.startsWith('application/json') || reply.hasHeader('content-encoding')) return payload;
+  reply.header('vary', 'Accept-Encoding');
+  const encoding = preferred(request);
+  if (encoding === null) return payload;
+  reply.header('content-encoding', encoding);
+  reply.removeHeader('content-length');
+  return compress(payload, encoding);
 }

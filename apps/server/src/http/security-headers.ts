@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** The card issuer's origin and, for one on loopback, its other name (127.0.0.1 ↔ localhost). */
 export function cardIssuerOrigins(cardIssuerUrl: string): string[] {
@@ -53,17 +53,29 @@ export function buildSecurityHeaders(otherOrigins: readonly string[] = [], issue
   });
 }
 
+/** A value a reply needs: at once when it is at hand (`now`), else after a wait (`later`). */
+export interface Current<T> {
+  now(): T | null;
+  later(): Promise<T>;
+}
+
 /**
- * The headers for the sub-app origins `origins()` answers now, rebuilt only when it answers another list (it
- * answers the same array while nothing changed): an operator registering a sub-system from another server changes
- * the policy without a restart.
+ * The headers for the sub-app origins as they are now, rebuilt only when the origins are another list (they are the
+ * same array while nothing changed): an operator registering a sub-system from another server changes the policy
+ * without a restart.
  */
-export function securityHeadersFor(origins: () => Promise<readonly string[]>, issuerOrigins: readonly string[]): () => Promise<Readonly<Record<string, string>>> {
+export function securityHeadersFor(origins: Current<readonly string[]>, issuerOrigins: readonly string[]): Current<Readonly<Record<string, string>>> {
   let built: { for: readonly string[]; headers: Readonly<Record<string, string>> } | null = null;
-  return async () => {
-    const now = await origins();
+  const headersOf = (now: readonly string[]) => {
     if (built?.for !== now) built = { for: now, headers: buildSecurityHeaders(now, issuerOrigins) };
     return built.headers;
+  };
+  return {
+    now: () => {
+      const now = origins.now();
+      return now === null ? null : headersOf(now);
+    },
+    later: async () => headersOf(await origins.later()),
   };
 }
 
@@ -74,15 +86,32 @@ const strictTransportSecurity = 'max-age=31536000; includeSubDomains';
  * The security headers on every reply; HSTS only when the request came over HTTPS (directly, or through a
  * trusted proxy's X-Forwarded-Proto, see TRUST_PROXY). JSON replies without a caching rule of their own
  * get `no-store`: they carry tokens and signed-in data, which no cache may keep.
+ * The hooks take callbacks, not promises: they run on every request, and the headers are at hand nearly always
+ * (a promise and its turn of the event loop per hook cost a small call a noticeable share of its time).
  */
-export function registerSecurityHeaders(app: FastifyInstance, headers: () => Promise<Readonly<Record<string, string>>>): void {
-  app.addHook('onRequest', async (request, reply) => {
-    reply.headers(await headers());
+export function registerSecurityHeaders(app: FastifyInstance, headers: Current<Readonly<Record<string, string>>>): void {
+  const apply = (request: FastifyRequest, reply: FastifyReply, set: Readonly<Record<string, string>>) => {
+    reply.headers(set);
     if (request.protocol === 'https') reply.header('strict-transport-security', strictTransportSecurity);
+  };
+  app.addHook('onRequest', (request, reply, done) => {
+    const ready = headers.now();
+    if (ready !== null) {
+      apply(request, reply, ready);
+      done();
+      return;
+    }
+    headers.later().then(
+      (set) => {
+        apply(request, reply, set);
+        done();
+      },
+      (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+    );
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
-    const type = String(reply.getHeader('content-type') ?? '');
-    if (type.startsWith('application/json') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-    return payload;
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    const type = reply.getHeader('content-type');
+    if (typeof type === 'string' && type.startsWith('application/json') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    done(null, payload);
   });
 }

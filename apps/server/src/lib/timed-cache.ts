@@ -28,6 +28,14 @@ export class TimedCache<T> {
   }
 
   /**
+   * The value when it was read within the cache time, else null: a hot path answers from it without waiting on a
+   * promise, and asks get() or getWithin() only when it is null.
+   */
+  fresh(): T | null {
+    return this.cached && this.now() - this.cached.readAt < this.ttlMs ? this.cached.value : null;
+  }
+
+  /**
    * The value, but once one was read, never a wait of more than `waitMs` for a newer one: when the reload takes
    * longer, or fails (the database away), the last value, however old; the reload goes on for the next caller.
    * Before the first read (or after invalidate) it waits for the value like get().

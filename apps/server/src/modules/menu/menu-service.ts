@@ -48,11 +48,13 @@ export interface GrantHolder {
   stamps: ChangeStamps | null;
 }
 
-/** A user's permission list cut by a catalogue, with the key of its built menus. */
+/** A user's permission list cut by a catalogue, with the key of its built menus and those it was answered with. */
 interface Permissions {
   catalogue: Catalogue;
   list: PermissionEntry[];
   key: string;
+  /** By language: a user's next call finds its menu here, without building the shared key again. */
+  menus: Map<LanguageCode, MenuData>;
 }
 
 /** Systems, pages and the permission grants of users. */
@@ -80,7 +82,7 @@ export class MenuService {
     const kept = this.cut.get(grants);
     if (kept?.catalogue === catalogue) return kept;
     const list = permissionsFrom(grants, catalogue);
-    const cut = { catalogue, list, key: JSON.stringify(list) };
+    const cut = { catalogue, list, key: JSON.stringify(list), menus: new Map<LanguageCode, MenuData>() };
     this.cut.set(grants, cut);
     return cut;
   }
@@ -93,6 +95,8 @@ export class MenuService {
    */
   async menus(holder: GrantHolder, language: LanguageCode): Promise<MenuData> {
     const permissions = await this.permissionsOf(holder);
+    const answered = permissions.menus.get(language);
+    if (answered) return answered;
     if (this.builtFor !== permissions.catalogue || this.built.size >= builtMenuLimit) {
       this.built.clear();
       this.builtFor = permissions.catalogue;
@@ -103,6 +107,7 @@ export class MenuService {
       menu = buildMenu(permissions.catalogue, permissions.list, language);
       this.built.set(key, menu);
     }
+    permissions.menus.set(language, menu);
     return menu;
   }
 

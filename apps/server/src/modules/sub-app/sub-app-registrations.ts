@@ -47,7 +47,7 @@ export class SubAppRegistrations {
   private readonly repo: SubAppRegistrationRepository;
   /** The rows with the catalogue's change stamp read before them (null: unknown). */
   private readonly cache: TimedCache<{ stamp: number | null; rows: RegistrationRow[] }>;
-  private originsOf: { rows: RegistrationRow[]; origins: readonly string[] } | null = null;
+  private lastOrigins: { rows: RegistrationRow[]; origins: readonly string[] } | null = null;
 
   constructor(private readonly deps: SubAppRegistrationsDeps) {
     this.repo = new SubAppRegistrationRepository(deps.db);
@@ -78,12 +78,22 @@ export class SubAppRegistrations {
     } catch {
       rows = [];
     }
-    // the same array while the rows are the same, so the content policy is rebuilt only on a change
-    if (rows !== this.originsOf?.rows) {
+    return this.originsOf(rows);
+  }
+
+  /** The origins as origins() answers them, without waiting: null when the rows are not fresh (call origins()). */
+  originsNow(): readonly string[] | null {
+    const fresh = this.cache.fresh();
+    return fresh ? this.originsOf(fresh.rows) : null;
+  }
+
+  /** The same array while the rows are the same, so the content policy is rebuilt only on a change. */
+  private originsOf(rows: RegistrationRow[]): readonly string[] {
+    if (rows !== this.lastOrigins?.rows) {
       const origins = rows.flatMap((row) => [entryOrigin(row.entry), ...parseIds(row.script_origins)]).filter((o): o is string => o !== null);
-      this.originsOf = { rows, origins: [...new Set(origins)] };
+      this.lastOrigins = { rows, origins: [...new Set(origins)] };
     }
-    return this.originsOf.origins;
+    return this.lastOrigins.origins;
   }
 
   async list(): Promise<SubAppRegistration[]> {

@@ -41,7 +41,7 @@ function summarise(profile, fromMicros) {
     folded.set(line, (folded.get(line) ?? 0) + time);
   }
   const top = (map, n) => [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([name, t]) => ({ name, share: t / total }));
-  return { self: top(self, 12), inclusive: top(inclusive, 40).filter((f) => f.name !== '(root)').slice(0, 16), folded: [...folded].map(([line, t]) => `${line} ${Math.round(t)}`).join('\n') };
+  return { busyMicros: total, self: top(self, 12), inclusive: top(inclusive, 40).filter((f) => f.name !== '(root)').slice(0, 16), folded: [...folded].map(([line, t]) => `${line} ${Math.round(t)}`).join('\n') };
 }
 
 export async function profileGetMenu({ port, seconds = 8 }) {
@@ -63,5 +63,7 @@ export async function profileGetMenu({ port, seconds = 8 }) {
   const summary = summarise(JSON.parse(readFileSync(file, 'utf8')), loadFrom);
   writeFileSync(path.join(root, 'bench', 'reports', 'getmenu.folded'), `${summary.folded}\n`);
   rmSync(dir, { recursive: true, force: true });
-  return { rps: result.requests.average, seconds, self: summary.self, inclusive: summary.inclusive };
+  // the process's busy time (not idle) per call answered while the profile ran: what one call costs one core
+  const busyMicrosPerCall = summary.busyMicros / result.requests.total;
+  return { rps: result.requests.average, seconds, busyMicrosPerCall, self: summary.self, inclusive: summary.inclusive };
 }

@@ -50,11 +50,15 @@ export async function startProductServer(port, env = {}, nodeArgs = []) {
   return { baseUrl, pid: child.pid, stop: stopper(child, () => rmSync(dataDir, { recursive: true, force: true })) };
 }
 
+/** The work (µs on the CPU) of the bare server's /bare-work-N routes. */
+export const bareWorkMicros = [10, 20, 40];
+
 /** A Fastify server with one route and nothing else: the ceiling for the machine. */
 export async function startBareServer(port, replyFile = null) {
   const child = spawn(process.execPath, [path.join(root, 'bench/support/bare-server.mjs'), String(port), ...(replyFile ? [replyFile] : [])], {
     cwd: path.join(root, 'apps/server'),
     stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, BARE_WORK_MICROS: bareWorkMicros.join(',') },
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForHealth(`${baseUrl}/healthz`, child);

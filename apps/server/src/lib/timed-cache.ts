@@ -7,6 +7,8 @@ export class TimedCache<T> {
   private cached: { value: T; readAt: number } | null = null;
   private loading: Promise<T> | null = null;
   private generation = 0;
+  /** Raised by invalidate: a load begun before it is neither kept nor handed to a caller that comes after it. */
+  private epoch = 0;
 
   constructor(
     private readonly load: () => Promise<T>,
@@ -21,9 +23,12 @@ export class TimedCache<T> {
 
   async get(): Promise<T> {
     if (this.cached && this.now() - this.cached.readAt < this.ttlMs) return this.cached.value;
-    this.loading ??= this.reload().finally(() => {
-      this.loading = null;
-    });
+    if (!this.loading) {
+      const loading = this.reload().finally(() => {
+        if (this.loading === loading) this.loading = null;
+      });
+      this.loading = loading;
+    }
     return this.loading;
   }
 
@@ -71,7 +76,9 @@ export class TimedCache<T> {
     for (let reads = 0; reads < 3; reads += 1) {
       const seen = stampOf(kept);
       if (seen === null || seen === stamp || (reads > 0 && seen > stamp)) break;
-      this.invalidate();
+      // not invalidate(): calls that bring the same new stamp at once share one load, and the stamp check above
+      // tells whether the load they shared is new enough
+      this.cached = null;
       kept = await this.get();
     }
     return kept;
@@ -82,15 +89,24 @@ export class TimedCache<T> {
     return this.cached?.value ?? null;
   }
 
+  /**
+   * After a change: the next caller reads the value anew. A load already under way may have read before the change,
+   * so it is neither waited for nor kept (its own callers, who asked before the change, still get it).
+   */
   invalidate(): void {
     this.cached = null;
+    this.loading = null;
+    this.epoch += 1;
   }
 
   private async reload(): Promise<T> {
+    const epoch = this.epoch;
     const readAt = this.now();
     const value = await this.load();
-    this.cached = { value, readAt };
-    this.generation += 1;
+    if (epoch === this.epoch) {
+      this.cached = { value, readAt };
+      this.generation += 1;
+    }
     return value;
   }
 }

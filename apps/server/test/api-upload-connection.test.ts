@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths, codes, licenceLimits } from '@campus/contracts';
+import { parseGraceMs } from '../src/http/uploaded-files.ts';
 import { databases, signIn, startServer } from './helpers.ts';
 import type { TestServer } from './helpers.ts';
 
@@ -77,6 +78,37 @@ describe.each(databases)('a refused upload does not stall its connection (%s)', 
       // the same connection carried both: the rest of the refused body was read and dropped
       expect(refused.connection).toBe('keep-alive');
       expect(next.socketPort).toBe(refused.socketPort);
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('a body the parser never ends (a bare CR in a part header, 100 KB behind it) is refused, and the connection serves the next call', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const url = new URL(server.url);
+      const boundary = 'campus-stuck-boundary';
+      const body = Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="a\rb.lic"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+        Buffer.alloc(100_000, 'A'),
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      const started = performance.now();
+      const refused = await send(agent, url, {
+        method: 'POST',
+        path: apiPaths.licenceUpload,
+        headers: { token, language: 'zh-CN', 'content-type': `multipart/form-data; boundary=${boundary}` },
+        body,
+      });
+      expect(refused.status).toBe(400);
+      const envelope = JSON.parse(refused.body) as { code: number; msg: string };
+      expect(envelope.code).toBe(codes.badRequest);
+      expect(envelope.msg).toBe('请求参数不正确: the multipart body cannot be read: its parts never end');
+      const next = await send(agent, url, { method: 'GET', path: apiPaths.licencePermission, headers: { token } });
+      expect(next.status).toBe(200);
+      expect(next.socketPort).toBe(refused.socketPort);
+      // answered once the grace ran out, not at some later timeout
+      expect(performance.now() - started).toBeLessThan(parseGraceMs + 5_000);
     } finally {
       agent.destroy();
     }

@@ -74,12 +74,53 @@ export async function receiveFiles(request: FastifyRequest, reply: FastifyReply,
   }
 }
 
+/** How long the parser may take, once every byte of the body has arrived, before it is taken as stuck. */
+export const parseGraceMs = 5_000;
+
+/**
+ * Refuses the upload when its whole body has arrived (Content-Length bytes) and the parser has still not finished
+ * `graceMs` later. The multipart parser can stop for good on some malformed bodies (a bare CR inside a part's
+ * header, with more than its buffer of data behind it): it neither ends nor fails, and the request would wait for
+ * ever. Arrival is counted from the moment the parser is attached (the caller attaches it first: a listener added
+ * before would start the stream and lose what the parser never saw). A body of unknown length is bounded by the
+ * server's request timeout instead.
+ */
+function stuckParser(request: FastifyRequest, graceMs: number): { refused: Promise<never>; stop: () => void } {
+  const announced = Number(request.headers['content-length']);
+  let received = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let refuse: (error: UploadRefused) => void = () => undefined;
+  const refused = new Promise<never>((_resolve, reject) => {
+    refuse = reject;
+  });
+  refused.catch(() => undefined);
+  const onData = (chunk: Buffer) => {
+    received += chunk.length;
+    if (Number.isFinite(announced) && received >= announced && timer === undefined) {
+      timer = setTimeout(() => refuse(new UploadRefused('the multipart body cannot be read: its parts never end')), graceMs);
+    }
+  };
+  request.raw.on('data', onData);
+  return {
+    refused,
+    stop: () => {
+      clearTimeout(timer);
+      request.raw.off('data', onData);
+    },
+  };
+}
+
 async function readFiles(request: FastifyRequest, limits: UploadLimits): Promise<ReceivedFile[]> {
   const files: ReceivedFile[] = [];
+  // the first step attaches the parser to the body (synchronously); the watch starts after it
+  const parts = request.parts()[Symbol.asyncIterator]();
+  const first = parts.next();
+  const watch = stuckParser(request, parseGraceMs);
   try {
-    for await (const part of request.parts()) {
+    for (let step = await Promise.race([first, watch.refused]); !step.done; step = await Promise.race([parts.next(), watch.refused])) {
+      const part = step.value;
       if (part.type !== 'file') continue;
-      const bytes = await part.toBuffer();
+      const bytes = await Promise.race([part.toBuffer(), watch.refused]);
       const fileName = baseName(part.filename ?? '');
       if (part.fieldname !== limits.field || fileName === '') continue;
       files.push({ fileName, bytes });
@@ -91,6 +132,8 @@ async function readFiles(request: FastifyRequest, limits: UploadLimits): Promise
     if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') throw new UploadRefused(`body/${limits.field} must hold at most ${limits.maxFiles} files`);
     // busboy's own words for a malformed body ("Unexpected end of form", "Malformed part header", …)
     throw new UploadRefused(`the multipart body cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    watch.stop();
   }
   if (files.length === 0) throw new UploadRefused(`body/${limits.field} must hold at least one file`);
   return files;

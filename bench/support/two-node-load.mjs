@@ -1,8 +1,12 @@
 // Issue 17, load and memory: two server nodes on one database under 100 connections for a minute, over the calls
 // the shell makes most once signed in (menus, user detail, operation log search, licence permission). Errors, the
-// p99 of each node, and each node's memory (RSS) after a warm-up and after the load.
-import { readFileSync } from 'node:fs';
+// p99 of each node, and each node's memory after a warm-up and after the load, each read right after a full
+// garbage collection (memory-probe.mjs).
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { freshPostgres } from './postgres.mjs';
 import { startProductServer } from './servers.mjs';
@@ -10,9 +14,15 @@ import { startProductServer } from './servers.mjs';
 /** Sessions per node: the connections take turns with them (one system administrator, who may make every call of the mix). */
 const sessionsPerNode = 10;
 
-function rssKb(pid) {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
-  return Number(line?.match(/(\d+)/)?.[1] ?? 0);
+const memoryProbe = path.join(path.dirname(fileURLToPath(import.meta.url)), 'memory-probe.mjs');
+
+/** The node's memory right after a full garbage collection (memory-probe.mjs), in KB: RSS and the JavaScript heap in use. */
+async function memoryAfterCollection(node) {
+  rmSync(node.probeFile, { force: true });
+  process.kill(node.pid, 'SIGUSR2');
+  for (let waited = 0; waited < 10_000 && !existsSync(node.probeFile); waited += 50) await new Promise((r) => setTimeout(r, 50));
+  const usage = JSON.parse(readFileSync(node.probeFile, 'utf8'));
+  return { rssKb: usage.rss / 1024, heapKb: usage.heapUsed / 1024 };
 }
 
 async function signIn(baseUrl, account, password) {
@@ -72,27 +82,35 @@ export async function measureTwoNodeLoad({ ports, databaseUrl, seconds = 60, con
   if (!databaseUrl) return null;
   const postgres = await freshPostgres(databaseUrl, `campus_bench_nodes_${process.pid}`);
   const nodes = [];
+  const probeDir = mkdtempSync(path.join(tmpdir(), 'campus-memory-'));
   try {
     // one after the other: the first migrates and seeds the database, the second finds it ready
-    for (const port of ports) nodes.push(await startProductServer(port, { DATABASE_URL: postgres.url }));
+    for (const port of ports) {
+      const probeFile = path.join(probeDir, `${port}.json`);
+      const node = await startProductServer(port, { DATABASE_URL: postgres.url, MEMORY_PROBE_FILE: probeFile }, ['--expose-gc', '--import', memoryProbe]);
+      nodes.push({ ...node, probeFile });
+    }
     const tokens = await Promise.all(nodes.map((node) => Promise.all(Array.from({ length: sessionsPerNode }, () => signIn(node.baseUrl, 'sysadmin', 'Sysadmin#2026')))));
     // warm-up, then the memory each node starts the measured minute with
     await Promise.all(nodes.map((node, i) => load(node.baseUrl, tokens[i], 10, 5)));
-    const before = nodes.map((node) => rssKb(node.pid));
+    const before = await Promise.all(nodes.map(memoryAfterCollection));
     const results = await Promise.all(nodes.map((node, i) => load(node.baseUrl, tokens[i], Math.round(connections / nodes.length), seconds)));
-    const after = nodes.map((node) => rssKb(node.pid));
+    const after = await Promise.all(nodes.map(memoryAfterCollection));
     return {
       seconds,
       connections,
       nodes: results.map((r, i) => ({
         port: ports[i],
         ...r,
-        rssBeforeKb: before[i],
-        rssAfterKb: after[i],
+        rssBeforeKb: before[i].rssKb,
+        rssAfterKb: after[i].rssKb,
+        heapBeforeKb: before[i].heapKb,
+        heapAfterKb: after[i].heapKb,
       })),
     };
   } finally {
     for (const node of nodes) await node.stop();
     await postgres.drop();
+    rmSync(probeDir, { recursive: true, force: true });
   }
 }

@@ -103,7 +103,9 @@ describe.each(databases)('a refused upload does not stall its connection (%s)', 
       expect(refused.status).toBe(400);
       const envelope = JSON.parse(refused.body) as { code: number; msg: string };
       expect(envelope.code).toBe(codes.badRequest);
-      expect(envelope.msg).toBe('请求参数不正确: the multipart body cannot be read: its parts never end');
+      // on Node 20 the parser stops for good on this body (no part, no error, no end) and the server refuses it once the
+      // grace has run out; on Node 24 the parser ends it without a part
+      expect(envelope.msg).toMatch(/^请求参数不正确: (the multipart body cannot be read: its parts never end|body\/files must hold at least one file)$/);
       const next = await send(agent, url, { method: 'GET', path: apiPaths.licencePermission, headers: { token } });
       expect(next.status).toBe(200);
       expect(next.socketPort).toBe(refused.socketPort);

@@ -21,6 +21,7 @@ interface Call {
 let calls: Call[] = [];
 let settings = { imgVerifyCode: false, openLdap: false, mjSystem: 0, systemName: 'Campus' };
 let tenants = [{ code: '1001', name: 'Demo Campus' }];
+let captchaDown = false;
 const messages: string[] = [];
 
 const ok = (data: unknown) => ({ code: 0, msg: 'ok', data });
@@ -34,6 +35,7 @@ function fakeServer(): AxiosAdapter {
       case apiPaths.tenantSettings:
         return reply(ok(settings));
       case apiPaths.captchaImage:
+        if (captchaDown) return reply({ code: 998, msg: 'unavailable', data: null });
         return reply(ok({ verifyKey: (config.params as { verifyKey: string }).verifyKey, image: 'data:image/png;base64,AAAA', expiresIn: 120 }));
       case apiPaths.tenantSearch:
         return reply(ok(tenants));
@@ -79,6 +81,7 @@ beforeEach(async () => {
   messages.length = 0;
   settings = { imgVerifyCode: false, openLdap: false, mjSystem: 0, systemName: 'Campus' };
   tenants = [{ code: '1001', name: 'Demo Campus' }];
+  captchaDown = false;
   http.defaults.adapter = fakeServer();
   registerNotifier({ error: (text) => messages.push(text) });
   resetMenus();
@@ -124,6 +127,19 @@ describe('LoginPage', () => {
     await waitFor(() => expect(calls.filter((call) => call.url === apiPaths.captchaImage)).toHaveLength(2));
     const keys = calls.filter((call) => call.url === apiPaths.captchaImage).map((call) => call.params?.verifyKey);
     expect(keys[0]).not.toBe(keys[1]);
+  });
+
+  it('the image code button is named by what it shows: the text while there is no image, the refresh text on the image', async () => {
+    settings = { ...settings, imgVerifyCode: true };
+    captchaDown = true;
+    renderLogin();
+    const retry = await screen.findByRole('button', { name: '点击加载' });
+    expect(retry).toHaveTextContent('点击加载');
+    expect(retry).toHaveAttribute('title', '换一张图片');
+    captchaDown = false;
+    await userEvent.click(retry);
+    const image = await screen.findByRole('img', { name: '换一张图片' });
+    expect(screen.getByRole('button', { name: '换一张图片' })).toContainElement(image);
   });
 
   it('shows the LDAP box only when LDAP is on', async () => {

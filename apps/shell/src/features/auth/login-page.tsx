@@ -269,14 +269,9 @@ function LoginForm({ embedded }: { embedded: boolean }) {
                   onChange={(event) => update('captcha', event.target.value)}
                   disabled={submitting}
                 />
-                <button
-                  type="button"
-                  className="campus-login__captcha-image"
-                  aria-label={t('login.refreshCaptcha')}
-                  title={t('login.refreshCaptcha')}
-                  onClick={() => void refreshCaptcha()}
-                >
-                  {captcha ? <img src={captcha.image} alt="" /> : <span>{captchaFailed ? t('login.captchaUnavailable') : t('common.loading')}</span>}
+                {/* its name is what it shows (WCAG 2.5.3): the image's "refresh" text, or the loading / unavailable text */}
+                <button type="button" className="campus-login__captcha-image" title={t('login.refreshCaptcha')} onClick={() => void refreshCaptcha()}>
+                  {captcha ? <img src={captcha.image} alt={t('login.refreshCaptcha')} /> : <span>{captchaFailed ? t('login.captchaUnavailable') : t('common.loading')}</span>}
                 </button>
               </div>
               {errorText('captcha')}

@@ -1,5 +1,8 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { openDatabase } from '../src/db/database.ts';
 import { hasNodeSqlite, openSqlite, withStatementCache } from '../src/db/sqlite-engine.ts';
 import { tempDir } from './helpers.ts';
 
@@ -50,5 +53,31 @@ describe('the embedded SQLite engine', () => {
     expect(db.prepare('select n from t').all([])).toEqual([{ n: 22 }]);
     db.close();
     second.close();
+  });
+});
+
+describe('the embedded database on disk', () => {
+  const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
+
+  it('makes the data folder and campus.db (and its WAL files) for the service user only', async () => {
+    const dataDir = path.join(tempDir(), 'data');
+    const sqliteFile = path.join(dataDir, 'campus.db');
+    const handle = openDatabase({ databaseUrl: null, sqliteFile });
+    await sql`create table t (id integer primary key)`.execute(handle.db);
+    await sql`insert into t (id) values (1)`.execute(handle.db);
+    expect(modeOf(dataDir)).toBe(0o700);
+    expect(modeOf(sqliteFile)).toBe(0o600);
+    expect(modeOf(`${sqliteFile}-wal`)).toBe(0o600);
+    await handle.close();
+  });
+
+  it('takes group and other rights from a campus.db an older release left readable to all', async () => {
+    const sqliteFile = path.join(tempDir(), 'campus.db');
+    fs.writeFileSync(sqliteFile, '', { mode: 0o644 });
+    fs.chmodSync(sqliteFile, 0o644);
+    const handle = openDatabase({ databaseUrl: null, sqliteFile });
+    await sql`select 1`.execute(handle.db);
+    expect(modeOf(sqliteFile)).toBe(0o600);
+    await handle.close();
   });
 });

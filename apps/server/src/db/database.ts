@@ -1,10 +1,10 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type { DB } from './schema.ts';
 import { openSqlite, withStatementCache } from './sqlite-engine.ts';
+import { makePrivateDir, makePrivateFile } from '../lib/private-files.ts';
 import { isOutdatedPlan, StatementNames } from './prepared-statements.ts';
 import { isDatabaseUnavailable } from './unavailable.ts';
 
@@ -105,7 +105,8 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
     };
     return handle;
   }
-  fs.mkdirSync(path.dirname(options.sqliteFile), { recursive: true });
+  makePrivateDir(path.dirname(options.sqliteFile));
+  makePrivateFile(options.sqliteFile);
   const sqlite = openSqlite(options.sqliteFile);
   // the busy timeout first: another server process on the file may hold its lock while this one opens it, and
   // switching to WAL (a no-op once the file is WAL) needs the lock too

@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv, randomBytes, timingSafeEqual } from '
 import fs from 'node:fs';
 import path from 'node:path';
 import { hmacSm3, sm3 } from '@campus/card-crypto';
+import { makePrivateDir, privateFileMode } from '../../lib/private-files.ts';
 
 const kekBytes = 32;
 const ivBytes = 16;
@@ -40,10 +41,10 @@ export class SystemKeyVault {
     const stored = this.readFile();
     if (stored) return stored;
     const made = randomBytes(kekBytes);
-    fs.mkdirSync(path.dirname(this.kekFile), { recursive: true });
+    makePrivateDir(path.dirname(this.kekFile));
     try {
       // 'wx': a second server process starting at the same time keeps the file the first one wrote
-      fs.writeFileSync(this.kekFile, `${made.toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+      fs.writeFileSync(this.kekFile, `${made.toString('hex')}\n`, { mode: privateFileMode, flag: 'wx' });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') return this.loadOrCreate();
       throw error;

@@ -28,7 +28,7 @@ export function setUpGateByApi(gate: GateDeployment, cardPassword: string): Prom
     await device(cardIssuerPaths.writeCard, { fixedNo: init.fixedNo, image: init.image, expect: 'mother' });
     const back = await device<{ image: string; sysKeyCode: string; customerNo: string; customerPwd: string }>(cardIssuerPaths.readMasterCard);
     await api(apiPaths.gmSetSystemInit, { prepareId: init.prepareId, isSuccess: true, image: back.image });
-    const master = await api<{ token: string }>(apiPaths.gmMasterCardVerify, { sysKeyCode: back.sysKeyCode, customerNo: back.customerNo, customerPwd: back.customerPwd });
+    const master = await api<{ token: string }>(apiPaths.gmMasterCardVerify, { sysKeyCode: back.sysKeyCode, customerNo: back.customerNo, customerPwd: back.customerPwd, devicePublicKey });
     const withMaster = { token: master.token };
     const { sysKeyData } = await api<{ sysKeyData: string }>(apiPaths.getSysKeyData, { devicePublicKey }, withMaster);
     await device(cardIssuerPaths.init, { sysKeyData });

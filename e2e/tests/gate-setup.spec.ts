@@ -77,7 +77,7 @@ test('the whole set-up in the browser, then card sign-in', async ({ page }) => {
   await page.getByLabel('Customer number').fill('10001');
   await page.getByRole('button', { name: 'Execute initialisation' }).click();
   const dialog = page.getByRole('dialog', { name: 'System initialisation' });
-  await expect(dialog.getByText('The customer password does not match the mother card')).toBeVisible();
+  await expect(dialog.getByText('The customer password does not match the card on the reader')).toBeVisible();
   await dialog.getByRole('button', { name: 'Close' }).last().click();
 
   // the right password, with the write interrupted once on the way: written again, then confirmed

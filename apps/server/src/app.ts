@@ -239,7 +239,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     tenantFor: async (code) => (await services.account.tenantOrDefault(code))?.code ?? null,
   });
   const isGate = services.gm.isGate;
-  registerGmAccountRoutes(app, { gm: services.gm, systemKeyCards: services.systemKeyCards, requireMasterCard, requireCardManager, rateLimitPerMinute: config.rateLimitPerMinute });
+  registerGmAccountRoutes(app, { gm: services.gm, systemKeyCards: services.systemKeyCards, keyCardTrust: services.keyCardTrust, requireMasterCard, requireCardManager, rateLimitPerMinute: config.rateLimitPerMinute });
   registerSystemKeyCardRoutes(app, { systemKeyCards: services.systemKeyCards, isGate, requireCardManager });
   registerAdminLoginCardRoutes(app, { cards: services.adminCards, isGate, requireMasterCard, requireSession, rateLimitPerMinute: config.rateLimitPerMinute });
   registerCardStateRoutes(app, { adminCards: services.adminCards, systemKeyCards: services.systemKeyCards, isGate, requireCardManager });

@@ -14,6 +14,7 @@ import { CaptchaService, randomCaptchaText } from './modules/auth/captcha-servic
 import { defaultLdapClientFactory } from './modules/auth/ldap-directory.ts';
 import type { LdapClientFactory } from './modules/auth/ldap-directory.ts';
 import { LockoutService } from './modules/auth/lockout-service.ts';
+import { KeyCardIssuerTrust } from './modules/system-key-card/key-card-issuer-trust.ts';
 import { LoginService } from './modules/auth/login-service.ts';
 import { SessionService } from './modules/auth/session-service.ts';
 import { BackupLogRepository } from './modules/backup-log/backup-log-repository.ts';
@@ -160,8 +161,9 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
   adminCards = new AdminLoginCardService(adminCardDeps);
   const adminCardLifecycle = new AdminCardLifecycle(adminCardDeps);
   const keyCardLifecycle = new KeyCardLifecycle({ db, gm, takenByOtherCard: (fixedNo) => adminCards!.isRegistered(fixedNo), logs, now });
+  const keyCardTrust = new KeyCardIssuerTrust({ keyCards: systemKeyCards, gm, attempts: lockout, logs });
   return {
     account, logs, sessions, captcha, lockout, login, menu, licence, oss, tools, seal, passwordChange, backupLogs, enterprise, versions, subAppFiles, subApps, subAppRegistrations,
-    gm, systemKeyCards, adminCards, adminCardLifecycle, keyCardLifecycle, now,
+    gm, systemKeyCards, adminCards, adminCardLifecycle, keyCardLifecycle, keyCardTrust, now,
   };
 }

@@ -233,7 +233,7 @@ describe.each(databases)('card management writes (%s)', (kind) => {
         [keyCardFixedNo, 30],
         ['04AF0001', 20],
       ]);
-      expect(await logOf('card-recycle')).toContainEqual(['sysadmin', 'success', `system key card ${keyCardFixedNo}`]);
+      expect(await logOf('card-recycle')).toContainEqual(['sysadmin', 'success', `system key card ${keyCardFixedNo} (tenant 1001)`]);
     });
 
     it('recovery: a server that lost its KEK gets the system key back from the key card in use and the customer password', async () => {
@@ -267,9 +267,9 @@ describe.each(databases)('card management writes (%s)', (kind) => {
         // the key is now sealed under the replacing KEK: the server with the old one has to recover in turn
         expect((await call<GateSetupState>(server, 'POST', apiPaths.gmIsSystemInit)).body.data.hasSecret).toBe(false);
         expect(await logOf('system-key-recovery')).toEqual([
-          ['sysadmin', 'failure', 'system key card 04AF0001: wrong customer password'],
-          ['sysadmin', 'failure', 'system key card 04AF0001: cannot recover'],
-          ['sysadmin', 'success', 'system key card 04AF0001'],
+          ['sysadmin', 'failure', 'system key card 04AF0001: wrong customer password (tenant 1001)'],
+          ['sysadmin', 'failure', 'system key card 04AF0001: cannot recover (tenant 1001)'],
+          ['sysadmin', 'success', 'system key card 04AF0001 (tenant 1001)'],
         ]);
       } finally {
         await other.close();

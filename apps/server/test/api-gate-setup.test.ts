@@ -10,7 +10,7 @@ import { cardTablePaths } from '../src/modules/card-write/card-table-routes.ts';
 import { cardLifecyclePaths } from '../src/modules/card-write/card-lifecycle-routes.ts';
 import { attachServer, call, databases, startServer, tempDir } from './helpers.ts';
 import type { TestServer } from './helpers.ts';
-import { adminCardFixedNo, cardLogin, cardPassword, customerNo, customerPassword, gateEnv, hex, install, keyCardFixedNo, motherFixedNo, recoverFromMother, sealed, state, swipeMother } from './gate-helpers.ts';
+import { adminCardFixedNo, cardLogin, cardPassword, customerNo, customerPassword, gateEnv, hex, install, keyCardFixedNo, motherFixedNo, recoverFromMother, sealed, state, swipeMother, testIssuer } from './gate-helpers.ts';
 import type { Installed } from './gate-helpers.ts';
 
 describe.each(databases)('gate set-up (%s)', (kind) => {
@@ -31,7 +31,7 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
 
     it('refuses the later steps before initialisation', async () => {
       const mother = readMotherCard(makeMotherCard({ customerNo, customerPwdDigest: sm3Hex(customerPassword) }));
-      const verify = await call(server, 'POST', apiPaths.gmMasterCardVerify, { sysKeyCode: mother.sysKeyCode, customerNo, customerPwd: 'ab'.repeat(32) });
+      const verify = await call(server, 'POST', apiPaths.gmMasterCardVerify, { sysKeyCode: mother.sysKeyCode, customerNo, customerPwd: 'ab'.repeat(32), devicePublicKey: testIssuer.publicKey });
       expect(verify.body.code).toBe(codes.systemNotInitialised);
       const add = await call(server, 'POST', apiPaths.systemKeyCardAdd, { fixedNo: keyCardFixedNo });
       expect(add.status).toBe(401);
@@ -44,7 +44,7 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
       const image = hex(makeMotherCard({ customerNo, customerPwdDigest: sm3Hex(customerPassword) }));
       const body = { customerNo, customerPwd: sm3Hex(customerPassword), fixedNo: motherFixedNo, image };
       const wrongPassword = await call(server, 'POST', apiPaths.addGmInitData, { ...body, customerPwd: sm3Hex('Wrong#2026') }, { language: 'en-US' });
-      expect(wrongPassword.body).toMatchObject({ code: codes.customerPasswordWrong, msg: 'The customer password does not match the mother card' });
+      expect(wrongPassword.body).toMatchObject({ code: codes.customerPasswordWrong, msg: 'The customer password does not match the card on the reader' });
       expect((await call(server, 'POST', apiPaths.addGmInitData, { ...body, customerNo: '10002' })).body.code).toBe(codes.customerNoMismatch);
       const otherCustomer = hex(makeMotherCard({ customerNo: '20002', customerPwdDigest: sm3Hex(customerPassword) }));
       const other = await call(server, 'POST', apiPaths.addGmInitData, { ...body, customerNo: '20002', image: otherCustomer }, { language: 'en-US' });
@@ -105,11 +105,11 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
     let masterToken: string;
     it('the mother card swipe answers a master-card token; a changed proof is refused', async () => {
       const card = readMotherCard(motherImage);
-      const forged = await call(server, 'POST', apiPaths.gmMasterCardVerify, { sysKeyCode: card.sysKeyCode, customerNo, customerPwd: `${card.proof.slice(0, 63)}${card.proof.endsWith('0') ? '1' : '0'}` });
+      const forged = await call(server, 'POST', apiPaths.gmMasterCardVerify, { sysKeyCode: card.sysKeyCode, customerNo, customerPwd: `${card.proof.slice(0, 63)}${card.proof.endsWith('0') ? '1' : '0'}`, devicePublicKey: testIssuer.publicKey });
       expect(forged.body.code).toBe(codes.masterCardRejected);
       const reply = await swipeMother(server, motherImage);
       expect(reply.body.code).toBe(0);
-      expect(reply.body.data.expiresIn).toBe(1800);
+      expect(reply.body.data.expiresIn).toBe(900);
       masterToken = reply.body.data.token;
     });
 
@@ -146,10 +146,13 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
       expect(second.body.code).toBe(codes.cardAlreadyExists);
     });
 
-    it('seals the system key only to a trusted card issuer', async () => {
-      const device = sm2.generateKeyPairHex();
+    it('seals the system key only to a trusted card issuer: during the set-up, the one that read the mother card', async () => {
+      const device = testIssuer;
       const untrusted = await call(server, 'POST', apiPaths.getSysKeyData, { devicePublicKey: device.publicKey });
       expect(untrusted.body.code).toBe(codes.readerNotTrusted);
+      // the master-card token names the issuer that read the mother card: it trusts no other one
+      const elsewhere = sm2.generateKeyPairHex();
+      expect((await call(server, 'POST', apiPaths.getSysKeyData, { devicePublicKey: elsewhere.publicKey }, { token: masterToken })).body.code).toBe(codes.readerNotTrusted);
       const trusted = await call<{ sysKeyData: string }>(server, 'POST', apiPaths.getSysKeyData, { devicePublicKey: device.publicKey }, { token: masterToken });
       expect(trusted.body.code).toBe(0);
       const opened = Buffer.from(sm2.doDecrypt(trusted.body.data.sysKeyData, device.privateKey, 1, { output: 'array' }) as Uint8Array);
@@ -161,8 +164,9 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
       const other = sm2.generateKeyPairHex();
       const changed = Buffer.from(keyCardImage);
       changed[30] = (changed[30] ?? 0) ^ 1;
-      expect((await call(server, 'POST', apiPaths.getGmSysKeyData, { devicePublicKey: other.publicKey, fixedNo: keyCardFixedNo, image: hex(changed) })).body.code).toBe(codes.cardNotValid);
-      expect((await call(server, 'POST', apiPaths.getGmSysKeyData, { devicePublicKey: other.publicKey, fixedNo: keyCardFixedNo, image: hex(keyCardImage) })).body.code).toBe(0);
+      const customerPwd = sm3Hex(customerPassword);
+      expect((await call(server, 'POST', apiPaths.getGmSysKeyData, { devicePublicKey: other.publicKey, fixedNo: keyCardFixedNo, image: hex(changed), customerPwd })).body.code).toBe(codes.cardNotValid);
+      expect((await call(server, 'POST', apiPaths.getGmSysKeyData, { devicePublicKey: other.publicKey, fixedNo: keyCardFixedNo, image: hex(keyCardImage), customerPwd })).body.code).toBe(0);
       expect((await call(server, 'POST', apiPaths.getSysKeyData, { devicePublicKey: other.publicKey })).body.code).toBe(0);
     });
 
@@ -171,7 +175,7 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
       const offCurve = `04${'0'.repeat(128)}`;
       for (const [path, body] of [
         [apiPaths.getSysKeyData, { devicePublicKey: offCurve }],
-        [apiPaths.getGmSysKeyData, { devicePublicKey: offCurve, fixedNo: keyCardFixedNo, image: hex(keyCardImage) }],
+        [apiPaths.getGmSysKeyData, { devicePublicKey: offCurve, fixedNo: keyCardFixedNo, image: hex(keyCardImage), customerPwd: sm3Hex(customerPassword) }],
       ] as const) {
         for (const language of ['zh-MO', 'en-US'] as const) {
           const reply = await call(server, 'POST', path, body, { token: masterToken, language });

@@ -96,7 +96,7 @@ describe.each(databases)('the gate set-up through the card issuer (%s)', (kind) 
     reader.failNext('read', readerCodes.noCard);
     expect((await device(cardIssuerPaths.readMasterCard)).code).toBe(readerCodes.noCard);
     const read = await device<{ sysKeyCode: string; customerNo: string; customerPwd: string }>(cardIssuerPaths.readMasterCard);
-    const verified = await call<{ token: string }>(server, 'POST', apiPaths.gmMasterCardVerify, { sysKeyCode: read.data.sysKeyCode, customerNo: read.data.customerNo, customerPwd: read.data.customerPwd });
+    const verified = await call<{ token: string }>(server, 'POST', apiPaths.gmMasterCardVerify, { sysKeyCode: read.data.sysKeyCode, customerNo: read.data.customerNo, customerPwd: read.data.customerPwd, devicePublicKey });
     expect(verified.body.code).toBe(0);
     masterToken = verified.body.data.token;
     const keyData = await call<{ sysKeyData: string }>(server, 'POST', apiPaths.getSysKeyData, { devicePublicKey }, { token: masterToken });

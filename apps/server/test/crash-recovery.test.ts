@@ -241,8 +241,8 @@ describe.each(databases)('a server killed in the middle of a flow (%s)', (kind) 
 
     it('card issue: killed while the super administrator card is recorded, the server has no card though the reader holds it; the confirm sent again finishes, and the card signs in', async () => {
       const mother = await device<{ sysKeyCode: string; customerNo: string; customerPwd: string }>(cardIssuerPaths.readMasterCard);
-      masterToken = (await post<{ token: string }>(apiPaths.gmMasterCardVerify, { sysKeyCode: mother.data.sysKeyCode, customerNo: mother.data.customerNo, customerPwd: mother.data.customerPwd })).body.data.token;
       const pairing = await device<{ devicePublicKey: string }>(cardIssuerPaths.addIdentity, { cardDeviceToken: deviceToken });
+      masterToken = (await post<{ token: string }>(apiPaths.gmMasterCardVerify, { sysKeyCode: mother.data.sysKeyCode, customerNo: mother.data.customerNo, customerPwd: mother.data.customerPwd, devicePublicKey: pairing.data.devicePublicKey })).body.data.token;
       const keyData = await post<{ sysKeyData: string }>(apiPaths.getSysKeyData, { devicePublicKey: pairing.data.devicePublicKey }, masterToken);
       expect((await device(cardIssuerPaths.init, { sysKeyData: keyData.body.data.sysKeyData })).code).toBe(0);
 

@@ -46,9 +46,12 @@ export async function initialise(server: Server): Promise<{ motherImage: Buffer 
   return { motherImage: Buffer.from(prepared.body.data.image, 'hex') };
 }
 
-export async function swipeMother(server: Server, motherImage: Buffer) {
+/** The card issuer the tests' mother-card swipes are read by (a master-card token names it). */
+export const testIssuer = sm2.generateKeyPairHex();
+
+export async function swipeMother(server: Server, motherImage: Buffer, devicePublicKey: string = testIssuer.publicKey) {
   const card = readMotherCard(motherImage);
-  return call<{ token: string; expiresIn: number }>(server, 'POST', apiPaths.gmMasterCardVerify, { sysKeyCode: card.sysKeyCode, customerNo: card.customerNo, customerPwd: card.proof });
+  return call<{ token: string; expiresIn: number }>(server, 'POST', apiPaths.gmMasterCardVerify, { sysKeyCode: card.sysKeyCode, customerNo: card.customerNo, customerPwd: card.proof, devicePublicKey });
 }
 
 export async function install(server: Server): Promise<Installed> {

@@ -66,6 +66,11 @@ export interface MasterCardVerifyRequest {
   customerNo: string;
   /** The card's proof as ReadMasterCard answers it (never the customer password). */
   customerPwd: string;
+  /**
+   * The public key of the card issuer that read the mother card (AddIdentity): the token may trust only this issuer,
+   * and only while the set-up is unfinished.
+   */
+  devicePublicKey: string;
 }
 
 export interface MasterCardToken {
@@ -123,6 +128,11 @@ export interface GmSysKeyDataRequest extends SysKeyDataRequest {
   /** The system key card on the reader, as ReadBaseInfo answered it. */
   fixedNo: string;
   image: string;
+  /**
+   * SM3 digest of the customer password: the card's bytes alone can be copied, so the server opens the card with
+   * the customer password before it trusts the issuer (docs/cards.md "What each card can do").
+   */
+  customerPwd: string;
 }
 
 export interface SysKeyDataReply {

@@ -432,6 +432,13 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await createChangeStamps(db, dialect);
       },
     },
+    // a master-card token names the card issuer that read the mother card: it may trust only that issuer with the
+    // system key (docs/cards.md "What each card can do"); a token made before has none and trusts no issuer
+    '0018_master_token_issuer': {
+      async up(db) {
+        await db.schema.alterTable('master_card_tokens').addColumn('device_public_key', 'text').execute();
+      },
+    },
   };
 }
 

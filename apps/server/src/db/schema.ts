@@ -267,6 +267,8 @@ export interface MasterCardTokensTable {
   token_hash: string;
   created_at: number;
   expires_at: number;
+  /** The SM2 public key of the card issuer that read the mother card (null: a token made before 0018). */
+  device_public_key: string | null;
 }
 
 export interface TrustedCardIssuersTable {

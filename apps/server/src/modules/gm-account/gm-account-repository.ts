@@ -29,14 +29,14 @@ export class GmAccountRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  async insertMasterToken(tokenHash: string, createdAt: number, expiresAt: number): Promise<void> {
+  async insertMasterToken(tokenHash: string, devicePublicKey: string, createdAt: number, expiresAt: number): Promise<void> {
     await this.db.deleteFrom('master_card_tokens').where('expires_at', '<=', createdAt).execute();
-    await this.db.insertInto('master_card_tokens').values({ token_hash: tokenHash, created_at: createdAt, expires_at: expiresAt }).execute();
+    await this.db.insertInto('master_card_tokens').values({ token_hash: tokenHash, device_public_key: devicePublicKey, created_at: createdAt, expires_at: expiresAt }).execute();
   }
 
-  async masterTokenLive(tokenHash: string, now: number): Promise<boolean> {
-    const row = await this.db.selectFrom('master_card_tokens').select('token_hash').where('token_hash', '=', tokenHash).where('expires_at', '>', now).executeTakeFirst();
-    return row !== undefined;
+  /** The live master-card token of this hash, with the issuer it was made for; undefined when there is none. */
+  liveMasterToken(tokenHash: string, now: number): Promise<{ device_public_key: string | null } | undefined> {
+    return this.db.selectFrom('master_card_tokens').select('device_public_key').where('token_hash', '=', tokenHash).where('expires_at', '>', now).executeTakeFirst();
   }
 
   async trustIssuer(publicKey: string, trustedBy: string, at: number): Promise<void> {

@@ -16,12 +16,14 @@ import {
   gateOnly,
 } from '../card-write/card-schemas.ts';
 import type { SystemKeyCardService } from '../system-key-card/system-key-card-service.ts';
+import type { KeyCardIssuerTrust } from '../system-key-card/key-card-issuer-trust.ts';
 import { cardActorOf } from '../card-write/card-manager-hook.ts';
 import type { GmAccountService } from './gm-account-service.ts';
 
 export interface GmAccountRouteDeps {
   gm: GmAccountService;
   systemKeyCards: SystemKeyCardService;
+  keyCardTrust: KeyCardIssuerTrust;
   requireMasterCard: onRequestHookHandler;
   /** A master-card token or a system administrator's session (card management, spec §6). */
   requireCardManager: onRequestHookHandler;
@@ -99,12 +101,13 @@ export function registerGmAccountRoutes(app: App, deps: GmAccountRouteDeps) {
       config: rateLimit,
       schema: {
         tags,
-        summary: 'Checks the swiped mother card and answers a master-card token (30 minutes)',
+        summary: 'Checks the swiped mother card and answers a master-card token (15 minutes) for the card issuer that read it',
         headers: languageHeaders,
         body: Type.Object({
           sysKeyCode: Type.String({ pattern: '^[0-9a-fA-F]{32}$' }),
           customerNo: CustomerNo,
           customerPwd: Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: "The mother card's proof as ReadMasterCard answers it" }),
+          devicePublicKey: DevicePublicKey,
         }),
         response: { 200: envelope(Type.Object({ token: Type.String(), expiresIn: Type.Integer() })), ...failureReplies },
       },
@@ -139,7 +142,7 @@ export function registerGmAccountRoutes(app: App, deps: GmAccountRouteDeps) {
     async (request) => {
       const header = request.headers.token;
       const token = typeof header === 'string' ? header : undefined;
-      const trustedBy = token !== undefined && (await gm.masterTokenLive(token)) ? 'master-card' : null;
+      const trustedBy = token !== undefined && (await gm.masterTokenMayTrust(token, request.body.devicePublicKey)) ? 'master-card' : null;
       return ok(request, { sysKeyData: await gm.sysKeyDataFor(request.body.devicePublicKey, trustedBy, request.ip) });
     },
   );
@@ -150,15 +153,12 @@ export function registerGmAccountRoutes(app: App, deps: GmAccountRouteDeps) {
       config: rateLimit,
       schema: {
         tags,
-        summary: 'The system key card on the reader makes the card issuer trusted; then the key sealed to it',
+        summary: 'The system key card on the reader with the customer password makes the card issuer trusted (failures counted, logged installation-wide); then the key sealed to it',
         headers: languageHeaders,
-        body: Type.Object({ devicePublicKey: DevicePublicKey, fixedNo: FixedNo, image: CardImage }),
+        body: Type.Object({ devicePublicKey: DevicePublicKey, fixedNo: FixedNo, image: CardImage, customerPwd: Digest }),
         response: { 200: SysKeyDataReply, ...failureReplies },
       },
     },
-    async (request) => {
-      const fixedNo = await systemKeyCards.requireValid(request.body.fixedNo, request.body.image);
-      return ok(request, { sysKeyData: await gm.sysKeyDataFor(request.body.devicePublicKey, `key-card:${fixedNo}`, request.ip) });
-    },
+    async (request) => ok(request, { sysKeyData: await deps.keyCardTrust.sysKeyDataFor(request.body, request.ip) }),
   );
 }

@@ -12,12 +12,16 @@ import { fixedNoOf, hexBytes } from '../card-write/card-input.ts';
 import { imageHash, PreparedCardWrites } from '../card-write/prepared-card-writes.ts';
 import type { LicenceService } from '../licence/licence-service.ts';
 import type { OperationLogService } from '../operation-log/operation-log-service.ts';
+import { installationWide } from '../operation-log/operation-log-service.ts';
 import { GmAccountRepository } from './gm-account-repository.ts';
 import type { GateInstallationRow } from './gm-account-repository.ts';
 import type { SystemKeyVault } from './system-key-vault.ts';
 
-/** How long a master-card token is good for (spec §6: the set-up and card-management calls). */
-export const masterTokenTtlMs = 30 * 60_000;
+/**
+ * How long a master-card token is good for (spec §6: the set-up and card-management calls). Short: a copy of the
+ * mother card's bytes makes one as well as the card (docs/cards.md "What each card can do").
+ */
+export const masterTokenTtlMs = 15 * 60_000;
 const masterTokenPattern = /^[A-Za-z0-9_-]{43}$/;
 
 /** What initialisation keeps until its confirm (the system key only sealed under the KEK). */
@@ -43,6 +47,13 @@ export interface GmAccountDeps {
   superAdminCardIssued: () => Promise<boolean>;
   /** Runs in the transaction that initialises an installation (the demo adds its card history). */
   afterInit?: (trx: Kysely<DB>) => Promise<void>;
+}
+
+/** A card issuer's SM2 public key, lower case; a bad request when it is no point of the curve. */
+function sm2PublicKeyOf(devicePublicKey: string): string {
+  const publicKey = devicePublicKey.toLowerCase();
+  if (!isSm2PublicKey(publicKey)) throw new InvalidRequest('body/devicePublicKey must be an uncompressed SM2 public key (130 hex digits)');
+  return publicKey;
 }
 
 function sameHex(a: string, b: string): boolean {
@@ -209,6 +220,7 @@ export class GmAccountService {
   // ---- the master card ----
 
   async verifyMasterCard(request: MasterCardVerifyRequest, clientIp: string): Promise<MasterCardToken> {
+    const devicePublicKey = sm2PublicKeyOf(request.devicePublicKey);
     const row = await this.installation();
     const matches =
       sameHex(request.customerNo, row.customer_no) && sameHex(request.sysKeyCode, row.sys_key_code) && sameHex(sha256Hex(request.customerPwd.toLowerCase()), row.mother_proof_hash);
@@ -218,15 +230,32 @@ export class GmAccountService {
     }
     const token = randomBytes(32).toString('base64url');
     const now = this.deps.now();
-    await this.repo.insertMasterToken(sha256Hex(token), now, now + masterTokenTtlMs);
+    await this.repo.insertMasterToken(sha256Hex(token), devicePublicKey, now, now + masterTokenTtlMs);
     await this.log(clientIp, 'master-card', 'success');
     return { token, expiresIn: masterTokenTtlMs / 1000 };
   }
 
   /** Whether `token` is a live master-card token. */
   async masterTokenLive(token: string): Promise<boolean> {
-    if (!masterTokenPattern.test(token)) return false;
-    return this.repo.masterTokenLive(sha256Hex(token), this.deps.now());
+    return (await this.liveMasterToken(token)) !== undefined;
+  }
+
+  private async liveMasterToken(token: string): Promise<{ device_public_key: string | null } | undefined> {
+    if (!masterTokenPattern.test(token)) return undefined;
+    return this.repo.liveMasterToken(sha256Hex(token), this.deps.now());
+  }
+
+  /**
+   * Whether a master-card token may make the issuer of `devicePublicKey` trusted: only the issuer that read the mother
+   * card, and only while the set-up it exists for is unfinished (no system key card or no super administrator card
+   * issued yet). After the set-up a copy of the mother card's bytes must not reach the system key: a new issuer is
+   * then trusted by the system key card with the customer password (KeyCardIssuerTrust).
+   */
+  async masterTokenMayTrust(token: string, devicePublicKey: string): Promise<boolean> {
+    const live = await this.liveMasterToken(token);
+    if (live?.device_public_key !== devicePublicKey.toLowerCase()) return false;
+    const [keyCard, superAdminCard] = await Promise.all([this.deps.keyCardIssued(), this.deps.superAdminCardIssued()]);
+    return !(keyCard && superAdminCard);
   }
 
   // ---- the system key for card issuers ----
@@ -236,10 +265,7 @@ export class GmAccountService {
    * a system key card) makes the issuer trusted first; without it only an issuer trusted before gets the key.
    */
   async sysKeyDataFor(devicePublicKey: string, trustedBy: string | null, clientIp: string): Promise<string> {
-    const publicKey = devicePublicKey.toLowerCase();
-    if (!isSm2PublicKey(publicKey)) {
-      throw new InvalidRequest('body/devicePublicKey must be an uncompressed SM2 public key (130 hex digits)');
-    }
+    const publicKey = sm2PublicKeyOf(devicePublicKey);
     const { key } = await this.systemKey();
     const now = this.deps.now();
     if (trustedBy !== null) {
@@ -252,6 +278,6 @@ export class GmAccountService {
   }
 
   private log(clientIp: string, action: 'system-init' | 'master-card' | 'card-reader-trust', result: 'success' | 'failure', detail?: string, trx?: Kysely<DB>) {
-    return (trx ? this.deps.logs.over(trx) : this.deps.logs).record({ tenantCode: '', account: '', action, result, clientIp, detail });
+    return (trx ? this.deps.logs.over(trx) : this.deps.logs).record({ tenantCode: installationWide, account: '', action, result, clientIp, detail });
   }
 }

@@ -27,8 +27,8 @@ export class OperationLogRepository {
     await this.db.insertInto('operation_logs').values(row).execute();
   }
 
-  private matching<O>(query: SelectQueryBuilder<DB, 'operation_logs', O>, tenantCode: string, filter: OperationLogFilter): SelectQueryBuilder<DB, 'operation_logs', O> {
-    let q = query.where('tenant_code', '=', tenantCode);
+  private matching<O>(query: SelectQueryBuilder<DB, 'operation_logs', O>, tenantCodes: readonly string[], filter: OperationLogFilter): SelectQueryBuilder<DB, 'operation_logs', O> {
+    let q = tenantCodes.length === 1 ? query.where('tenant_code', '=', tenantCodes[0]!) : query.where('tenant_code', 'in', tenantCodes);
     if (filter.startTime !== undefined) q = q.where('created_at', '>=', filter.startTime);
     if (filter.endTime !== undefined) q = q.where('created_at', '<=', filter.endTime);
     if (filter.action !== undefined) q = q.where('action', '=', filter.action);
@@ -42,8 +42,8 @@ export class OperationLogRepository {
   }
 
   /** Newest first; rows of one time in a fixed order (the index operation_logs_tenant_time serves both). */
-  page(tenantCode: string, filter: OperationLogFilter, offset: number, limit: number): Promise<OperationLogRecord[]> {
-    return this.matching(this.db.selectFrom('operation_logs').selectAll(), tenantCode, filter)
+  page(tenantCodes: readonly string[], filter: OperationLogFilter, offset: number, limit: number): Promise<OperationLogRecord[]> {
+    return this.matching(this.db.selectFrom('operation_logs').selectAll(), tenantCodes, filter)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .offset(offset)
@@ -51,8 +51,8 @@ export class OperationLogRepository {
       .execute();
   }
 
-  async count(tenantCode: string, filter: OperationLogFilter): Promise<number> {
-    const row = await this.matching(this.db.selectFrom('operation_logs').select((eb) => eb.fn.countAll<number | string>().as('n')), tenantCode, filter).executeTakeFirstOrThrow();
+  async count(tenantCodes: readonly string[], filter: OperationLogFilter): Promise<number> {
+    const row = await this.matching(this.db.selectFrom('operation_logs').select((eb) => eb.fn.countAll<number | string>().as('n')), tenantCodes, filter).executeTakeFirstOrThrow();
     return Number(row.n);
   }
 }

@@ -42,9 +42,13 @@ export interface OperationLogRouteDeps {
 
 export function registerOperationLogRoutes(app: App, deps: OperationLogRouteDeps) {
   // runs after requireSession and before the body is validated: 401, then 403, then 400
+  const readBySystemAdmin = new WeakMap<object, boolean>();
   const mayReadLog: onRequestHookHandler = async (request) => {
     const session = sessionOf(request);
-    if (await deps.account.isSystemAdmin(session.userId)) return;
+    if (await deps.account.isSystemAdmin(session.userId)) {
+      readBySystemAdmin.set(request, true);
+      return;
+    }
     if (await deps.menu.holds(session, enterpriseDataSystem, operationLogPermission)) return;
     throw new AppError(codes.noPermission, 403);
   };
@@ -55,7 +59,7 @@ export function registerOperationLogRoutes(app: App, deps: OperationLogRouteDeps
       onRequest: [deps.requireSession, mayReadLog],
       schema: {
         tags: ['operation-log'],
-        summary: `Operation log of the caller's tenant, newest first, optionally filtered (system administrators and holders of ${operationLogPermission} in qy)`,
+        summary: `Operation log of the caller's tenant (for system administrators with the installation-wide entries: gate set-up, system key cards, trusted card issuers), newest first, optionally filtered (system administrators and holders of ${operationLogPermission} in qy)`,
         headers: tokenHeaders,
         body: SearchBody,
         response: { 200: envelope(Type.Array(LogRow)), ...failureReplies },
@@ -64,7 +68,7 @@ export function registerOperationLogRoutes(app: App, deps: OperationLogRouteDeps
     async (request) => {
       const { page, startTime, endTime, operator, action } = request.body;
       assertTimeRange({ startTime, endTime });
-      const { rows, count } = await deps.logs.search(sessionOf(request).tenantCode, { startTime, endTime, operator, action }, page.index, page.size);
+      const { rows, count } = await deps.logs.search(sessionOf(request).tenantCode, { startTime, endTime, operator, action }, page.index, page.size, readBySystemAdmin.get(request) === true);
       return ok(request, rows, count);
     },
   );

@@ -5,7 +5,14 @@ import { newId } from '../../lib/hash.ts';
 import { OperationLogRepository } from './operation-log-repository.ts';
 import type { OperationLogFilter, OperationLogRecord } from './operation-log-repository.ts';
 
+/**
+ * The tenant code of an entry about the whole installation rather than one tenant (gate set-up, the mother card,
+ * system key cards, card issuers trusted with the system key): every system administrator of every tenant sees it.
+ */
+export const installationWide = '';
+
 export interface OperationEntry {
+  /** The acting tenant's code, or installationWide. */
   tenantCode: string;
   account: string;
   action: OperationAction;
@@ -56,9 +63,13 @@ export class OperationLogService {
     });
   }
 
-  /** One page (index from 1) of the tenant's log, newest first, and how many rows match the filter in all. */
-  async search(tenantCode: string, filter: OperationLogFilter, index: number, size: number): Promise<{ rows: OperationLogRow[]; count: number }> {
-    const [records, count] = await Promise.all([this.repo.page(tenantCode, filter, (index - 1) * size, size), this.repo.count(tenantCode, filter)]);
+  /**
+   * One page (index from 1) of the tenant's log, newest first, and how many rows match the filter in all; with
+   * `withInstallation` (a system administrator reads it) the installation-wide entries among them.
+   */
+  async search(tenantCode: string, filter: OperationLogFilter, index: number, size: number, withInstallation = false): Promise<{ rows: OperationLogRow[]; count: number }> {
+    const tenants = withInstallation ? [tenantCode, installationWide] : [tenantCode];
+    const [records, count] = await Promise.all([this.repo.page(tenants, filter, (index - 1) * size, size), this.repo.count(tenants, filter)]);
     return { rows: records.map(toRow), count };
   }
 }

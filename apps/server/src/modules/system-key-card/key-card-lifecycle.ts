@@ -10,6 +10,7 @@ import type { CardActor } from '../card-write/card-states.ts';
 import { PreparedCardWrites } from '../card-write/prepared-card-writes.ts';
 import type { GmAccountService } from '../gm-account/gm-account-service.ts';
 import type { SystemKeyCardDeps } from './system-key-card-service.ts';
+import { keyCardLogEntry } from './key-card-log.ts';
 import { SystemKeyCardRepository } from './system-key-card-repository.ts';
 
 export interface KeyCardLifecycleDeps extends SystemKeyCardDeps {
@@ -104,6 +105,6 @@ export class KeyCardLifecycle {
   }
 
   private log(actor: CardActor, action: 'card-recycle' | 'system-key-recovery', result: 'success' | 'failure', detail: string, clientIp: string, trx?: Kysely<DB>) {
-    return (trx ? this.deps.logs.over(trx) : this.deps.logs).record({ tenantCode: actor.tenantCode, account: actor.account, action, result, clientIp, detail });
+    return (trx ? this.deps.logs.over(trx) : this.deps.logs).record(keyCardLogEntry(actor, action, result, clientIp, detail));
   }
 }

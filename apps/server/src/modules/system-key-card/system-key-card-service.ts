@@ -12,6 +12,7 @@ import type { CardActor } from '../card-write/card-states.ts';
 import { PreparedCardWrites } from '../card-write/prepared-card-writes.ts';
 import type { GmAccountService } from '../gm-account/gm-account-service.ts';
 import type { OperationLogService } from '../operation-log/operation-log-service.ts';
+import { keyCardLogEntry } from './key-card-log.ts';
 import { SystemKeyCardRepository } from './system-key-card-repository.ts';
 import type { SystemKeyCardRow as SystemKeyCardRecord } from './system-key-card-repository.ts';
 import { toCardSearch } from '../card-write/card-search.ts';
@@ -84,14 +85,13 @@ export class SystemKeyCardService {
   async confirmIssue(actor: CardActor, confirm: CardWriteConfirm, clientIp: string): Promise<void> {
     await this.deps.db.transaction().execute(async (trx) => {
       const write = await PreparedCardWrites.take<KeyCardPayload>(trx, 'systemKeyCard', confirm.prepareId, this.deps.now());
-      const entry = { tenantCode: actor.tenantCode, account: actor.account, action: 'card-issue' as const, clientIp };
-      if (!confirm.isSuccess) return this.deps.logs.over(trx).record({ ...entry, result: 'failure', detail: 'system key card: the reader did not write it' });
+      if (!confirm.isSuccess) return this.deps.logs.over(trx).record(keyCardLogEntry(actor, 'card-issue', 'failure', clientIp, `system key card ${write.fixedNo}: the reader did not write it`));
       const repo = new SystemKeyCardRepository(trx);
       if (await repo.anyInUse()) throw new AppError(codes.cardAlreadyExists);
       if (!mayIssueOnto((await repo.byFixedNo(write.fixedNo))?.state)) throw new AppError(codes.cardAlreadyRegistered);
       const now = this.deps.now();
       await repo.upsertIssued({ id: newId(), kind_num: adminCardKind, fixed_no: write.fixedNo, state: cardStates.inUse, issue_seq: write.payload.issueSeq, created_at: now, updated_at: now });
-      await this.deps.logs.over(trx).record({ ...entry, result: 'success', detail: `system key card ${write.fixedNo}` });
+      await this.deps.logs.over(trx).record(keyCardLogEntry(actor, 'card-issue', 'success', clientIp, `system key card ${write.fixedNo}`));
     });
   }
 
@@ -126,7 +126,7 @@ export class SystemKeyCardService {
       }
       return found;
     });
-    await this.deps.logs.record({ tenantCode: actor.tenantCode, account: actor.account, action: 'card-state', result: 'success', clientIp, detail: `${action} system key card ${card.fixed_no}` });
+    await this.deps.logs.record(keyCardLogEntry(actor, 'card-state', 'success', clientIp, `${action} system key card ${card.fixed_no}`));
   }
 
   /**

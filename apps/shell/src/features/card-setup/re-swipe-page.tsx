@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Alert, Button } from 'antd';
+import { Alert, Button, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import type { CardReadReply, GateSetupState, SysKeyDataReply } from '@campus/contracts';
+import type { CardReadReply, GateSetupState, GmSysKeyDataRequest, SysKeyDataReply } from '@campus/contracts';
 import { apiPaths, cardIssuerPaths } from '@campus/contracts';
 import { issuerCall, issuerPublicKey, pairIssuer } from '../../lib/card-issuer.ts';
 import { readerStep, serverStep } from '../../lib/card-flow.ts';
+import { passwordDigest } from '../../lib/crypto.ts';
 import type { FlowContext } from '../../lib/card-flow.ts';
 import { CardReaderDialog } from '../../lib/card-reader-dialog.tsx';
 import type { CardFlow } from '../../lib/card-reader-dialog.tsx';
@@ -13,13 +14,17 @@ import { GateScreenFrame } from '../../lib/gate-screen-frame.tsx';
 import { i18n } from '../../lib/i18n.ts';
 import * as storage from '../../lib/storage.ts';
 
-/** The system key card trusts this card issuer and loads the system key into it (GetGMSysKeyData, Init). */
-function reloadKeyFlow() {
+/**
+ * The system key card with the customer password trusts this card issuer and loads the system key into it
+ * (GetGMSysKeyData, Init): a copy of the card's bytes alone is not enough (docs/cards.md).
+ */
+function reloadKeyFlow(customerPassword: string) {
   return async (ctx: FlowContext): Promise<string> => {
     await readerStep(ctx, 'connecting', pairIssuer);
     const devicePublicKey = await readerStep(ctx, 'connecting', issuerPublicKey);
     const card = await readerStep(ctx, 'reading', () => issuerCall<CardReadReply>(cardIssuerPaths.readBaseInfo));
-    const { sysKeyData } = await serverStep<SysKeyDataReply>(ctx, 'verifying', apiPaths.getGmSysKeyData, { devicePublicKey, fixedNo: card.fixedNo, image: card.image });
+    const request: GmSysKeyDataRequest = { devicePublicKey, fixedNo: card.fixedNo, image: card.image, customerPwd: await passwordDigest(customerPassword, 'sm3') };
+    const { sysKeyData } = await serverStep<SysKeyDataReply>(ctx, 'verifying', apiPaths.getGmSysKeyData, request);
     await readerStep(ctx, 'loadingKey', () => issuerCall(cardIssuerPaths.init, { sysKeyData }));
     return i18n.t('cardSetup.reSwipe.done');
   };
@@ -29,6 +34,7 @@ function ReSwipe({ state }: { state: GateSetupState }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [flow, setFlow] = useState<CardFlow | null>(null);
+  const [form] = Form.useForm<{ customerPassword: string }>();
   if (!state.hasSecret) {
     // a system administrator (signed in with his password) recovers the key with the system key card
     const recovery = storage.isSignedIn() ? '/system-keycard' : `/login?fromPath=${encodeURIComponent('/system-keycard')}`;
@@ -44,9 +50,14 @@ function ReSwipe({ state }: { state: GateSetupState }) {
   return (
     <>
       <p>{t('cardSetup.reSwipe.explain')}</p>
-      <Button type="primary" block autoFocus onClick={() => setFlow(() => reloadKeyFlow())}>
-        {t('cardSetup.reSwipe.start')}
-      </Button>
+      <Form form={form} name="re-swipe-key-card" layout="vertical" requiredMark onFinish={({ customerPassword }) => setFlow(() => reloadKeyFlow(customerPassword))}>
+        <Form.Item name="customerPassword" label={t('cardSetup.init.customerPwd')} rules={[{ required: true, message: t('cardSetup.init.customerPwdRequired') }]}>
+          <Input.Password autoFocus autoComplete="off" maxLength={64} />
+        </Form.Item>
+        <Button type="primary" block htmlType="submit">
+          {t('cardSetup.reSwipe.start')}
+        </Button>
+      </Form>
       {flow ? (
         <CardReaderDialog
           open
@@ -54,6 +65,7 @@ function ReSwipe({ state }: { state: GateSetupState }) {
           flow={flow}
           onClose={(outcome) => {
             setFlow(null);
+            form.setFieldsValue({ customerPassword: '' });
             if (outcome.ok) void navigate('/swipe-login', { replace: true });
           }}
         />

@@ -220,7 +220,8 @@ describe('the mother card swipe', () => {
     });
     const { ctx, progress } = context();
     await expect(masterCardFlow()(ctx)).resolves.toBe('swipe succeeded');
-    expect(bodiesOf(apiPaths.gmMasterCardVerify)).toEqual([{ sysKeyCode: 'c0de', customerNo: '10001', customerPwd: 'proof' }]);
+    // the token is for the issuer that read the card: the server lets it trust no other one
+    expect(bodiesOf(apiPaths.gmMasterCardVerify)).toEqual([{ sysKeyCode: 'c0de', customerNo: '10001', customerPwd: 'proof', devicePublicKey }]);
     expect(bodiesOf(apiPaths.getSysKeyData)).toEqual([{ devicePublicKey }]);
     expect(tokenOf(server.find((call) => call.url === apiPaths.getSysKeyData))).toBe('master-2');
     expect(issuer.cardCalls().map((call) => [call.path, call.body])).toEqual([
@@ -234,6 +235,18 @@ describe('the mother card swipe', () => {
     // expired: the entry checks ask for the mother card again instead of a call failing later
     vi.setSystemTime(new Date('2026-03-01T08:30:00Z'));
     expect(storage.masterCardToken.get()).toBeNull();
+  });
+
+  it('after the set-up the swipe succeeds although the server trusts no new issuer with the key', async () => {
+    const issuer = fakeIssuer();
+    issuer.on(cardIssuerPaths.readMasterCard, { code: 0, data: { fixedNo: 'DE000001', image: '4353', sysKeyCode: 'c0de', customerNo: '10001', customerPwd: 'proof' } });
+    serve({
+      [apiPaths.gmMasterCardVerify]: () => ({ data: { token: 'master-3', expiresIn: 900 } }),
+      [apiPaths.getSysKeyData]: () => ({ envelope: { code: codes.readerNotTrusted, msg: 'This card reader is not trusted yet', data: null } }),
+    });
+    await expect(masterCardFlow()(context().ctx)).resolves.toBe('swipe succeeded');
+    expect(storage.masterCardToken.get()).toBe('master-3');
+    expect(issuer.cardCalls().map((call) => call.path)).toEqual([cardIssuerPaths.readMasterCard]);
   });
 
   it('a refused mother card shows the server’s message', async () => {

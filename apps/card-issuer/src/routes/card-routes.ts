@@ -58,7 +58,8 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
       url,
       {
         schema: { tags: ['card'], summary, body, headers: Type.Object({ [cardDeviceTokenHeader]: Type.Optional(Type.String({ maxLength: 64 })) }) },
-        preHandler: async (request) => {
+        // before the body is read: a caller that is not paired learns nothing about the call
+        onRequest: async (request) => {
           const token = request.headers[cardDeviceTokenHeader];
           if (!pairings.has(typeof token === 'string' ? token : undefined)) throw new ReaderError(readerCodes.notPaired);
         },

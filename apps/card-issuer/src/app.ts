@@ -6,6 +6,8 @@ import type { IssuerConfig } from './config.ts';
 import { IssuerSession } from './card-checks.ts';
 import { DeviceIdentity } from './device-identity.ts';
 import { IssuerError, issuerErrorHandler } from './http/envelope.ts';
+import { describeIssuerRoute, issuerOpenApi } from './http/openapi.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { ownOrigins, registerOriginGuard } from './http/origin-guard.ts';
 import { VirtualReader } from './readers/virtual-reader.ts';
 import { Pairings } from './pairings.ts';
@@ -36,6 +38,26 @@ export const issuerLoggerOptions = {
   },
 };
 
+/**
+ * The UI's own scripts, styles and icons (data: URLs), the description from /docs/json; no site may frame it. The
+ * hash is the one <style> the UI writes itself (the colours of its small logo).
+ */
+const docsPagePolicy =
+  "default-src 'self'; img-src 'self' data:; object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+/**
+ * The API description page /docs and its /docs/json, never framed: the browser UI needs its package's files, which
+ * the self-contained download leaves out, so the download serves /docs/json only.
+ */
+async function registerDocsPage(app: FastifyInstance): Promise<void> {
+  const ui = await import('@fastify/swagger-ui').catch(() => null);
+  if (!ui) {
+    app.get('/docs/json', { schema: { hide: true } }, async () => app.swagger());
+    return;
+  }
+  await app.register(ui.default, { routePrefix: '/docs', uiConfig: { validatorUrl: null }, staticCSP: docsPagePolicy });
+}
+
 /** The card issuer (docs/cards.md): every call of spec §7's local issuer, not listening yet. */
 export async function buildIssuer(options: BuildIssuerOptions): Promise<FastifyInstance> {
   const { config } = options;
@@ -45,20 +67,10 @@ export async function buildIssuer(options: BuildIssuerOptions): Promise<FastifyI
     ajv: { customOptions: { coerceTypes: false, allErrors: false } },
   });
   app.setErrorHandler(issuerErrorHandler);
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.0.3',
-      info: {
-        title: 'Campus card issuer',
-        version: '1.0.0',
-        description: 'The local card-issuer service (spec §7 "Card-device calls", docs/cards.md). Every reply is the envelope {code, msg, data}; send the cardDeviceToken header of a paired session on every card call.',
-      },
-    },
-  });
-  // the browser UI needs its package's files: the self-contained download leaves it out and serves the document only
-  const ui = await import('@fastify/swagger-ui').catch(() => null);
-  if (ui) await app.register(ui.default, { routePrefix: '/docs', uiConfig: { validatorUrl: null } });
-  else app.get('/docs/json', { schema: { hide: true } }, async () => app.swagger());
+  registerSecurityHeaders(app);
+  // the description is always built (the tests lint it); only CARD_ISSUER_DOCS serves it
+  await app.register(swagger, { openapi: issuerOpenApi, transform: describeIssuerRoute });
+  if (config.docs) await registerDocsPage(app);
   app.setNotFoundHandler(() => {
     throw new IssuerError(codes.notFound, 404);
   });

@@ -17,6 +17,8 @@ export interface IssuerConfig {
   fileId: number;
   /** CARD_ISSUER_DEMO_MOTHER (virtual reader only): the demo's mother card, made on start when the reader has none. */
   demoMother: DemoMother | null;
+  /** CARD_ISSUER_DOCS: serve the API description page /docs (and /docs/json); off unless asked for. */
+  docs: boolean;
 }
 
 export class IssuerConfigError extends Error {
@@ -37,6 +39,15 @@ function origin(value: string, variable: string): string {
     throw new IssuerConfigError(variable, `holds "${value}", which is not an http(s) origin such as http://127.0.0.1:6300`);
   }
   return url.origin;
+}
+
+function switchVar(env: Record<string, string | undefined>, variable: string, fallback: boolean): boolean {
+  const raw = env[variable]?.trim();
+  if (!raw) return fallback;
+  const value = raw.toLowerCase();
+  if (['on', 'true', '1', 'yes'].includes(value)) return true;
+  if (['off', 'false', '0', 'no'].includes(value)) return false;
+  throw new IssuerConfigError(variable, `must be "on" or "off", got "${raw}"`);
 }
 
 /** The card issuer's settings (README "Card issuer"). */
@@ -71,5 +82,6 @@ export function loadIssuerConfig(env: Record<string, string | undefined> = proce
     readerName,
     fileId: Number.parseInt(fileId, 16),
     demoMother,
+    docs: switchVar(env, 'CARD_ISSUER_DOCS', false),
   };
 }

@@ -25,7 +25,7 @@ describe('npm run build:issuer', () => {
     // started from a folder without node_modules, as on the operator's PC
     const child = spawn(process.execPath, [path.join(app, 'card-issuer.mjs')], {
       cwd: work,
-      env: { PATH: process.env.PATH, CARD_ISSUER_PORT: String(port), CARD_ISSUER_DATA_DIR: path.join(work, 'data') },
+      env: { PATH: process.env.PATH, CARD_ISSUER_PORT: String(port), CARD_ISSUER_DATA_DIR: path.join(work, 'data'), CARD_ISSUER_DOCS: 'on' },
       stdio: 'ignore',
     });
     try {
@@ -45,7 +45,9 @@ describe('npm run build:issuer', () => {
       expect(status?.code).toBe(0);
       expect(status?.data.readerName).toBe('Campus virtual reader');
       expect((await fetch(`http://127.0.0.1:${port}/reader`)).status).toBe(200);
+      // asked for, the download serves the description without the UI's files
       expect((await fetch(`http://127.0.0.1:${port}/docs/json`)).status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${port}/docs`)).status).toBe(404);
     } finally {
       child.kill('SIGTERM');
     }

@@ -121,6 +121,31 @@ describe('the card issuer: who may call it', () => {
     expect((await post(r, cardIssuerPaths.readBaseInfo, {}, { carddevicetoken: 'another-token-0123456' })).body.code).toBe(readerCodes.notPaired);
   });
 
+  it("thirty-three pairings from a page of an allowed origin do not push the shell's pairing out (issue 25 item 7)", async () => {
+    const otherShell = 'http://localhost:6300';
+    const r = await start(undefined, `${shellOrigin},${otherShell}`);
+    await paired(r);
+    expect((await post(r, cardIssuerPaths.switchIdentity, { cardDeviceToken: token })).body.code).toBe(0);
+    const attempts: Answer[] = [];
+    for (let i = 0; i < 33; i += 1) {
+      const other = `attacker-token-${String(i).padStart(10, '0')}`;
+      attempts.push(await post(r, cardIssuerPaths.addIdentity, { cardDeviceToken: other }, { carddevicetoken: other }));
+    }
+    // a second tab of the shell pairs while there is room; then the origin's pairings are all in use
+    expect(attempts.filter((a) => a.body.code === 0)).toHaveLength(7);
+    const refused = attempts.filter((a) => a.body.code !== 0);
+    expect(refused).toHaveLength(26);
+    for (const reply of refused) expect(reply.body).toMatchObject({ code: readerCodes.tooManyPairings, data: null });
+    expect(refused[0]!.body.msg).toMatch(/Too many browser pages of this site are paired with the card issuer/);
+    // the shell goes on, and a reload of its page (the same token) pairs again
+    expect((await post(r, cardIssuerPaths.readBaseInfo, {})).body.code).toBe(readerCodes.noCard);
+    expect((await post(r, cardIssuerPaths.addIdentity, { cardDeviceToken: token })).body.code).toBe(0);
+    expect((await post(r, cardIssuerPaths.switchIdentity, { cardDeviceToken: token })).body.code).toBe(0);
+    // another allowed origin has pairings of its own
+    const elsewhere = 'other-shell-token-0123456789';
+    expect((await post(r, cardIssuerPaths.addIdentity, { cardDeviceToken: elsewhere }, { origin: otherShell })).body.code).toBe(0);
+  });
+
   it('bad input is a clear 400 naming the problem, never a crash', async () => {
     const r = await start();
     await paired(r);

@@ -79,8 +79,8 @@ describe('the virtual reader panel and its API', () => {
     expect((await post(`${url}/reader/api/blank`, {})).status).toBe(200);
   });
 
-  it('describes every local-issuer call of spec §7 in its OpenAPI document at /docs', async () => {
-    const { url } = await start();
+  it('describes every local-issuer call of spec §7 in its OpenAPI document at /docs (CARD_ISSUER_DOCS=on)', async () => {
+    const url = await listen(new VirtualReader(newDataDir()), virtualReaderName, { CARD_ISSUER_DOCS: 'on' });
     const doc = (await (await fetch(`${url}/docs/json`)).json()) as { paths: Record<string, unknown> };
     for (const call of Object.values(cardIssuerPaths)) expect(doc.paths[call], call).toBeDefined();
   });

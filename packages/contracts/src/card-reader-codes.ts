@@ -24,6 +24,7 @@ export const readerCodes = {
   differentCard: 990208,
   notPaired: 990209,
   gatewayUnreachable: 990211,
+  tooManyPairings: 990212,
 } as const;
 
 export type ReaderCode = (typeof readerCodes)[keyof typeof readerCodes];
@@ -63,6 +64,11 @@ export const readerCodeMessages: Record<ReaderCode, Localised> = {
   [readerCodes.differentCard]: { 'en-US': 'Another card was placed on the reader than the one being written', 'zh-CN': '读卡器上的卡片不是正在写入的那张卡', 'zh-MO': '讀卡器上的卡片不是正在寫入的那張卡' },
   [readerCodes.notPaired]: { 'en-US': 'This browser is not paired with the card issuer: card reader not installed or configured', 'zh-CN': '此浏览器未与发卡器配对：读卡器未安装或未配置', 'zh-MO': '此瀏覽器未與發卡器配對：讀卡器未安裝或未設定' },
   [readerCodes.gatewayUnreachable]: { 'en-US': 'The card issuer cannot reach the server', 'zh-CN': '发卡器无法连接服务器', 'zh-MO': '發卡器無法連接伺服器' },
+  [readerCodes.tooManyPairings]: {
+    'en-US': 'Too many browser pages of this site are paired with the card issuer and in use: go on in a card page that is already open, or try again in 15 minutes',
+    'zh-CN': '此网站已有过多浏览器页面与发卡器配对并正在使用：请在已打开的卡片页面继续操作，或 15 分钟后再试',
+    'zh-MO': '此網站已有過多瀏覽器頁面與發卡器配對並正在使用：請在已開啟的卡片頁面繼續操作，或 15 分鐘後再試',
+  },
 };
 
 export function readerCodeMessage(code: ReaderCode, language: LanguageCode): string {

@@ -58,7 +58,8 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
       url,
       {
         schema: { tags: ['card'], summary, body, headers: Type.Object({ [cardDeviceTokenHeader]: Type.Optional(Type.String({ maxLength: 64 })) }) },
-        preHandler: async (request) => {
+        // before the body is read: a caller that is not paired learns nothing about the call
+        onRequest: async (request) => {
           const token = request.headers[cardDeviceTokenHeader];
           if (!pairings.has(typeof token === 'string' ? token : undefined)) throw new ReaderError(readerCodes.notPaired);
         },
@@ -71,10 +72,16 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
 
   app.post(
     cardIssuerPaths.addIdentity,
-    { schema: { tags: ['device'], summary: 'Pairs a browser session (its cardDeviceToken) with this issuer', body: Type.Object({ cardDeviceToken: Token }) } },
+    {
+      schema: {
+        tags: ['device'],
+        summary: 'Pairs a browser session (its cardDeviceToken) with this issuer; 990212 while the 8 pairings of its origin are all in use',
+        body: Type.Object({ cardDeviceToken: Token }),
+      },
+    },
     async (request) => {
       const { cardDeviceToken } = request.body as { cardDeviceToken: string };
-      pairings.add(cardDeviceToken);
+      if (!pairings.add(cardDeviceToken, request.headers.origin ?? '')) throw new ReaderError(readerCodes.tooManyPairings);
       const reply: PairReply = { deviceId: identity.deviceId, devicePublicKey: identity.publicKey, readerName: deps.readerName };
       return ok(request, reply);
     },

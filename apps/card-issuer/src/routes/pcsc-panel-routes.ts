@@ -17,7 +17,7 @@ export function listsReaders(reader: CardReader): reader is CardReader & ReaderL
  * language. Real cards are placed by hand, so it has nothing to post.
  */
 export function registerPcscPanelRoutes(app: FastifyInstance, reader: ReaderList, ownOrigins: () => Set<string>): void {
-  const route = { ...registerPanel(app, ownOrigins), schema: { tags: ['PC/SC reader'] } };
+  const route = { ...registerPanel(app, ownOrigins), schema: { tags: ['PC/SC reader'], summary: 'The readers pcscd lists, or why it lists none, in the caller’s language (panel only)' } };
   app.get('/reader/api/status', route, async (request) => {
     let readers: PcscReaderView[] = [];
     let problem: string | null = null;

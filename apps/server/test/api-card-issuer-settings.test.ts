@@ -26,6 +26,17 @@ describe.each(databases)("the card issuer's address (%s)", (kind) => {
     expect(moved.headers.get('content-security-policy')).not.toContain('18085');
   });
 
+  it('without CARD_ISSUER_URL, the port the issuer was given (CARD_ISSUER_PORT, as npm start hands it to both) is the one named', async () => {
+    server = await startServer(kind, { env: { CARD_ISSUER_PORT: '7401' } });
+    const settings = await call<TenantSettings>(server, 'GET', `${apiPaths.tenantSettings}?guid=abc`);
+    expect(settings.body.data.cardIssuerUrl).toBe('http://127.0.0.1:7401');
+    expect(settings.headers.get('content-security-policy')).toContain("connect-src 'self' http://127.0.0.1:7401 http://localhost:7401");
+    expect(settings.headers.get('content-security-policy')).not.toContain('18085');
+    // an address given outright still wins
+    expect(loadConfig({ CARD_ISSUER_PORT: '7401', CARD_ISSUER_URL: 'http://127.0.0.1:18190' }).cardIssuerUrl).toBe('http://127.0.0.1:18190');
+    for (const bad of ['0', '70000', 'port']) expect(() => loadConfig({ CARD_ISSUER_PORT: bad }), bad).toThrow(/CARD_ISSUER_PORT/);
+  });
+
   it('a value that is not an http(s) origin stops the start with a message naming it', () => {
     for (const bad of ['ftp://127.0.0.1:18085', 'http://127.0.0.1:18085/api', 'not a url', 'http://user:pw@127.0.0.1:18085']) {
       expect(() => loadConfig({ CARD_ISSUER_URL: bad }), bad).toThrow(/CARD_ISSUER_URL/);

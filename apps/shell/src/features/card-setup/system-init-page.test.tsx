@@ -36,10 +36,15 @@ describe('/system-init (spec §2, §5)', () => {
     expect(screen.getByText('Please enter the customer password')).toBeInTheDocument();
 
     const customerNo = screen.getByLabelText('Customer number');
+    // both fields are required, and both labels carry the required mark
+    expect(customerNo).toBeRequired();
+    expect(screen.getByLabelText('Customer password')).toBeRequired();
+    for (const label of ['Customer number', 'Customer password']) expect(screen.getByText(label, { selector: 'label' })).toHaveClass('ant-form-item-required');
     for (const [typed, message] of [
       ['12a', 'Only digits are allowed'],
       ['00123', 'Cannot start with 0, please change it to 123'],
       ['123456789', 'At most 8 digits'],
+      ['000123456789', 'At most 8 digits'],
     ] as const) {
       await user.clear(customerNo);
       await user.type(customerNo, typed);

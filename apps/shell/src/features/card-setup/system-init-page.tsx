@@ -61,6 +61,7 @@ function SystemInitForm({ state }: { state: GateSetupState }) {
         <Form.Item
           name="customerNo"
           label={t('cardSetup.init.customerNo')}
+          required
           rules={[{ validator: (_rule, value: string) => { const problem = customerNumberProblem(value ?? '', t); return problem ? Promise.reject(new Error(problem)) : Promise.resolve(); } }]}
         >
           <Input inputMode="numeric" autoComplete="off" maxLength={16} autoFocus />

@@ -61,4 +61,40 @@ describe('the card reader dialog', () => {
     expect(seen.filter((call) => call.url === apiPaths.tenantSettings)).toHaveLength(1);
     expect(called.at(-1)).toBe('http://127.0.0.1:7401');
   });
+
+  it('the issuer not answering: the customer is told, in the language shown, what to download from Tools and where this page looks for it', async () => {
+    storage.tenantSettings.set({ ...gateSettings, cardIssuerUrl: 'http://127.0.0.1:7401' } as TenantSettings);
+    issuerOnPort('none', []);
+    installFakeApi({});
+    const view = render(
+      <I18nextProvider i18n={i18n}>
+        <MemoryRouter>
+          <CardReaderDialog open title="Read" flow={readCard} onClose={() => {}} />
+        </MemoryRouter>
+      </I18nextProvider>,
+    );
+    const advice = (await screen.findByText('card reader not installed or configured')).closest('[role="alert"]')!;
+    expect(advice).toHaveTextContent('download "Card issuer" for its system from the Tools page, unpack it and run start.cmd (Windows) or ./start.sh (Linux)');
+    expect(advice).toHaveTextContent('This page looks for it at http://127.0.0.1:7401.');
+    expect(advice).toHaveTextContent('Set CARD_ISSUER_PORT=7401 before starting it');
+    expect(advice).not.toHaveTextContent(/npm/);
+    expect(screen.getByRole('link', { name: 'Open the Tools page' })).toHaveAttribute('href', '/tools');
+    view.unmount();
+
+    await i18n.changeLanguage('zh-MO');
+    storage.tenantSettings.set({ ...gateSettings, cardIssuerUrl: 'http://127.0.0.1:18085' } as TenantSettings);
+    render(
+      <I18nextProvider i18n={i18n}>
+        <MemoryRouter>
+          <CardReaderDialog open title="Read" flow={readCard} onClose={() => {}} />
+        </MemoryRouter>
+      </I18nextProvider>,
+    );
+    const said = (await screen.findByText('讀卡器未安裝或未設定')).closest('[role="alert"]')!;
+    expect(said).toHaveTextContent('從工具頁面下載適合本機系統的「發卡器」');
+    expect(said).toHaveTextContent('本頁面在 http://127.0.0.1:18085 連接發卡器');
+    // the issuer's own port needs no setting
+    expect(said).not.toHaveTextContent('CARD_ISSUER_PORT');
+    expect(screen.getByRole('link', { name: '開啟工具頁面' })).toHaveAttribute('target', '_blank');
+  });
 });

@@ -2,8 +2,12 @@
 // archive per platform with a Node runtime from the npm registry inside: dist/card-issuer/card-issuer-linux-x64.tar.gz
 // and card-issuer-win-x64.zip. The server offers them under /tools on gate deployments.
 // `--bundle-only` makes only the platform-neutral bundle (app/), which the tests start with this machine's Node.
+// `--when-changed` (run by `npm run build`, so `npm start` offers the downloads out of the box): the archives are
+// made again only when the bundle or this script changed since they were made (a second or so otherwise), and a
+// runtime that cannot be fetched (no network) is a warning, not a failed build.
+import { createHash } from 'node:crypto';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -87,15 +91,53 @@ function zip(folder, archive) {
   if (result.status !== 0) throw new Error('zip failed (python3 -m zipfile)');
 }
 
+const platforms = ['linux-x64', 'win-x64'];
+const archiveOf = (platform) => `card-issuer-${platform}${platform.startsWith('win') ? '.zip' : '.tar.gz'}`;
+const stampFile = path.join(out, '.made-from');
+
+/** What the archives are made of: the bundle's files, this script (start scripts, README) and the Node line. */
+function fingerprint(app) {
+  const hash = createHash('sha256').update(readFileSync(fileURLToPath(import.meta.url))).update(nodeLine);
+  const files = readdirSync(app, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .sort();
+  for (const file of files) hash.update(path.relative(app, file)).update('\0').update(readFileSync(file));
+  return hash.digest('hex');
+}
+
+function upToDate(made) {
+  return existsSync(stampFile) && readFileSync(stampFile, 'utf8').trim() === made && platforms.every((platform) => existsSync(path.join(out, archiveOf(platform))));
+}
+
 async function main() {
   const app = await bundleIssuer();
   if (process.argv.includes('--bundle-only')) {
     console.log(`Bundled the card issuer into ${app}`);
     return;
   }
-  for (const platform of ['linux-x64', 'win-x64']) {
+  const whenChanged = process.argv.includes('--when-changed');
+  const made = fingerprint(app);
+  if (whenChanged && upToDate(made)) {
+    console.log(`The card issuer downloads in ${out} are up to date.`);
+    return;
+  }
+  rmSync(stampFile, { force: true });
+  try {
+    await makeArchives(app);
+  } catch (error) {
+    if (!whenChanged) throw error;
+    console.warn(`The card issuer downloads were not made (${error instanceof Error ? error.message : String(error)}): run npm run build:issuer when the npm registry can be reached.`);
+    return;
+  }
+  writeFileSync(stampFile, `${made}\n`);
+}
+
+async function makeArchives(app) {
+  for (const platform of platforms) {
     const name = `card-issuer-${platform}`;
     const folder = path.join(out, name);
+    rmSync(path.join(out, archiveOf(platform)), { force: true });
     rmSync(folder, { recursive: true, force: true });
     mkdirSync(folder, { recursive: true });
     cpSync(app, path.join(folder, 'app'), { recursive: true });

@@ -55,7 +55,9 @@ export async function startGateDeployment(serverPort: number, issuerPort: number
     },
   });
   await asSetUp(() => waitFor(`${issuerUrl}/reader/api/status`, issuer, 'the card issuer'));
-  const server = await startSecondServer(serverPort, { MJ_SYSTEM: '21', CARD_ISSUER_URL: issuerUrl, IMAGE_CODE: 'off', ...serverEnv });
+  // the server is told the issuer's port as `CARD_ISSUER_PORT=… npm start` tells it, not its address: the address the
+  // shell pairs with is the one the server derives from the port (issue 25, item 4); callers use ports other than 18085
+  const server = await startSecondServer(serverPort, { MJ_SYSTEM: '21', CARD_ISSUER_PORT: String(issuerPort), CARD_ISSUER_URL: '', IMAGE_CODE: 'off', ...serverEnv });
   const panel = async (action: string, body: unknown = {}) => {
     const reply = await fetch(`${issuerUrl}/reader/api/${action}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     if (!reply.ok) throw new Error(`reader ${action}: HTTP ${reply.status} ${await reply.text()}`);

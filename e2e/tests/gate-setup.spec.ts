@@ -59,6 +59,9 @@ test('the reader panel works from the keyboard and in three languages (the opera
 test('the whole set-up in the browser, then card sign-in', async ({ page }) => {
   // one operator's whole first hour in one test: a longer hang guard than a single page needs
   test.setTimeout(360_000);
+  // the server was told only CARD_ISSUER_PORT (issue 25, item 4): the shell calls the issuer there, not at 18085
+  const settings = await (await fetch(at('/iot-login/api/v1.0/Tenant/GetSettings?guid=e2e'))).json();
+  expect(settings.data.cardIssuerUrl).toBe(`http://127.0.0.1:${issuerPort}`);
   // a fresh gate deployment: every card screen leads to initialisation first
   for (const path of cardRoutes.filter((route) => !['/select-func', '/system-init', '/key-card-system-init'].includes(route))) {
     await page.goto(at(path));
@@ -181,5 +184,14 @@ test('the card issuer not running: the dialog says so and how to start it', asyn
   await page.getByText('Card only').click();
   await page.getByRole('button', { name: 'Swipe the card and sign in' }).click();
   await expect(page.getByText('card reader not installed or configured')).toBeVisible();
-  await expect(page.getByText('npm run issuer', { exact: false })).toBeVisible();
+  // what to start, in the customer's words: the download on Tools, at the port this page calls (not 18085)
+  await expect(page.getByText('download "Card issuer" for its system from the Tools page', { exact: false })).toBeVisible();
+  await expect(page.getByText(`This page looks for it at http://127.0.0.1:${issuerPort}.`, { exact: false })).toBeVisible();
+  await expect(page.getByText(`Set CARD_ISSUER_PORT=${issuerPort} before starting it`, { exact: false })).toBeVisible();
+  await expect(page.getByText('npm run', { exact: false })).toHaveCount(0);
+  // and the Tools page offers that download out of the box (npm run build made it), in a new tab
+  const [tools] = await Promise.all([page.waitForEvent('popup'), page.getByRole('link', { name: 'Open the Tools page' }).click()]);
+  await expect(tools.getByRole('link', { name: 'Download Card issuer (Windows x64)' })).toBeVisible();
+  await expect(tools.getByRole('link', { name: 'Download Card issuer (Linux x64)' })).toBeVisible();
+  await tools.close();
 });

@@ -54,7 +54,7 @@ export interface Config {
   trustProxy: false | number | string;
   /** Absolute http(s) address of the operations management platform (private deployments); '' when none. */
   opsPlatformUrl: string;
-  /** CARD_ISSUER_URL: the local card issuer the browser calls (gate deployments), an http(s) origin. */
+  /** CARD_ISSUER_URL (else http://127.0.0.1:CARD_ISSUER_PORT): the local card issuer the browser calls (gate deployments), an http(s) origin. */
   cardIssuerUrl: string;
   /** ISSUER_DOWNLOADS_DIR: where `npm run build:issuer` put the card issuer downloads offered under /tools on gate deployments. */
   issuerDownloadsDir: string;
@@ -148,10 +148,14 @@ function trustProxyVar(env: Env, name: string): false | number | string {
   return items.join(',');
 }
 
-/** CARD_ISSUER_URL: an http(s) origin (no path), default the issuer on this PC at the spec's port 18085. */
+/**
+ * CARD_ISSUER_URL: an http(s) origin (no path). When unset, the issuer on this PC at CARD_ISSUER_PORT, the port
+ * `npm start` hands to the issuer as well (apps/card-issuer/src/config.ts), default the spec's 18085: a moved
+ * issuer and a server still naming 18085 would send the pairing token to whatever listens there.
+ */
 function cardIssuerUrlVar(env: Env): string {
   const value = httpUrlVar(env, 'CARD_ISSUER_URL');
-  if (value === '') return `http://127.0.0.1:${localDeviceServicePort}`;
+  if (value === '') return `http://127.0.0.1:${intVar(env, 'CARD_ISSUER_PORT', localDeviceServicePort, 1, 65535)}`;
   const url = new URL(value);
   if (url.pathname !== '/' || url.search || url.hash) throw new ConfigError('CARD_ISSUER_URL', `must be an origin such as http://127.0.0.1:18085, without a path, got "${value}"`);
   return url.origin;

@@ -26,6 +26,21 @@ describe.each(databases)("the card issuer's address (%s)", (kind) => {
     expect(moved.headers.get('content-security-policy')).not.toContain('18085');
   });
 
+  it('without CARD_ISSUER_URL, the port the issuer was given (CARD_ISSUER_PORT, as npm start hands it to both) is the one named', async () => {
+    server = await startServer(kind, { env: { CARD_ISSUER_PORT: '7401' } });
+    const settings = await call<TenantSettings>(server, 'GET', `${apiPaths.tenantSettings}?guid=abc`);
+    expect(settings.body.data.cardIssuerUrl).toBe('http://127.0.0.1:7401');
+    expect(settings.headers.get('content-security-policy')).toContain("connect-src 'self' http://127.0.0.1:7401 http://localhost:7401");
+    expect(settings.headers.get('content-security-policy')).not.toContain('18085');
+    // the demo's guides name that address, not the spec's default
+    for (const guide of ['card-issuer-guide.txt', 'card-reader-setup.txt']) {
+      expect(await (await fetch(`${server.url}/tools/${guide}`)).text(), guide).toContain('http://127.0.0.1:7401');
+    }
+    // an address given outright still wins
+    expect(loadConfig({ CARD_ISSUER_PORT: '7401', CARD_ISSUER_URL: 'http://127.0.0.1:18190' }).cardIssuerUrl).toBe('http://127.0.0.1:18190');
+    for (const bad of ['0', '70000', 'port']) expect(() => loadConfig({ CARD_ISSUER_PORT: bad }), bad).toThrow(/CARD_ISSUER_PORT/);
+  });
+
   it('a value that is not an http(s) origin stops the start with a message naming it', () => {
     for (const bad of ['ftp://127.0.0.1:18085', 'http://127.0.0.1:18085/api', 'not a url', 'http://user:pw@127.0.0.1:18085']) {
       expect(() => loadConfig({ CARD_ISSUER_URL: bad }), bad).toThrow(/CARD_ISSUER_URL/);
@@ -40,14 +55,30 @@ describe.each(databases)('the card issuer downloads under /tools (%s)', (kind) =
     server = undefined;
   });
 
-  async function withDownloads(mjSystem: string) {
+  async function withDownloads(mjSystem: string, language = 'en-US') {
     const dir = tempDir('campus-issuer-downloads-');
     fs.writeFileSync(path.join(dir, 'card-issuer-linux-x64.tar.gz'), 'linux archive');
     fs.writeFileSync(path.join(dir, 'card-issuer-win-x64.zip'), 'windows archive');
     server = await startServer(kind, { env: { MJ_SYSTEM: mjSystem, ISSUER_DOWNLOADS_DIR: dir } });
-    const list = (await (await fetch(`${server.url}${apiPaths.toolsList}`)).json()) as { fileName: string; use: string; url: string }[];
+    const list = (await (await fetch(`${server.url}${apiPaths.toolsList}`, { headers: { language } })).json()) as { fileName: string; showName: string; use: string; url: string }[];
     return list;
   }
+
+  it('the names and purposes are in the language asked for, the demo tools and the downloads alike', async () => {
+    const said = async (language: string) => (await withDownloads('21', language)).map((tool) => [tool.showName, tool.use]);
+    const english = await said('en-US');
+    expect(english).toContainEqual(['Card issuer (Windows x64)', 'For the operator PC beside the card reader: unzip, then run start.cmd']);
+    expect(english).toContainEqual(['Employee import template', 'Template for importing employees and their cards']);
+    await server?.close();
+    const traditional = await said('zh-MO');
+    expect(traditional).toContainEqual(['發卡器（Linux x64）', '用於讀卡器旁的操作員電腦：解壓後執行 ./start.sh']);
+    expect(traditional).toContainEqual(['員工匯入範本', '用於匯入員工及其卡片的範本']);
+    await server?.close();
+    const simplified = await said('zh-CN');
+    expect(simplified).toContainEqual(['读卡器设置指南', '在操作员电脑上安装并检查读卡器']);
+    // nothing English is left in a Chinese list but the platform names and the commands to run
+    for (const [name, use] of [...simplified, ...traditional]) expect(`${name} ${use}`.replace(/Windows|Linux|x64|English|start\.cmd|\.\/start\.sh/g, '')).not.toMatch(/[A-Za-z]{3,}/);
+  });
 
   it('a gate deployment offers the built downloads with how to start them, and serves them', async () => {
     const list = await withDownloads('21');

@@ -96,7 +96,7 @@ describe('writeDemoTools', () => {
       fs.mkdirSync(tools);
       fs.writeFileSync(path.join(tools, 'tools.json'), '[{"showName":"Ours","use":"x","fileName":"ours.txt"}]');
       fs.writeFileSync(path.join(tools, 'card-issuer-guide.txt'), 'our own guide');
-      writeDemoTools(dir);
+      writeDemoTools(dir, 'http://127.0.0.1:18085');
       expect(fs.readFileSync(path.join(tools, 'tools.json'), 'utf8')).toBe('[{"showName":"Ours","use":"x","fileName":"ours.txt"}]');
       expect(fs.readFileSync(path.join(tools, 'card-issuer-guide.txt'), 'utf8')).toBe('our own guide');
       expect(fs.existsSync(path.join(tools, 'card-reader-setup.txt'))).toBe(true);

@@ -63,18 +63,22 @@ async function grantAll(services: Services, userId: string) {
   for (const s of systems) await services.menu.grant(userId, s.appNo, functionCodes(s.appNo));
 }
 
-/** The card-issuer guide of the demo tools list, in the three languages of the shell. */
-const cardIssuerGuide = `Card issuer service: operator guide
+/**
+ * The card-issuer guide of the demo tools list, in the three languages of the shell, naming the address this
+ * server's shell calls the issuer at (CARD_ISSUER_URL, else CARD_ISSUER_PORT on the PC).
+ */
+const cardIssuerGuide = (issuerUrl: string) => `Card issuer service: operator guide
 ===================================
 
 English
 -------
 The card issuer is a small service on the operator's PC. The shell calls it to read and write
-cards through a USB card reader. It answers on http://127.0.0.1:18085 unless another address is
-configured, and only on this PC.
+cards through a USB card reader. This installation's shell calls it at ${issuerUrl}: start it with
+CARD_ISSUER_PORT set to that port when it is not 18085, the issuer's default. It answers only on this PC.
 
-1. Install the card-issuer service on every PC that issues or recycles cards, then connect the
-   reader by USB.
+1. Install the card-issuer service on every PC that issues or recycles cards: download "Card issuer
+   (Windows x64)" or "(Linux x64)" from the Tools page, unpack it and run start.cmd (Windows) or
+   ./start.sh (Linux). Then connect the reader by USB.
 2. Open a card page of the shell. "Card reader not installed or configured" means the service does
    not answer: check that it runs and that the reader is connected.
 3. Place the card on the reader when asked. While no card is found the shell tries again every
@@ -88,9 +92,11 @@ configured, and only on this PC.
 简体中文
 --------
 发卡服务是运行在操作员电脑上的小型服务，管理平台通过它使用 USB 读卡器读写卡片。
-未另行配置时，它只在本机地址 http://127.0.0.1:18085 上应答。
+本系统的管理平台在 ${issuerUrl} 调用它：该端口不是发卡服务默认的 18085 时，请设置 CARD_ISSUER_PORT 为该端口后再启动。
+它只在本机应答。
 
-1. 在每台需要发卡或回收卡片的电脑上安装发卡服务，并用 USB 连接读卡器。
+1. 在每台需要发卡或回收卡片的电脑上安装发卡服务：从工具页面下载"发卡器（Windows x64）"或"（Linux x64）"，
+   解压后运行 start.cmd（Windows）或 ./start.sh（Linux），然后用 USB 连接读卡器。
 2. 打开管理平台的卡片页面。若提示"读卡器未安装或未配置"，说明发卡服务没有应答：
    请检查服务是否运行、读卡器是否已连接。
 3. 按提示把卡片放在读卡器上。未检测到卡片时，平台每 3 秒重试一次；写卡中断时会重新写入。
@@ -101,9 +107,11 @@ configured, and only on this PC.
 繁體中文
 --------
 發卡服務是運行在操作員電腦上的小型服務，管理平台透過它使用 USB 讀卡器讀寫卡片。
-未另行設定時，它只在本機地址 http://127.0.0.1:18085 上回應。
+本系統的管理平台在 ${issuerUrl} 呼叫它：該連接埠不是發卡服務預設的 18085 時，請設定 CARD_ISSUER_PORT 為該連接埠後再啟動。
+它只在本機回應。
 
-1. 在每台需要發卡或回收卡片的電腦上安裝發卡服務，並用 USB 連接讀卡器。
+1. 在每台需要發卡或回收卡片的電腦上安裝發卡服務：從工具頁面下載「發卡器（Windows x64）」或「（Linux x64）」，
+   解壓後執行 start.cmd（Windows）或 ./start.sh（Linux），然後用 USB 連接讀卡器。
 2. 開啟管理平台的卡片頁面。若提示「讀卡器未安裝或未設定」，表示發卡服務沒有回應：
    請檢查服務是否運行、讀卡器是否已連接。
 3. 按提示把卡片放在讀卡器上。未偵測到卡片時，平台每 3 秒重試一次；寫卡中斷時會重新寫入。
@@ -114,14 +122,23 @@ configured, and only on this PC.
 
 /**
  * The demo's downloadable tools (DATA_DIR/tools): each file and tools.json are written only when
- * absent, so a customer's own files and list are never overwritten.
+ * absent, so a customer's own files and list are never overwritten. Names and purposes are in the three
+ * languages (the list answers the request's); the guides name the issuer address of `issuerUrl`.
  */
-export function writeDemoTools(dataDir: string): void {
+export function writeDemoTools(dataDir: string, issuerUrl: string): void {
   const dir = path.join(dataDir, 'tools');
   fs.mkdirSync(dir, { recursive: true });
   const files: Record<string, string> = {
-    'card-reader-setup.txt': 'Card reader set-up\n==================\n\n1. Install the card-issuer service on the operator PC.\n2. Connect the reader by USB.\n3. Open http://127.0.0.1:18085/reader to check that the reader answers.\n',
-    'card-issuer-guide.txt': cardIssuerGuide,
+    'card-reader-setup.txt': `Card reader set-up / 读卡器设置 / 讀卡器設定
+=========================================
+
+1. Install the card-issuer service on the operator PC (Tools page: "Card issuer").
+   在操作员电脑上安装发卡服务（工具页面："发卡器"）。 在操作員電腦上安裝發卡服務（工具頁面：「發卡器」）。
+2. Connect the reader by USB. 用 USB 连接读卡器。 用 USB 連接讀卡器。
+3. Open ${issuerUrl}/reader to check that the reader answers.
+   打开 ${issuerUrl}/reader 检查读卡器是否应答。 開啟 ${issuerUrl}/reader 檢查讀卡器是否回應。
+`,
+    'card-issuer-guide.txt': cardIssuerGuide(issuerUrl),
     'employee-import-template.csv': 'code,name,department,cardNo\nE0001,Sample Person,Head Office,00012345\n',
   };
   for (const [name, body] of Object.entries(files)) {
@@ -131,9 +148,25 @@ export function writeDemoTools(dataDir: string): void {
   const list = path.join(dir, 'tools.json');
   if (!fs.existsSync(list)) {
     const tools = [
-      { showName: 'Card reader set-up guide', use: 'Install and check the card reader on an operator PC', fileName: 'card-reader-setup.txt' },
-      { showName: 'Card issuer guide (English, 简体中文, 繁體中文)', use: 'What the card-issuer service does, its messages and the gate set-up order', fileName: 'card-issuer-guide.txt' },
-      { showName: 'Employee import template', use: 'Template for importing employees and their cards', fileName: 'employee-import-template.csv' },
+      {
+        showName: { 'en-US': 'Card reader set-up guide', 'zh-CN': '读卡器设置指南', 'zh-MO': '讀卡器設定指南' },
+        use: { 'en-US': 'Install and check the card reader on an operator PC', 'zh-CN': '在操作员电脑上安装并检查读卡器', 'zh-MO': '在操作員電腦上安裝並檢查讀卡器' },
+        fileName: 'card-reader-setup.txt',
+      },
+      {
+        showName: { 'en-US': 'Card issuer guide (English, 简体中文, 繁體中文)', 'zh-CN': '发卡服务指南（English、简体中文、繁體中文）', 'zh-MO': '發卡服務指南（English、简体中文、繁體中文）' },
+        use: {
+          'en-US': 'What the card-issuer service does, its messages and the gate set-up order',
+          'zh-CN': '发卡服务的作用、提示信息和门禁设置顺序',
+          'zh-MO': '發卡服務的作用、提示訊息和門禁設定順序',
+        },
+        fileName: 'card-issuer-guide.txt',
+      },
+      {
+        showName: { 'en-US': 'Employee import template', 'zh-CN': '员工导入模板', 'zh-MO': '員工匯入範本' },
+        use: { 'en-US': 'Template for importing employees and their cards', 'zh-CN': '用于导入员工及其卡片的模板', 'zh-MO': '用於匯入員工及其卡片的範本' },
+        fileName: 'employee-import-template.csv',
+      },
     ];
     fs.writeFileSync(list, `${JSON.stringify(tools, null, 2)}\n`);
   }
@@ -234,7 +267,7 @@ async function seedDemo(services: Services, config: Config): Promise<void> {
     await services.enterprise.addDepartments(org.tenantCode, org.departments);
     await services.enterprise.addEmployees(org.tenantCode, org.employees);
   }
-  writeDemoTools(config.dataDir);
+  writeDemoTools(config.dataDir, config.cardIssuerUrl);
 }
 
 /** The demo's customer number (an installation without CUSTOMER_NO outside production). */

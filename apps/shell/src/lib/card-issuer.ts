@@ -2,6 +2,7 @@ import type { Envelope, LanguageCode, ReaderCode } from '@campus/contracts';
 import { cardDeviceTokenHeader, cardIssuerPaths, isSuccessCode, localDeviceServicePort, readerCodeMessages, readerCodes, requestTimeoutMs } from '@campus/contracts';
 import { randomId } from './crypto.ts';
 import { currentLanguage, i18n } from './i18n.ts';
+import { fetchTenantSettings } from './session.ts';
 import * as storage from './storage.ts';
 
 /** Why a call of the card issuer failed. */
@@ -26,6 +27,16 @@ export class IssuerError extends Error {
 export function issuerBaseUrl(): string {
   const configured = storage.tenantSettings.get()?.cardIssuerUrl?.trim();
   return (configured || `http://127.0.0.1:${localDeviceServicePort}`).replace(/\/+$/, '');
+}
+
+/**
+ * Reads the tenant settings again, for a page opened before the issuer's address changed (the server moved to
+ * another CARD_ISSUER_PORT): the next call goes to the address named now, pairing there first.
+ */
+export async function rereadIssuerAddress(): Promise<void> {
+  const before = issuerBaseUrl();
+  await fetchTenantSettings(currentLanguage());
+  if (issuerBaseUrl() !== before) forgetPairing();
 }
 
 const deviceTokenKey = 'campus.cardDeviceToken';

@@ -1,7 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { Alert, Button, Modal, Result, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { cardTimings } from '@campus/contracts';
+import { cardTimings, localDeviceServicePort } from '@campus/contracts';
+import { issuerBaseUrl } from './card-issuer.ts';
 import { useCardFlow } from './use-card-flow.ts';
 import type { CardFlow, CardFlowView } from './use-card-flow.ts';
 
@@ -20,6 +21,30 @@ export interface CardReaderDialogProps {
   autoCloseMs?: number;
 }
 
+/**
+ * What to do when the issuer does not answer: the download on the Tools page (a new tab keeps this page's work), and
+ * the address this page calls, with the port to start it on when that is not the issuer's default.
+ */
+function IssuerStartAdvice() {
+  const { t } = useTranslation();
+  const address = issuerBaseUrl();
+  let port = '';
+  try {
+    port = new URL(address).port;
+  } catch {
+    // not an address to name a port of: the sentence is left out
+  }
+  return (
+    <>
+      <p>{t('cardReader.howToStart', { address })}</p>
+      {port !== '' && port !== String(localDeviceServicePort) ? <p>{t('cardReader.howToStartPort', { port })}</p> : null}
+      <a href="/tools" target="_blank" rel="noopener noreferrer">
+        {t('cardReader.openTools')}
+      </a>
+    </>
+  );
+}
+
 /** What the reader is doing, a failure with its advice, or the success: shared by the dialog and the swipe screens. */
 export function CardFlowStatus({ view }: { view: CardFlowView }) {
   const { t } = useTranslation();
@@ -32,7 +57,7 @@ export function CardFlowStatus({ view }: { view: CardFlowView }) {
           {view.progress.detail ? <p className="campus-card-dialog__detail">{view.progress.detail}</p> : null}
         </div>
       ) : null}
-      {view.kind === 'failed' ? <Alert type="error" showIcon role="alert" title={view.message} description={view.notInstalled ? t('cardReader.howToStart') : undefined} /> : null}
+      {view.kind === 'failed' ? <Alert type="error" showIcon role="alert" title={view.message} description={view.notInstalled ? <IssuerStartAdvice /> : undefined} /> : null}
       {view.kind === 'done' ? <Result status="success" title={view.text} /> : null}
     </div>
   );

@@ -12,16 +12,17 @@ export function registerToolsRoutes(app: App, tools: ToolsService) {
     {
       schema: {
         tags: ['tools'],
-        summary: 'Downloadable tools (a plain JSON array, as the spec reads it)',
+        summary: 'Downloadable tools in the request language (a plain JSON array, as the spec reads it)',
         response: {
           200: Type.Array(Type.Object({ showName: Type.String(), use: Type.String(), fileName: Type.String(), url: Type.String() })),
           ...failureReplies,
         },
       },
     },
-    async (_request, reply) => {
-      reply.header('Cache-Control', 'no-cache');
-      return tools.list();
+    async (request, reply) => {
+      // names and purposes are in the language of the `language` header
+      reply.header('Cache-Control', 'no-cache').header('Vary', 'language');
+      return tools.list(request.lang);
     },
   );
 

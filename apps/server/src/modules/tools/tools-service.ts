@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { toolFileUrl } from '@campus/contracts';
+import { fallbackLanguage, languageCodes, toolFileUrl } from '@campus/contracts';
+import type { LanguageCode, Localised } from '@campus/contracts';
 
 export interface ToolEntry {
   showName: string;
@@ -13,18 +14,38 @@ export interface ToolEntry {
 export const toolFileNamePattern = '^[A-Za-z0-9][A-Za-z0-9._ ()-]{0,127}$';
 
 /** The card issuer downloads `npm run build:issuer` makes, offered on gate deployments (README "Card issuer"). */
-export const cardIssuerDownloads = [
+export const cardIssuerDownloads: readonly { fileName: string; showName: Localised; use: Localised }[] = [
   {
     fileName: 'card-issuer-linux-x64.tar.gz',
-    showName: 'Card issuer (Linux x64) · 发卡器 · 發卡器',
-    use: 'For the operator PC beside the card reader: unpack, then run ./start.sh · 在读卡器旁的操作员电脑上解压后运行 ./start.sh · 在讀卡器旁的操作員電腦上解壓後執行 ./start.sh',
+    showName: { 'en-US': 'Card issuer (Linux x64)', 'zh-CN': '发卡器（Linux x64）', 'zh-MO': '發卡器（Linux x64）' },
+    use: {
+      'en-US': 'For the operator PC beside the card reader: unpack, then run ./start.sh',
+      'zh-CN': '用于读卡器旁的操作员电脑：解压后运行 ./start.sh',
+      'zh-MO': '用於讀卡器旁的操作員電腦：解壓後執行 ./start.sh',
+    },
   },
   {
     fileName: 'card-issuer-win-x64.zip',
-    showName: 'Card issuer (Windows x64) · 发卡器 · 發卡器',
-    use: 'For the operator PC beside the card reader: unzip, then run start.cmd · 在读卡器旁的操作员电脑上解压后运行 start.cmd · 在讀卡器旁的操作員電腦上解壓後執行 start.cmd',
+    showName: { 'en-US': 'Card issuer (Windows x64)', 'zh-CN': '发卡器（Windows x64）', 'zh-MO': '發卡器（Windows x64）' },
+    use: {
+      'en-US': 'For the operator PC beside the card reader: unzip, then run start.cmd',
+      'zh-CN': '用于读卡器旁的操作员电脑：解压后运行 start.cmd',
+      'zh-MO': '用於讀卡器旁的操作員電腦：解壓後執行 start.cmd',
+    },
   },
-] as const;
+];
+
+/**
+ * A text of tools.json: a plain string (one language for all), or the three languages by code
+ * (`{"en-US": …, "zh-CN": …, "zh-MO": …}`), of which the asked one is answered, else zh-CN, else any.
+ */
+function textIn(value: unknown, language: LanguageCode): string | null {
+  if (typeof value === 'string') return value;
+  if (typeof value !== 'object' || value === null) return null;
+  const byLanguage = value as Partial<Record<string, unknown>>;
+  const text = [language, fallbackLanguage, ...languageCodes].map((code) => byLanguage[code]).find((item) => typeof item === 'string' && item !== '');
+  return typeof text === 'string' ? text : null;
+}
 
 /**
  * Downloadable tools: DATA_DIR/tools/tools.json lists the files kept next to it; gate deployments also offer the
@@ -40,24 +61,28 @@ export class ToolsService {
     this.dir = path.join(dataDir, 'tools');
   }
 
-  private async issuerDownloads(): Promise<{ entry: ToolEntry; path: string; size: number }[]> {
+  private async issuerDownloads(language: LanguageCode): Promise<{ entry: ToolEntry; path: string; size: number }[]> {
     if (this.issuerDownloadsDir === null) return [];
     const found = [];
     for (const download of cardIssuerDownloads) {
       const full = path.join(this.issuerDownloadsDir, download.fileName);
       const stat = await fs.promises.stat(full).catch(() => null);
-      if (stat?.isFile()) found.push({ entry: { ...download, url: toolFileUrl(download.fileName) }, path: full, size: stat.size });
+      if (stat?.isFile()) {
+        const entry = { showName: download.showName[language], use: download.use[language], fileName: download.fileName, url: toolFileUrl(download.fileName) };
+        found.push({ entry, path: full, size: stat.size });
+      }
     }
     return found;
   }
 
-  async list(): Promise<ToolEntry[]> {
-    const listed = await this.listed();
-    const issuer = (await this.issuerDownloads()).map((d) => d.entry).filter((d) => !listed.some((t) => t.fileName === d.fileName));
+  /** The tools in `language` (the request's). */
+  async list(language: LanguageCode): Promise<ToolEntry[]> {
+    const listed = await this.listed(language);
+    const issuer = (await this.issuerDownloads(language)).map((d) => d.entry).filter((d) => !listed.some((t) => t.fileName === d.fileName));
     return [...listed, ...issuer];
   }
 
-  private async listed(): Promise<ToolEntry[]> {
+  private async listed(language: LanguageCode): Promise<ToolEntry[]> {
     let raw: string;
     try {
       raw = await fs.promises.readFile(path.join(this.dir, 'tools.json'), 'utf8');
@@ -75,8 +100,8 @@ export class ToolsService {
       .filter((t): t is Record<string, unknown> => typeof t === 'object' && t !== null)
       .filter((t) => typeof t.fileName === 'string' && new RegExp(toolFileNamePattern).test(t.fileName))
       .map((t) => ({
-        showName: typeof t.showName === 'string' ? t.showName : String(t.fileName),
-        use: typeof t.use === 'string' ? t.use : '',
+        showName: textIn(t.showName, language) ?? String(t.fileName),
+        use: textIn(t.use, language) ?? '',
         fileName: String(t.fileName),
         url: toolFileUrl(String(t.fileName)),
       }));
@@ -85,7 +110,7 @@ export class ToolsService {
   /** The absolute path of a tool file, or null when the name is unsafe or the file is missing. */
   async file(fileName: string): Promise<{ path: string; size: number } | null> {
     if (!new RegExp(toolFileNamePattern).test(fileName) || fileName.includes('..') || fileName === 'tools.json') return null;
-    const download = (await this.issuerDownloads()).find((d) => d.entry.fileName === fileName);
+    const download = (await this.issuerDownloads(fallbackLanguage)).find((d) => d.entry.fileName === fileName);
     if (download) return { path: download.path, size: download.size };
     const full = path.resolve(this.dir, fileName);
     if (path.dirname(full) !== path.resolve(this.dir)) return null;

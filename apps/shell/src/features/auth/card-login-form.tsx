@@ -33,13 +33,15 @@ export function CardLoginForm({ withPassword }: { withPassword: boolean }) {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [form] = Form.useForm<Values>();
-  const { view, start } = useCardFlow();
+  const { view, start, cancel } = useCardFlow();
   const [lookup] = useState(() => createTenantLookup());
   const [choice, setChoice] = useState<{ tenants: TenantEntry[]; resolve: (code: string | null) => void } | null>(null);
 
   const chooseTenant = (tenants: TenantEntry[]) => new Promise<string | null>((resolve) => setChoice({ tenants, resolve }));
 
   const signIn = async (values: Values | null) => {
+    // the last attempt's failure is not this one's: it goes as soon as the form is sent again
+    cancel();
     let tenantCode: string | undefined;
     const account = values?.account.trim() ?? '';
     if (account) {
@@ -69,7 +71,7 @@ export function CardLoginForm({ withPassword }: { withPassword: boolean }) {
     <>
       <p className="campus-card-swipe__prompt">{t('cardLogin.prompt')}</p>
       {withPassword ? (
-        <Form form={form} layout="vertical" onFinish={(values) => void signIn(values)} disabled={working}>
+        <Form form={form} layout="vertical" onFinish={(values) => void signIn(values)} onFinishFailed={cancel} disabled={working}>
           <Form.Item name="account" label={t('cardLogin.account')} rules={[{ required: true, whitespace: true, message: t('cardLogin.accountRequired') }]}>
             <Input autoComplete="username" maxLength={64} autoFocus onBlur={(event) => lookup.prefetch(event.target.value)} />
           </Form.Item>

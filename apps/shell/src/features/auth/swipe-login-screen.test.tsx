@@ -63,6 +63,23 @@ describe('/swipe-login (spec §2 card login screens, §4 gateway check)', () => 
     await waitFor(() => expect(screen.getByLabelText('Password')).toHaveValue(''));
   });
 
+  it('a refused sign-in\'s alert goes when the form is sent again and the fields say what is missing', async () => {
+    const user = userEvent.setup();
+    const issuer = fakeIssuer();
+    issuer.on(cardIssuerPaths.login, { code: 111, msg: 'Wrong account or password' });
+    renderCardScreen('/swipe-login', <SwipeLoginPage />, { state: setUp, routes: { [apiPaths.tenantSearch]: () => ({ data: [] }) } });
+    await user.type(await screen.findByLabelText('Login name'), 'sysadmin');
+    await user.type(screen.getByLabelText('Password'), 'Card#2026a');
+    await user.click(button('Login'));
+    expect(await screen.findByText('Wrong account or password')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByLabelText('Password')).toHaveValue(''));
+    await user.clear(screen.getByLabelText('Login name'));
+    await user.click(button('Login'));
+    expect(await screen.findByText('login name cannot be empty')).toBeInTheDocument();
+    expect(await screen.findByText('password cannot be empty')).toBeInTheDocument();
+    expect(screen.queryByText('Wrong account or password')).not.toBeInTheDocument();
+  });
+
   it('the card issuer not running: "card reader not installed or configured" and how to start it', async () => {
     const user = userEvent.setup();
     const issuer = fakeIssuer();
@@ -71,6 +88,7 @@ describe('/swipe-login (spec §2 card login screens, §4 gateway check)', () => 
     await user.click(await screen.findByText('Card only'));
     await user.click(button('Swipe the card and sign in'));
     expect(await screen.findByText('card reader not installed or configured')).toBeInTheDocument();
-    expect(screen.getByText(/npm run issuer/)).toBeInTheDocument();
+    expect(screen.getByText(/download "Card issuer" for its system from the Tools page/)).toBeInTheDocument();
+    expect(screen.queryByText(/npm run/)).not.toBeInTheDocument();
   });
 });

@@ -13,11 +13,14 @@ describe('the customer number rules of spec §5', () => {
     expect(customerNumberProblem('00123', t)).toBe('Cannot start with 0, please change it to 123');
     expect(customerNumberProblem('123456789', t)).toBe('At most 8 digits');
     expect(customerNumberProblem('012345678', t)).toBe('Cannot start with 0, please change it to 12345678');
+    // without its zeros still 9 digits: too long, not a proposal that would be refused in turn
+    expect(customerNumberProblem('000123456789', t)).toBe('At most 8 digits');
     expect(customerNumberProblem('12345678', t)).toBeNull();
     expect(customerNumberProblem('10001', t)).toBeNull();
     await i18n.changeLanguage('zh-CN');
     expect(customerNumberProblem('0123', i18n.t.bind(i18n))).toBe('不能以0开头，请改为123');
     expect(customerNumberProblem('x', i18n.t.bind(i18n))).toBe('只能输入数字');
+    expect(customerNumberProblem('0000123456789', i18n.t.bind(i18n))).toBe('长度不能超过8');
     await i18n.changeLanguage('en-US');
   });
 });

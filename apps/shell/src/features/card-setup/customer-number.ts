@@ -6,7 +6,8 @@ export function customerNumberProblem(value: string, t: TFunction): string | nul
   if (text === '') return t('cardSetup.init.customerNoRequired');
   if (!/^\d+$/.test(text)) return t('cardSetup.init.digitsOnly');
   const stripped = text.replace(/^0+/, '');
-  if (text.startsWith('0')) return t('cardSetup.init.leadingZero', { number: stripped || '1' });
+  // a number still too long without its leading zeros is not proposed: it would be refused in turn
   if (stripped.length > 8) return t('cardSetup.init.tooLong');
+  if (text.startsWith('0')) return t('cardSetup.init.leadingZero', { number: stripped || '1' });
   return null;
 }

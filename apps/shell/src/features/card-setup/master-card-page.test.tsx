@@ -90,11 +90,15 @@ describe('/swipe-master-card-gm (spec §4 "Swipe master card")', () => {
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     const issuer = fakeIssuer();
     issuer.on(cardIssuerPaths.addIdentity, new TypeError('fetch failed'));
-    renderCardScreen('/swipe-master-card-gm', <MasterCardPage />, { state: initialised });
+    const { seen } = renderCardScreen('/swipe-master-card-gm', <MasterCardPage />, { state: initialised });
     await user.click(await screen.findByText('Start swiping', { selector: 'button, button *' }));
     expect(await screen.findByText('card reader not installed or configured')).toBeInTheDocument();
-    expect(screen.getByText(/npm run issuer/)).toBeInTheDocument();
+    expect(screen.getByText(/download "Card issuer" for its system from the Tools page/)).toBeInTheDocument();
+    const settingsReads = () => seen.filter((call) => call.url === apiPaths.tenantSettings).length;
+    const before = settingsReads();
     await act(() => vi.advanceTimersByTimeAsync(3000));
     await waitFor(() => expect(issuer.calls.length).toBe(2));
+    // each try after the issuer did not answer asks the server where the issuer is now
+    expect(settingsReads()).toBe(before + 1);
   });
 });

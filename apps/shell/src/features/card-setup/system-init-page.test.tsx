@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { vi } from 'vitest';
 import { apiPaths, cardIssuerPaths, codes } from '@campus/contracts';
@@ -36,10 +36,15 @@ describe('/system-init (spec §2, §5)', () => {
     expect(screen.getByText('Please enter the customer password')).toBeInTheDocument();
 
     const customerNo = screen.getByLabelText('Customer number');
+    // both fields are required, and both labels carry the required mark
+    expect(customerNo).toBeRequired();
+    expect(screen.getByLabelText('Customer password')).toBeRequired();
+    for (const label of ['Customer number', 'Customer password']) expect(screen.getByText(label, { selector: 'label' })).toHaveClass('ant-form-item-required');
     for (const [typed, message] of [
       ['12a', 'Only digits are allowed'],
       ['00123', 'Cannot start with 0, please change it to 123'],
       ['123456789', 'At most 8 digits'],
+      ['000123456789', 'At most 8 digits'],
     ] as const) {
       await user.clear(customerNo);
       await user.type(customerNo, typed);
@@ -65,6 +70,30 @@ describe('/system-init (spec §2, §5)', () => {
     expect(screen.getByLabelText('Customer password')).toHaveValue('');
     expect(screen.getByText('The customer password does not match the mother card')).toBeInTheDocument();
     expect(screen.getByLabelText('Customer number')).toHaveValue('10001');
+  });
+
+  it('the field messages follow a switch of language: the server’s (with its customer number) and the rules’', async () => {
+    const user = userEvent.setup();
+    const issuer = fakeIssuer();
+    issuer.on(cardIssuerPaths.readMasterCard, { code: 0, data: mother });
+    renderCardScreen('/system-init', <SystemInitPage />, {
+      routes: { [apiPaths.addGmInitData]: () => ({ envelope: { code: codes.customerNoMismatch, msg: 'The customer number 10002 is not the one of the mother card on the reader', data: null } }) },
+    });
+    await user.type(await screen.findByLabelText('Customer number'), '10002');
+    await user.type(screen.getByLabelText('Customer password'), 'Customer#2026');
+    await user.click(button('Execute initialisation'));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(await within(dialog).findByText('Close', { selector: 'button, button *' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getByText('The customer number 10002 is not the one of the mother card on the reader')).toBeInTheDocument();
+    await user.clear(screen.getByLabelText('Customer password'));
+    expect(await screen.findByText('Please enter the customer password')).toBeInTheDocument();
+
+    await act(() => i18n.changeLanguage('zh-CN'));
+    expect(await screen.findByText('客户编号 10002 与读卡器上的母卡不符')).toBeInTheDocument();
+    expect(await screen.findByText('请输入客户密码')).toBeInTheDocument();
+    expect(screen.queryByText(/is not the one of the mother card/)).not.toBeInTheDocument();
+    expect(screen.queryByText('Please enter the customer password')).not.toBeInTheDocument();
   });
 
   it('initialises and goes on to the mother card swipe after the success closes by itself', async () => {

@@ -1,10 +1,12 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { cardTimings, codes } from '@campus/contracts';
-import type { GateSetupState } from '@campus/contracts';
+import type { GateSetupState, LanguageCode } from '@campus/contracts';
+import { toLanguage } from '@campus/contracts';
 import type { CardFlowError } from '../../lib/card-flow.ts';
 import type { CardFlow } from '../../lib/card-reader-dialog.tsx';
+import { messageInLanguage } from '../../lib/code-message.ts';
 import { GateScreenFrame } from '../../lib/gate-screen-frame.tsx';
 import { gateStepPaths } from '../../lib/gate-setup.ts';
 import { SetupStepDialog } from './setup-step-dialog.tsx';
@@ -23,12 +25,33 @@ const fieldOfFailure: Partial<Record<number, keyof InitValues>> = {
   [codes.customerNoOtherInstallation]: 'customerNo',
 };
 
+/** The server's refusal shown on a field, kept to be said again in the language the operator switches to. */
+interface FieldFailure {
+  field: keyof InitValues;
+  code: number;
+  message: string;
+  language: LanguageCode;
+}
+
 function SystemInitForm({ state }: { state: GateSetupState }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const language = toLanguage(i18n.language);
   const [form] = Form.useForm<InitValues>();
   const [loading, setLoading] = useState(false);
   const [running, setRunning] = useState<CardFlow | null>(null);
   const [focusAfter, setFocusAfter] = useState<keyof InitValues | null>(null);
+  const fieldFailure = useRef<FieldFailure | null>(null);
+
+  // field messages were said in the language of the moment: say them again in the one switched to
+  useEffect(() => {
+    const failure = fieldFailure.current;
+    if (failure && failure.language !== language) {
+      form.setFields([{ name: failure.field, errors: [messageInLanguage(failure.code, failure.message, failure.language, language) ?? failure.message] }]);
+      fieldFailure.current = { ...failure, message: form.getFieldError(failure.field)[0] ?? failure.message, language };
+    }
+    const checked = form.getFieldsError().filter((field) => field.errors.length > 0 && field.name[0] !== failure?.field).map((field) => field.name);
+    if (checked.length > 0) void form.validateFields(checked).catch(() => undefined);
+  }, [language, form]);
 
   // focus the field to retype once the dialog has closed (the dialog gives focus back when it closes)
   useEffect(() => {
@@ -39,6 +62,7 @@ function SystemInitForm({ state }: { state: GateSetupState }) {
   }, [running, focusAfter, form]);
 
   const execute = async () => {
+    fieldFailure.current = null;
     const values = await form.validateFields().catch(() => null);
     if (!values) return;
     // spec §2: the button shows loading for 3 s and opens the progress dialog
@@ -52,15 +76,26 @@ function SystemInitForm({ state }: { state: GateSetupState }) {
     if (!field) return;
     // a wrong customer password is cleared for retyping; a customer number is kept to be corrected
     form.setFields([{ name: field, errors: [error.message], ...(field === 'customerPwd' ? { value: '' } : {}) }]);
+    fieldFailure.current = { field, code: error.code, message: error.message, language };
     setFocusAfter(field);
   };
 
   return (
     <>
-      <Form form={form} layout="vertical" initialValues={{ customerNo: state.customerNo, customerPwd: '' }} onFinish={() => void execute()}>
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={{ customerNo: state.customerNo, customerPwd: '' }}
+        onFinish={() => void execute()}
+        onValuesChange={(changed: Partial<InitValues>) => {
+          // a retyped field is checked again by its rules; the server's word on the old value is gone
+          if (fieldFailure.current && fieldFailure.current.field in changed) fieldFailure.current = null;
+        }}
+      >
         <Form.Item
           name="customerNo"
           label={t('cardSetup.init.customerNo')}
+          required
           rules={[{ validator: (_rule, value: string) => { const problem = customerNumberProblem(value ?? '', t); return problem ? Promise.reject(new Error(problem)) : Promise.resolve(); } }]}
         >
           <Input inputMode="numeric" autoComplete="off" maxLength={16} autoFocus />

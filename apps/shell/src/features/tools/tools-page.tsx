@@ -2,7 +2,7 @@ import { Alert, Table } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { apiPaths, toolFileUrl } from '@campus/contracts';
+import { apiPaths, toLanguage, toolFileUrl } from '@campus/contracts';
 import { plainGet } from '../../lib/request.ts';
 
 export interface ToolItem {
@@ -19,8 +19,9 @@ async function fetchTools(): Promise<ToolItem[]> {
 
 /** /tools: downloadable tools (spec §2): name, purpose, download link; no pagination; scroll 450. */
 export default function ToolsPage() {
-  const { t } = useTranslation();
-  const query = useQuery({ queryKey: ['tools'], queryFn: fetchTools, retry: false });
+  const { t, i18n } = useTranslation();
+  // the server names the tools in the request's language: a switch asks again
+  const query = useQuery({ queryKey: ['tools', toLanguage(i18n.language)], queryFn: fetchTools, retry: false });
 
   return (
     <main className="campus-page">

@@ -59,10 +59,11 @@ test('the reader panel works from the keyboard and in three languages (the opera
 test('the whole set-up in the browser, then card sign-in', async ({ page }) => {
   // one operator's whole first hour in one test: a longer hang guard than a single page needs
   test.setTimeout(360_000);
-  // a fresh gate deployment: every card screen leads to initialisation first
+  // a fresh gate deployment: every card screen leads to initialisation first, in its own route family
+  const keyCardFamily = (route: string) => route.startsWith('/key-card-') || route === '/system-keycard';
   for (const path of cardRoutes.filter((route) => !['/select-func', '/system-init', '/key-card-system-init'].includes(route))) {
     await page.goto(at(path));
-    await expectPath(page, '/system-init');
+    await expectPath(page, keyCardFamily(path) ? '/key-card-system-init' : '/system-init');
   }
   await page.goto(at('/select-func'));
   await expect(page.getByRole('button', { name: 'Card sign-in', exact: true })).toBeVisible();
@@ -91,30 +92,40 @@ test('the whole set-up in the browser, then card sign-in', async ({ page }) => {
     await page.goto(at(path));
     await expectPath(page, '/swipe-master-card-gm');
   }
+  for (const path of ['/key-card-swiper-sys-secret', '/key-card-swipe-login', '/system-keycard']) {
+    await page.goto(at(path));
+    await expectPath(page, '/key-card-swipe-master-card-gm');
+  }
 
-  // the mother card swipe: no card first (the operator sees it), then the card
+  // the key-card mother card swipe (spec §4): no card first (the operator sees it), then the card; on to the
+  // key-card family's system key card
   await gate.reader.remove();
   await page.getByRole('button', { name: 'Start swiping' }).click();
   await expect(page.getByText('Place the card on the reader...')).toBeVisible();
   await gate.reader.place('DE000001');
-  await expectPath(page, '/swiper-sys-secret');
+  await expectPath(page, '/key-card-swiper-sys-secret');
 
-  // a deep link ahead of the order comes back to the first missing step
+  // a deep link ahead of the order comes back to the first missing step of its family
   await page.goto(at('/create-superuser'));
   await expectPath(page, '/swiper-sys-secret');
+  await page.goto(at('/key-card-create-superuser'));
+  await expectPath(page, '/key-card-swiper-sys-secret');
 
-  // the system key card onto a blank card
+  // the system key card onto a blank card, from the key-card screen: its next step is the key-card one
   await gate.reader.place('DE000002');
   await expect(page.getByText('The system key card stores the system security key.', { exact: false })).toBeVisible();
   await page.getByRole('button', { name: 'Issue the system key card' }).click();
   await expect(page.getByRole('dialog').getByText('The system key card is issued')).toBeVisible();
-  await expectPath(page, '/create-superuser');
-  for (const path of ['/swipe-login', '/swiper-sys-secret', '/key-card-swipe-login']) {
+  await expectPath(page, '/key-card-create-superuser');
+  for (const path of ['/swipe-login', '/swiper-sys-secret']) {
     await page.goto(at(path));
     await expectPath(page, '/create-superuser');
   }
+  await page.goto(at('/key-card-swipe-login'));
+  await expectPath(page, '/key-card-create-superuser');
 
-  // the administrator login card, with its card password
+  // the administrator login card, with its card password, from the plain screen
+  await page.goto(at('/create-superuser'));
   await gate.reader.place('DE000003');
   await expect(page.getByLabel('Account')).toHaveValue('sysadmin');
   await page.getByLabel('Card password', { exact: true }).fill('Card#2026a');
@@ -126,7 +137,11 @@ test('the whole set-up in the browser, then card sign-in', async ({ page }) => {
   await expect(page.getByRole('dialog').getByText('The administrator login card is issued')).toBeVisible();
   await expectPath(page, '/swipe-login');
 
-  // the set-up is done: its screens lead to the login swipe
+  // the set-up is done: its screens lead to the login swipe of their family (spec §2: key-card-swipe-login)
+  await page.goto(at('/key-card-system-init'));
+  await expectPath(page, '/key-card-swipe-login');
+  await page.goto(at('/key-card-swiper-sys-secret'));
+  await expectPath(page, '/key-card-swipe-login');
   await page.goto(at('/system-init'));
   await expectPath(page, '/swipe-login');
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { CardReadReply, GateSetupState, SysKeyDataReply } from '@campus/contracts';
 import { apiPaths, cardIssuerPaths } from '@campus/contracts';
 import { issuerCall, issuerPublicKey, pairIssuer } from '../../lib/card-issuer.ts';
@@ -10,6 +10,7 @@ import type { FlowContext } from '../../lib/card-flow.ts';
 import { CardReaderDialog } from '../../lib/card-reader-dialog.tsx';
 import type { CardFlow } from '../../lib/card-reader-dialog.tsx';
 import { GateScreenFrame } from '../../lib/gate-screen-frame.tsx';
+import { afterKeyReload } from '../../lib/gate-setup.ts';
 import { i18n } from '../../lib/i18n.ts';
 import * as storage from '../../lib/storage.ts';
 
@@ -28,6 +29,7 @@ function reloadKeyFlow() {
 function ReSwipe({ state }: { state: GateSetupState }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const [params] = useSearchParams();
   const [flow, setFlow] = useState<CardFlow | null>(null);
   if (!state.hasSecret) {
     // a system administrator (signed in with his password) recovers the key with the system key card
@@ -54,7 +56,7 @@ function ReSwipe({ state }: { state: GateSetupState }) {
           flow={flow}
           onClose={(outcome) => {
             setFlow(null);
-            if (outcome.ok) void navigate('/swipe-login', { replace: true });
+            if (outcome.ok) void navigate(afterKeyReload(params.get('from')), { replace: true });
           }}
         />
       ) : null}

@@ -5,8 +5,7 @@ import { cardTimings, codes } from '@campus/contracts';
 import type { GateSetupState } from '@campus/contracts';
 import type { CardFlowError } from '../../lib/card-flow.ts';
 import type { CardFlow } from '../../lib/card-reader-dialog.tsx';
-import { GateScreenFrame } from '../../lib/gate-screen-frame.tsx';
-import { gateStepPaths } from '../../lib/gate-setup.ts';
+import { GateScreenFrame, useGateStepPaths } from '../../lib/gate-screen-frame.tsx';
 import { SetupStepDialog } from './setup-step-dialog.tsx';
 import { customerNumberProblem } from './customer-number.ts';
 import { systemInitFlow } from './setup-flows.ts';
@@ -29,6 +28,7 @@ function SystemInitForm({ state }: { state: GateSetupState }) {
   const [loading, setLoading] = useState(false);
   const [running, setRunning] = useState<CardFlow | null>(null);
   const [focusAfter, setFocusAfter] = useState<keyof InitValues | null>(null);
+  const next = useGateStepPaths().masterCard;
 
   // focus the field to retype once the dialog has closed (the dialog gives focus back when it closes)
   useEffect(() => {
@@ -77,7 +77,7 @@ function SystemInitForm({ state }: { state: GateSetupState }) {
         <SetupStepDialog
           title={t('cardSetup.init.dialogTitle')}
           flow={running}
-          next={gateStepPaths.masterCard}
+          next={next}
           onFailureClosed={onFailureClosed}
           onClosed={() => {
             setRunning(null);
@@ -90,6 +90,6 @@ function SystemInitForm({ state }: { state: GateSetupState }) {
 }
 
 /** /system-init and /key-card-system-init (spec §2): the mother card receives the new system key. */
-export default function SystemInitPage() {
-  return <GateScreenFrame screen="systemInit" titleKey="cardSetup.screens.systemInit">{(state) => <SystemInitForm state={state} />}</GateScreenFrame>;
+export default function SystemInitPage({ titleKey = 'cardSetup.screens.systemInit' }: { titleKey?: string }) {
+  return <GateScreenFrame screen="systemInit" titleKey={titleKey}>{(state) => <SystemInitForm state={state} />}</GateScreenFrame>;
 }

@@ -45,7 +45,10 @@ describe('/system-keycard: the system key card table', () => {
     expect(rowCheckbox('DE000002').type).toBe('radio');
     await act(() => fireEvent.click(rowCheckbox('DE000002')));
     await user.click(button('Freeze', toolbar()));
-    await user.click(button('Freeze', await dialogTitled('Freeze')));
+    const confirm = await dialogTitled('Freeze');
+    // a key card signs nobody in: the text says what freezing it stops (issue 25, item 11)
+    expect(within(confirm).getByText('Freeze system key card DE000002? Until it is unfrozen it cannot recover the system key or make a card reader trusted.')).toBeInTheDocument();
+    await user.click(button('Freeze', confirm));
     expect(await screen.findByText('Frozen: DE000002')).toBeInTheDocument();
     expect(bodiesOf(seen, apiPaths.keyCardFreeze)).toEqual([{ id: 'k1' }]);
     // a key card has no holder to sign out

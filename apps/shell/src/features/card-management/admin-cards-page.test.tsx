@@ -338,6 +338,7 @@ describe('reader actions on one selected card', () => {
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     const issuer = fakeIssuer();
     issuer.on(cardIssuerPaths.checkOprtLoginCardCanClear, { code: readerCodes.differentCard });
+    issuer.on(cardIssuerPaths.readBaseInfo, { code: 0, data: { fixedNo: 'DE000011', cardClass: 'adminLogin' } });
     const { seen } = renderCardTable('adminCards', {
       [apiPaths.adminCardGetRecycleData]: () => ({ data: { prepareId: 'R1', id: 'a1', fixedNo: 'DE000010', cardKind: 11 } }),
       [apiPaths.adminCardRecycle]: () => ({ data: null }),
@@ -346,8 +347,11 @@ describe('reader actions on one selected card', () => {
     await user.click(rowCheckbox('DE000010'));
     await user.click(button('Recycle', toolbar()));
     const reader = await screen.findByRole('dialog');
-    expect(await within(reader).findByText('Another card was placed on the reader than the one being written')).toBeInTheDocument();
-    expect(issuer.cardCalls().map((call) => call.path)).toEqual([cardIssuerPaths.checkOprtLoginCardCanClear]);
+    // the message names the card on the reader and the one wanted (issue 25, item 11): a recycle writes nothing
+    expect(
+      await within(reader).findByText('The card on the reader is administrator login card DE000011; this step needs administrator login card DE000010, the one being recycled: place that card on the reader'),
+    ).toBeInTheDocument();
+    expect(issuer.cardCalls().map((call) => call.path)).toEqual([cardIssuerPaths.checkOprtLoginCardCanClear, cardIssuerPaths.readBaseInfo]);
     expect(bodiesOf(seen, apiPaths.adminCardRecycle)).toEqual([{ id: 'a1', prepareId: 'R1', isSuccess: false }]);
   });
 

@@ -127,14 +127,17 @@ describe('recovering the system key with the key card (docs/cards.md "Recovery")
     expect(bodiesOf(seen, apiPaths.keyCardRecoverySystemKey)).toEqual([]);
   });
 
-  it('a card that is no system key card is refused the same way without asking the server', async () => {
+  it('an administrator card on the reader: named as such, the system key card in use asked for, the server not asked (issue 25, item 11)', async () => {
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     const issuer = fakeIssuer();
     issuer.on(cardIssuerPaths.checkIsSystemKeyCard, { code: 0, data: { fixedNo: 'DE000010', isSystemKeyCard: false } });
+    issuer.on(cardIssuerPaths.readBaseInfo, { code: 0, data: { fixedNo: 'DE000010', cardClass: 'adminLogin' } });
     const { seen } = renderCardTable('keyCards');
     await screen.findByText('DE000003');
     await user.click(button('Recover the system key', toolbar()));
-    expect(await within(await dialogTitled('Recover the system key')).findByText('this key card cannot recover the system')).toBeInTheDocument();
+    expect(
+      await within(await dialogTitled('Recover the system key')).findByText('The card on the reader is administrator login card DE000010; this step needs the system key card in use: place that card on the reader'),
+    ).toBeInTheDocument();
     expect(bodiesOf(seen, apiPaths.keyCardCheckCanRecovery)).toEqual([]);
   });
 

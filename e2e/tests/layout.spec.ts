@@ -62,7 +62,7 @@ test.describe('header', () => {
             const e = element as HTMLElement;
             const range = document.createRange();
             range.selectNodeContents(e);
-            const lines = new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top))).size;
+            const lines = new Set(Array.from(range.getClientRects()).filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top))).size;
             // cut: the text is wider than the box that shows it (an ellipsis); half a pixel of rounding aside
             const cut = range.getBoundingClientRect().width > e.getBoundingClientRect().width + 0.5;
             return { text: e.textContent ?? '', lines, cut };

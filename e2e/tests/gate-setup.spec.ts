@@ -62,10 +62,11 @@ test('the whole set-up in the browser, then card sign-in', async ({ page }) => {
   // the server was told only CARD_ISSUER_PORT (issue 25, item 4): the shell calls the issuer there, not at 18085
   const settings = await (await fetch(at('/iot-login/api/v1.0/Tenant/GetSettings?guid=e2e'))).json();
   expect(settings.data.cardIssuerUrl).toBe(`http://127.0.0.1:${issuerPort}`);
-  // a fresh gate deployment: every card screen leads to initialisation first
+  // a fresh gate deployment: every card screen leads to initialisation first, in its own route family
+  const keyCardFamily = (route: string) => route.startsWith('/key-card-') || route === '/system-keycard';
   for (const path of cardRoutes.filter((route) => !['/select-func', '/system-init', '/key-card-system-init'].includes(route))) {
     await page.goto(at(path));
-    await expectPath(page, '/system-init');
+    await expectPath(page, keyCardFamily(path) ? '/key-card-system-init' : '/system-init');
   }
   await page.goto(at('/select-func'));
   await expect(page.getByRole('button', { name: 'Card sign-in', exact: true })).toBeVisible();
@@ -94,30 +95,40 @@ test('the whole set-up in the browser, then card sign-in', async ({ page }) => {
     await page.goto(at(path));
     await expectPath(page, '/swipe-master-card-gm');
   }
+  for (const path of ['/key-card-swiper-sys-secret', '/key-card-swipe-login', '/system-keycard']) {
+    await page.goto(at(path));
+    await expectPath(page, '/key-card-swipe-master-card-gm');
+  }
 
-  // the mother card swipe: no card first (the operator sees it), then the card
+  // the key-card mother card swipe (spec §4): no card first (the operator sees it), then the card; on to the
+  // key-card family's system key card
   await gate.reader.remove();
   await page.getByRole('button', { name: 'Start swiping' }).click();
   await expect(page.getByText('Place the card on the reader...')).toBeVisible();
   await gate.reader.place('DE000001');
-  await expectPath(page, '/swiper-sys-secret');
+  await expectPath(page, '/key-card-swiper-sys-secret');
 
-  // a deep link ahead of the order comes back to the first missing step
+  // a deep link ahead of the order comes back to the first missing step of its family
   await page.goto(at('/create-superuser'));
   await expectPath(page, '/swiper-sys-secret');
+  await page.goto(at('/key-card-create-superuser'));
+  await expectPath(page, '/key-card-swiper-sys-secret');
 
-  // the system key card onto a blank card
+  // the system key card onto a blank card, from the key-card screen: its next step is the key-card one
   await gate.reader.place('DE000002');
   await expect(page.getByText('The system key card stores the system security key.', { exact: false })).toBeVisible();
   await page.getByRole('button', { name: 'Issue the system key card' }).click();
   await expect(page.getByRole('dialog').getByText('The system key card is issued')).toBeVisible();
-  await expectPath(page, '/create-superuser');
-  for (const path of ['/swipe-login', '/swiper-sys-secret', '/key-card-swipe-login']) {
+  await expectPath(page, '/key-card-create-superuser');
+  for (const path of ['/swipe-login', '/swiper-sys-secret']) {
     await page.goto(at(path));
     await expectPath(page, '/create-superuser');
   }
+  await page.goto(at('/key-card-swipe-login'));
+  await expectPath(page, '/key-card-create-superuser');
 
-  // the administrator login card, with its card password
+  // the administrator login card, with its card password, from the plain screen
+  await page.goto(at('/create-superuser'));
   await gate.reader.place('DE000003');
   await expect(page.getByLabel('Account')).toHaveValue('sysadmin');
   await page.getByLabel('Card password', { exact: true }).fill('Card#2026a');
@@ -129,7 +140,11 @@ test('the whole set-up in the browser, then card sign-in', async ({ page }) => {
   await expect(page.getByRole('dialog').getByText('The administrator login card is issued')).toBeVisible();
   await expectPath(page, '/swipe-login');
 
-  // the set-up is done: its screens lead to the login swipe
+  // the set-up is done: its screens lead to the login swipe of their family (spec §2: key-card-swipe-login)
+  await page.goto(at('/key-card-system-init'));
+  await expectPath(page, '/key-card-swipe-login');
+  await page.goto(at('/key-card-swiper-sys-secret'));
+  await expectPath(page, '/key-card-swipe-login');
   await page.goto(at('/system-init'));
   await expectPath(page, '/swipe-login');
 

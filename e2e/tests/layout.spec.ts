@@ -48,6 +48,32 @@ test.describe('header', () => {
     });
   }
 
+  for (const language of ['en-US', 'zh-CN'] as const) {
+    test(`at 1400 px in ${language} each header item stays on one line, whole (issue 25, item 16)`, async ({ page }) => {
+      await page.setViewportSize({ width: 1400, height: 800 });
+      await signIn(page, demo.sysadmin);
+      await switchLanguage(page, language);
+      // spec §2: floor((1400 − 520) / 96) − 1 = 8 systems, the rest under More
+      await expect(headerModules(page)).toHaveCount(8);
+      const items = await page.locator('[data-module], [data-module-more]').evaluateAll((elements) =>
+        elements
+          .filter((element) => (element as HTMLElement).offsetParent !== null)
+          .map((element) => {
+            const e = element as HTMLElement;
+            const range = document.createRange();
+            range.selectNodeContents(e);
+            const lines = new Set(Array.from(range.getClientRects()).filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top))).size;
+            // cut: the text is wider than the box that shows it (an ellipsis); half a pixel of rounding aside
+            const cut = range.getBoundingClientRect().width > e.getBoundingClientRect().width + 0.5;
+            return { text: e.textContent ?? '', lines, cut };
+          }),
+      );
+      expect(items).toHaveLength(9);
+      expect(items.filter((item) => item.lines !== 1 || item.cut)).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1400);
+    });
+  }
+
   test('below 1000 px the count stays where it was', async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await signIn(page, demo.sysadmin);
@@ -85,6 +111,32 @@ test.describe('side menu', () => {
     await side.getByRole('menuitem', { name: 'Employee List' }).click();
     await expect(page).toHaveURL(/\/qy\/employee$/);
     await expect(activeTab(page)).toHaveText('Employee List');
+  });
+
+  test('a long page title in the side menu (214 px) is readable whole: "Open API Management" (issue 25, item 16)', async ({ page }) => {
+    await page.setViewportSize({ width: 1400, height: 800 });
+    await signIn(page, demo.sysadmin);
+    await switchLanguage(page, 'en-US');
+    await systemsNav(page).getByText('System Settings').click();
+    const side = sideNav(page);
+    const width = (await side.boundingBox())!.width;
+    expect(width).toBeLessThanOrEqual(214);
+    // the group opens with the system's first page under it; open it if it is not
+    const group = side.getByRole('menuitem', { name: 'System Management' });
+    await expect(group).toBeVisible();
+    if ((await group.getAttribute('aria-expanded')) !== 'true') await group.click();
+    const item = side.getByRole('menuitem', { name: 'Open API Management' });
+    await expect(item).toBeVisible();
+    // the whole title is shown (it wraps), not cut with an ellipsis
+    const title = item.locator('.ant-menu-title-content');
+    expect(await title.evaluate((e) => ({ text: e.textContent, cut: e.scrollWidth > e.clientWidth || e.scrollHeight > e.clientHeight + 1 }))).toEqual({ text: 'Open API Management', cut: false });
+    const box = (await title.boundingBox())!;
+    const nav = (await side.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(nav.x + nav.width);
+    // and it is reached from the keyboard like every other item
+    await item.focus();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/qy\/system\/open-api$/);
   });
 
   test('pages and groups without the function right are hidden', async ({ page }) => {

@@ -259,6 +259,9 @@ describe.each(databases)('card management writes (%s)', (kind) => {
         const changed = Buffer.from(newKeyImage);
         changed[changed.length - 1] = (changed[changed.length - 1] ?? 0) ^ 1; // the MAC
         expect((await confirm({ image: changed.toString('hex') })).body.code).toBe(codes.keyCardCannotRecover);
+        // an administrator card read in place of the key card: named, and the key card asked for (issue 25, item 11)
+        const adminCard = await call(other, 'POST', apiPaths.keyCardRecoverySystemKey, { prepareId, isSuccess: true, fixedNo: '04AF0001', image: installed.adminCardImage.toString('hex'), customerPwd: sm3Hex(customerPassword) }, { token, language: 'zh-MO' });
+        expect(adminCard.body).toEqual({ code: codes.keyCardCannotRecover, msg: '讀到的卡片是管理員登入卡，不是系統密鑰卡：恢復系統需要使用中的系統密鑰卡', data: null });
         const recovered = (await confirm({})) as { body: { code: number; data: GateSetupState } };
         expect(recovered.body.code).toBe(0);
         expect(recovered.body.data.hasSecret).toBe(true);
@@ -268,6 +271,7 @@ describe.each(databases)('card management writes (%s)', (kind) => {
         expect((await call<GateSetupState>(server, 'POST', apiPaths.gmIsSystemInit)).body.data.hasSecret).toBe(false);
         expect(await logOf('system-key-recovery')).toEqual([
           ['sysadmin', 'failure', 'system key card 04AF0001: wrong customer password (tenant 1001)'],
+          ['sysadmin', 'failure', 'system key card 04AF0001: cannot recover (tenant 1001)'],
           ['sysadmin', 'failure', 'system key card 04AF0001: cannot recover (tenant 1001)'],
           ['sysadmin', 'success', 'system key card 04AF0001 (tenant 1001)'],
         ]);

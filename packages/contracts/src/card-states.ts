@@ -154,3 +154,10 @@ export interface SystemKeyCardCheck {
   fixedNo: string;
   isSystemKeyCard: boolean;
 }
+
+/** keyCardCannotRecover (241) when the card read for recovery is an administrator login card: what is wanted instead. */
+export const adminCardOfferedForRecovery: Localised = {
+  'en-US': 'The card read is an administrator login card, not a system key card: recovering the system needs the system key card in use',
+  'zh-CN': '读到的卡片是管理员登录卡，不是系统密钥卡：恢复系统需要使用中的系统密钥卡',
+  'zh-MO': '讀到的卡片是管理員登入卡，不是系統密鑰卡：恢復系統需要使用中的系統密鑰卡',
+};

@@ -26,6 +26,7 @@ const withProps =
     return { Component: () => <Screen {...props} /> };
   };
 
+const systemInit = () => import('../features/card-setup/system-init-page.tsx');
 const masterCard = () => import('../features/card-setup/master-card-page.tsx');
 const keyCard = () => import('../features/card-setup/key-card-page.tsx');
 const createSuperuser = () => import('../features/card-setup/create-superuser-page.tsx');
@@ -35,12 +36,12 @@ const cardTables = () => import('../features/card-management/card-management-pag
 
 /** The card screens of spec §2 (gate deployments; each checks the set-up order itself). */
 const cardRoutes: RouteObject[] = [
-  { path: '/system-init', lazy: cardSetup(() => import('../features/card-setup/system-init-page.tsx')) },
-  { path: '/key-card-system-init', lazy: cardSetup(() => import('../features/card-setup/system-init-page.tsx')) },
+  { path: '/system-init', lazy: withProps(systemInit, { titleKey: 'cardSetup.screens.systemInit' }) },
+  { path: '/key-card-system-init', lazy: withProps(systemInit, { titleKey: 'cardSetup.screens.keyCardSystemInit' }) },
   { path: '/swipe-master-card', lazy: withProps(masterCard, { titleKey: 'cardSetup.screens.swipeMasterCard' }) },
   { path: '/swipe-master-card-gm', lazy: withProps(masterCard, { titleKey: 'cardSetup.screens.swipeMasterCardGm' }) },
-  { path: '/key-card-swipe-master-card', lazy: withProps(masterCard, { titleKey: 'cardSetup.screens.keyCardSwipeMasterCard', keyCardVariant: true }) },
-  { path: '/key-card-swipe-master-card-gm', lazy: withProps(masterCard, { titleKey: 'cardSetup.screens.keyCardSwipeMasterCardGm', keyCardVariant: true }) },
+  { path: '/key-card-swipe-master-card', lazy: withProps(masterCard, { titleKey: 'cardSetup.screens.keyCardSwipeMasterCard' }) },
+  { path: '/key-card-swipe-master-card-gm', lazy: withProps(masterCard, { titleKey: 'cardSetup.screens.keyCardSwipeMasterCardGm' }) },
   { path: '/swiper-sys-secret', lazy: withProps(keyCard, { titleKey: 'cardSetup.screens.swiperSysSecret' }) },
   { path: '/key-card-swiper-sys-secret', lazy: withProps(keyCard, { titleKey: 'cardSetup.screens.keyCardSwiperSysSecret' }) },
   { path: '/create-superuser', lazy: withProps(createSuperuser, { titleKey: 'cardSetup.screens.createSuperuser' }) },

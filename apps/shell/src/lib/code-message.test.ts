@@ -7,7 +7,7 @@ describe('a server message said again in another language', () => {
     const sent = codeMessage(codes.customerNoMismatch, 'en-US', { customerNo: '10002' });
     expect(messageInLanguage(codes.customerNoMismatch, sent, 'en-US', 'zh-CN')).toBe('客户编号 10002 与读卡器上的母卡不符');
     expect(messageInLanguage(codes.customerNoMismatch, sent, 'en-US', 'zh-MO')).toBe('客戶編號 10002 與讀卡器上的母卡不符');
-    expect(messageInLanguage(codes.customerPasswordWrong, '客户密码与母卡不符', 'zh-CN', 'en-US')).toBe('The customer password does not match the mother card');
+    expect(messageInLanguage(codes.customerPasswordWrong, '客户密码与读卡器上的卡片不符', 'zh-CN', 'en-US')).toBe('The customer password does not match the card on the reader');
     expect(messageInLanguage(readerCodes.customerPasswordWrong, 'The customer password is wrong', 'en-US', 'zh-MO')).toBe('客戶密碼錯誤');
   });
 

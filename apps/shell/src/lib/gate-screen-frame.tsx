@@ -1,14 +1,14 @@
 import type { ReactNode } from 'react';
 import { Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate } from 'react-router-dom';
+import { Link, Navigate, useLocation } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import type { GateSetupState, LanguageCode, TenantSettings } from '@campus/contracts';
 import { apiPaths, isGateSystem, toLanguage } from '@campus/contracts';
 import { apiGet, apiPost } from './request.ts';
 import { randomId } from './crypto.ts';
-import { gateEntryRedirect } from './gate-setup.ts';
-import type { GateScreen } from './gate-setup.ts';
+import { gateEntryRedirect, gateFamilyOf, gateStepPathsOf } from './gate-setup.ts';
+import type { GateScreen, GateStep } from './gate-setup.ts';
 import { LanguagePicker } from './language-picker.tsx';
 import * as storage from './storage.ts';
 
@@ -30,6 +30,11 @@ export function useGateState() {
   const gate = settings.data ? isGateSystem(settings.data.mjSystem) : false;
   const state = useQuery({ queryKey: gateStateQueryKey, queryFn: () => apiPost<GateSetupState>(apiPaths.gmIsSystemInit), enabled: gate, retry: false });
   return { settings, state };
+}
+
+/** The set-up steps of the family of the card screen shown (plain or key-card-*): where its steps send on. */
+export function useGateStepPaths(): Record<GateStep, string> {
+  return gateStepPathsOf[gateFamilyOf(useLocation().pathname)];
 }
 
 /** The heading in the other interface language beside the current one (the card screens' labels are bilingual). */
@@ -61,6 +66,7 @@ export interface GateScreenFrameProps {
 export function GateScreenFrame({ screen, titleKey, children, wide = false }: GateScreenFrameProps) {
   const { t } = useTranslation();
   const { settings, state } = useGateState();
+  const { pathname } = useLocation();
 
   if (settings.isError) return <Navigate to="/login" replace />;
   if (!settings.data) return <Spin fullscreen />;
@@ -76,7 +82,7 @@ export function GateScreenFrame({ screen, titleKey, children, wide = false }: Ga
     );
   }
   if (!state.data) return <Spin fullscreen />;
-  const redirect = gateEntryRedirect(screen, settings.data.mjSystem, state.data, Boolean(storage.masterCardToken.get()), storage.isSignedIn());
+  const redirect = gateEntryRedirect(screen, settings.data.mjSystem, state.data, Boolean(storage.masterCardToken.get()), storage.isSignedIn(), gateFamilyOf(pathname));
   if (redirect) return <Navigate to={redirect} replace />;
 
   return (

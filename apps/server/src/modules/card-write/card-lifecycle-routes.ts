@@ -117,6 +117,6 @@ export function registerCardLifecycleRoutes(app: App, deps: CardLifecycleRouteDe
         response: { 200: envelope(GateSetupStateSchema), ...failureReplies },
       },
     },
-    async (request) => ok(request, await keyCards.confirmRecovery(cardActorOf(request), request.body, request.ip)),
+    async (request) => ok(request, await keyCards.confirmRecovery(cardActorOf(request), request.body, request.ip, request.lang)),
   );
 }

@@ -1,5 +1,5 @@
 import { blankImage, CardTrustError, readHeader, recoverSystemKey, trimImage } from '@campus/card-crypto';
-import { cardStates, codes, mayRecycle } from '@campus/contracts';
+import { adminCardOfferedForRecovery, cardStates, codes, mayRecycle } from '@campus/contracts';
 import type { CardRecoveryCheck, CardRecycleConfirm, CardRecycleData, GateSetupState, LanguageCode, SystemKeyRecoveryConfirm } from '@campus/contracts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
@@ -74,7 +74,7 @@ export class KeyCardLifecycle {
    * checked, of this installation (key id and MAC), at its current issue number and in use; its system key is then
    * sealed again under this server's KEK. A wrong password keeps the check open for another try.
    */
-  async confirmRecovery(actor: CardActor, confirm: SystemKeyRecoveryConfirm, clientIp: string): Promise<GateSetupState> {
+  async confirmRecovery(actor: CardActor, confirm: SystemKeyRecoveryConfirm, clientIp: string, language: LanguageCode = 'en-US'): Promise<GateSetupState> {
     const fixedNo = fixedNoOf(confirm.fixedNo);
     try {
       await this.deps.db.transaction().execute(async (trx) => {
@@ -88,6 +88,8 @@ export class KeyCardLifecycle {
           key = recoverSystemKey(image, fixedNo, confirm.customerPwd);
         } catch (error) {
           if (!(error instanceof CardTrustError)) throw error;
+          // an administrator card read in place of the key card: say so, and which card is wanted
+          if (readHeader(image)?.type === 'adminLogin') throw new AppError(codes.keyCardCannotRecover, 200, null, {}, adminCardOfferedForRecovery[language]);
           throw new AppError(error.reason === 'passwordWrong' ? codes.customerPasswordWrong : codes.keyCardCannotRecover);
         }
         const card = await new SystemKeyCardRepository(trx).byId(write.payload.cardId);

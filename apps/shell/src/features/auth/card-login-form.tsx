@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { Button, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import type { CardLoginReply, TenantEntry } from '@campus/contracts';
 import { cardIssuerPaths, codes, loginTypes } from '@campus/contracts';
 import { issuerCall, pairIssuer } from '../../lib/card-issuer.ts';
@@ -31,6 +31,7 @@ interface Values {
 export function CardLoginForm({ withPassword }: { withPassword: boolean }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   const [params] = useSearchParams();
   const [form] = Form.useForm<Values>();
   const { view, start, cancel } = useCardFlow();
@@ -91,7 +92,7 @@ export function CardLoginForm({ withPassword }: { withPassword: boolean }) {
       {/* spec §8: a failed swipe login offers to refresh the system key in the card reader */}
       {view.kind === 'failed' ? (
         <p>
-          <Link to="/re-swipe-sys-sceret">{t('cardLogin.refreshKey')}</Link>
+          <Link to={`/re-swipe-sys-sceret?from=${encodeURIComponent(pathname)}`}>{t('cardLogin.refreshKey')}</Link>
         </p>
       ) : null}
       {choice ? (

@@ -9,6 +9,7 @@ import { i18n } from '../../lib/i18n.ts';
 import { http, registerNotifier } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
 import { resetMenus } from '../../lib/menus.ts';
+import { peekSignOutNotice, setSignOutNotice } from '../../lib/sign-out-notice.ts';
 import LoginPage from './login-page.tsx';
 
 interface Call {
@@ -103,6 +104,13 @@ describe('LoginPage', () => {
     expect(screen.queryByText('验证码不能为空')).not.toBeInTheDocument();
     expect(screen.getByLabelText('用户名')).toHaveAttribute('aria-invalid', 'true');
     expect(calls.some((call) => call.url === apiPaths.tenantSearch)).toBe(false);
+  });
+
+  it('says once why the last session ended (his own card reported lost; issue 25, item 18)', async () => {
+    setSignOutNotice('cardManagement.ownCardSessionEnded.loss');
+    renderLogin();
+    expect(screen.getByRole('alert')).toHaveTextContent('您自己的管理员登录卡已挂失，因此您的登录已结束。请用密码重新登录。');
+    await waitFor(() => expect(peekSignOutNotice()).toBeNull());
   });
 
   it('shows the English messages in en-US', async () => {

@@ -16,6 +16,7 @@ import * as storage from '../../lib/storage.ts';
 import { base64Utf8, passwordDigest, randomId } from '../../lib/crypto.ts';
 import { LanguagePicker } from '../../lib/language-picker.tsx';
 import { fetchTenantSettings } from '../../lib/session.ts';
+import { forgetSignOutNotice, peekSignOutNotice } from '../../lib/sign-out-notice.ts';
 import { warmUpSignedInCode } from '../../lib/warm-up.ts';
 import { completeLogin, loginTarget } from './post-login.ts';
 import { createTenantLookup } from './tenant-lookup.ts';
@@ -58,6 +59,11 @@ function LoginForm({ embedded }: { embedded: boolean }) {
   const [captcha, setCaptcha] = useState<{ verifyKey: string; image: string } | null>(null);
   const [captchaFailed, setCaptchaFailed] = useState(false);
   const [submitting, setSubmitting] = useState(false);
+  // why the last session ended (say, the operator's own card was reported lost), said once
+  const [signOutNotice] = useState(() => (embedded ? null : peekSignOutNotice()));
+  useEffect(() => {
+    if (signOutNotice) forgetSignOutNotice();
+  }, [signOutNotice]);
   const [tenantChoice, setTenantChoice] = useState<TenantChoice | null>(null);
   const captchaTicket = useRef(0);
   const usernameRef = useRef<HTMLInputElement>(null);
@@ -220,6 +226,11 @@ function LoginForm({ embedded }: { embedded: boolean }) {
         <h1 id={`${ids}-title`} className="campus-login__title">
           {t('login.title')}
         </h1>
+        {signOutNotice ? (
+          <p className="campus-login__notice" role="alert">
+            {t(signOutNotice)}
+          </p>
+        ) : null}
         <form noValidate onSubmit={(event) => void onSubmit(event)} onInput={warmUpSignedInCode} onPointerDown={warmUpSignedInCode} aria-busy={submitting}>
           <div className="campus-login__field">
             <label htmlFor={`${ids}-username`}>{t('login.username')}</label>

@@ -7,6 +7,7 @@ import { passwordDigest } from '../../lib/crypto.ts';
 import { i18n } from '../../lib/i18n.ts';
 import { registerNotifier } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
+import { peekSignOutNotice } from '../../lib/sign-out-notice.ts';
 import { fakeIssuer, useOneRealmTextEncoder } from '../../../test/fake-issuer.ts';
 import { adminCards, bodiesOf, button, dialogTitled, refusedToken, renderCardTable, rowCheckbox, tokenOf, toolbar } from './card-management.test-data.tsx';
 
@@ -110,6 +111,49 @@ describe('/systemadmin-logincard: the administrator login card table (spec §2, 
     expect(enabledButtons()).toEqual([]);
   });
 
+  it('one card: the confirmation speaks of that one card and its holder (issue 25, item 11)', async () => {
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    renderCardTable('adminCards');
+    await tableShown();
+    await user.click(rowCheckbox('DE000010'));
+    await user.click(button('Freeze', toolbar()));
+    const dialog = await dialogTitled('Freeze');
+    expect(within(dialog).getByText('Freeze administrator login card DE000010? A frozen card cannot sign in until it is unfrozen.')).toBeInTheDocument();
+    expect(within(dialog).getByText('Its holder is signed out at once.')).toBeInTheDocument();
+  });
+
+  it('reporting his own card lost ends the administrator\'s session: /login, which says why (issue 25, item 18)', async () => {
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    storage.masterCardToken.set(null);
+    storage.accessToken.set('session-1');
+    // the server ended every session of the card's holder: his own session is refused from now on
+    const { router } = renderCardTable('adminCards', { [apiPaths.adminCardLoss]: () => ({ data: null }), [apiPaths.userDetail]: refusedToken });
+    await tableShown();
+    await user.click(rowCheckbox('DE000010'));
+    await user.click(button('Report lost', toolbar()));
+    await user.click(button('Report lost', await screen.findByRole('dialog')));
+    expect(await screen.findByText('page /login')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(storage.isSignedIn()).toBe(false);
+    expect(peekSignOutNotice()).toBe('cardManagement.ownCardSessionEnded.loss');
+    expect(i18n.t(peekSignOutNotice()!)).toBe('Your own administrator login card was reported lost, so your session has ended. Sign in again with your password.');
+  });
+
+  it('another administrator\'s card reported lost: the session lives on and the table stays', async () => {
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    storage.masterCardToken.set(null);
+    storage.accessToken.set('session-1');
+    const { router } = renderCardTable('adminCards', { [apiPaths.adminCardLoss]: () => ({ data: null }), [apiPaths.userDetail]: () => ({ data: { no: 'sysadmin' } }) });
+    await tableShown();
+    await user.click(rowCheckbox('DE000011'));
+    await user.click(button('Report lost', toolbar()));
+    await user.click(button('Report lost', await screen.findByRole('dialog')));
+    expect(await screen.findByText('Reported lost: DE000011')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/systemadmin-logincard');
+    expect(storage.isSignedIn()).toBe(true);
+    expect(peekSignOutNotice()).toBeNull();
+  });
+
   it('asks first, then reports the selected cards lost in one call, reloads the table and clears the selection', async () => {
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     const { seen } = renderCardTable('adminCards', { [apiPaths.adminCardLoss]: () => ({ data: null }) });
@@ -118,7 +162,7 @@ describe('/systemadmin-logincard: the administrator login card table (spec §2, 
     await user.click(rowCheckbox('DE000011'));
     await user.click(button('Report lost', toolbar()));
     const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText('Report these cards lost: DE000010, DE000011? A lost card cannot sign in until it is found again.')).toBeInTheDocument();
+    expect(within(dialog).getByText('Report these 2 administrator login cards lost: DE000010, DE000011? A lost card cannot sign in until it is found again.')).toBeInTheDocument();
     expect(within(dialog).getByText('Their holders are signed out at once.')).toBeInTheDocument();
     expect(bodiesOf(seen, apiPaths.adminCardLoss)).toEqual([]);
     const searches = bodiesOf(seen, apiPaths.adminCardSearch).length;
@@ -294,6 +338,7 @@ describe('reader actions on one selected card', () => {
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     const issuer = fakeIssuer();
     issuer.on(cardIssuerPaths.checkOprtLoginCardCanClear, { code: readerCodes.differentCard });
+    issuer.on(cardIssuerPaths.readBaseInfo, { code: 0, data: { fixedNo: 'DE000011', cardClass: 'adminLogin' } });
     const { seen } = renderCardTable('adminCards', {
       [apiPaths.adminCardGetRecycleData]: () => ({ data: { prepareId: 'R1', id: 'a1', fixedNo: 'DE000010', cardKind: 11 } }),
       [apiPaths.adminCardRecycle]: () => ({ data: null }),
@@ -302,8 +347,11 @@ describe('reader actions on one selected card', () => {
     await user.click(rowCheckbox('DE000010'));
     await user.click(button('Recycle', toolbar()));
     const reader = await screen.findByRole('dialog');
-    expect(await within(reader).findByText('Another card was placed on the reader than the one being written')).toBeInTheDocument();
-    expect(issuer.cardCalls().map((call) => call.path)).toEqual([cardIssuerPaths.checkOprtLoginCardCanClear]);
+    // the message names the card on the reader and the one wanted (issue 25, item 11): a recycle writes nothing
+    expect(
+      await within(reader).findByText('The card on the reader is administrator login card DE000011; this step needs administrator login card DE000010, the one being recycled: place that card on the reader'),
+    ).toBeInTheDocument();
+    expect(issuer.cardCalls().map((call) => call.path)).toEqual([cardIssuerPaths.checkOprtLoginCardCanClear, cardIssuerPaths.readBaseInfo]);
     expect(bodiesOf(seen, apiPaths.adminCardRecycle)).toEqual([{ id: 'a1', prepareId: 'R1', isSuccess: false }]);
   });
 

@@ -1,4 +1,4 @@
-import { Button, Form, Input, Select } from 'antd';
+import { Button, Form, Input, Select, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { CardFilter } from './card-search.ts';
 import { noCardFilter } from './card-search.ts';
@@ -44,20 +44,21 @@ export function CardFilters({ kind, onApply }: { kind: CardTableKind; onApply: (
       <Form.Item name="states" label={t('cardManagement.filters.states')}>
         <Select mode="multiple" allowClear style={{ minWidth: 200 }} placeholder={t('cardManagement.filters.all')} options={states.data ?? []} loading={states.isPending} />
       </Form.Item>
+      {/* one item: the two buttons wrap together, never Reset alone on a row (issue 25, item 16) */}
       <Form.Item>
-        <Button type="primary" htmlType="submit">
-          {t('cardManagement.filters.search')}
-        </Button>
-      </Form.Item>
-      <Form.Item>
-        <Button
-          onClick={() => {
-            form.resetFields();
-            onApply(noCardFilter);
-          }}
-        >
-          {t('cardManagement.filters.reset')}
-        </Button>
+        <Space>
+          <Button type="primary" htmlType="submit">
+            {t('cardManagement.filters.search')}
+          </Button>
+          <Button
+            onClick={() => {
+              form.resetFields();
+              onApply(noCardFilter);
+            }}
+          >
+            {t('cardManagement.filters.reset')}
+          </Button>
+        </Space>
       </Form.Item>
     </Form>
   );

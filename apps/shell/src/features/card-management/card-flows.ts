@@ -10,6 +10,7 @@ import { sealPassword } from '../../lib/password-seal.ts';
 import { completePrepared, writeConfirm, writePrepared } from '../../lib/prepared-card-write.ts';
 import { keyCardFlow } from '../../lib/key-card-flow.ts';
 import { asCardManager } from './card-manager-calls.ts';
+import { wantingCard } from './card-on-reader.ts';
 import { cardTableKinds, managedCardKind } from './card-table-kinds.ts';
 import type { CardRow, CardTableKind } from './card-table-kinds.ts';
 
@@ -63,12 +64,14 @@ export function recycleCardFlow(kind: CardTableKind, card: CardRow) {
     await readerStep(ctx, 'connecting', pairIssuer);
     const data = await serverStep<CardRecycleData>(ctx, 'preparing', paths.getRecycleData, { id: card.id }, asCardManager);
     const onCard = { cardKind: data.cardKind, cardFixedNo: data.fixedNo };
+    const wanted = { key: kind === 'adminCards' ? 'adminCardToRecycle' : 'keyCardToRecycle', fixedNo: data.fixedNo } as const;
     await completePrepared(
       ctx,
-      async () => {
-        await readerStepWithKey(ctx, 'checking', () => issuerCall(issuer.checkCanClear, onCard));
-        await readerStepWithKey(ctx, 'writing', () => issuerCall(issuer.clear, onCard));
-      },
+      () =>
+        wantingCard(wanted, async () => {
+          await readerStepWithKey(ctx, 'checking', () => issuerCall(issuer.checkCanClear, onCard));
+          await readerStepWithKey(ctx, 'writing', () => issuerCall(issuer.clear, onCard));
+        }),
       { url: paths.recycle, body: (isSuccess) => ({ id: data.id, prepareId: data.prepareId, isSuccess }) satisfies CardRecycleConfirm, options: asCardManager },
     );
     return i18n.t('cardManagement.recycle.done', { fixedNo: data.fixedNo });

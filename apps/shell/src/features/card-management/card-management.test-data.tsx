@@ -69,7 +69,7 @@ export function renderCardTable(kind: CardTableKind, routes: FakeRoutes = {}, st
   return renderCardScreen(path, <CardManagementPage kind={kind} />, {
     state,
     routes: { ...tableRoutes(kind), ...routes },
-    elsewhere: ['/swipe-master-card-gm', '/key-card-swipe-master-card-gm', '/select-func', '/home', '/re-swipe-sys-sceret'],
+    elsewhere: ['/swipe-master-card-gm', '/key-card-swipe-master-card-gm', '/select-func', '/home', '/re-swipe-sys-sceret', '/login'],
   });
 }
 

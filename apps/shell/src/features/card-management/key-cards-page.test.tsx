@@ -45,7 +45,10 @@ describe('/system-keycard: the system key card table', () => {
     expect(rowCheckbox('DE000002').type).toBe('radio');
     await act(() => fireEvent.click(rowCheckbox('DE000002')));
     await user.click(button('Freeze', toolbar()));
-    await user.click(button('Freeze', await dialogTitled('Freeze')));
+    const confirm = await dialogTitled('Freeze');
+    // a key card signs nobody in: the text says what freezing it stops (issue 25, item 11)
+    expect(within(confirm).getByText('Freeze system key card DE000002? Until it is unfrozen it cannot recover the system key or make a card reader trusted.')).toBeInTheDocument();
+    await user.click(button('Freeze', confirm));
     expect(await screen.findByText('Frozen: DE000002')).toBeInTheDocument();
     expect(bodiesOf(seen, apiPaths.keyCardFreeze)).toEqual([{ id: 'k1' }]);
     // a key card has no holder to sign out
@@ -124,14 +127,17 @@ describe('recovering the system key with the key card (docs/cards.md "Recovery")
     expect(bodiesOf(seen, apiPaths.keyCardRecoverySystemKey)).toEqual([]);
   });
 
-  it('a card that is no system key card is refused the same way without asking the server', async () => {
+  it('an administrator card on the reader: named as such, the system key card in use asked for, the server not asked (issue 25, item 11)', async () => {
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     const issuer = fakeIssuer();
     issuer.on(cardIssuerPaths.checkIsSystemKeyCard, { code: 0, data: { fixedNo: 'DE000010', isSystemKeyCard: false } });
+    issuer.on(cardIssuerPaths.readBaseInfo, { code: 0, data: { fixedNo: 'DE000010', cardClass: 'adminLogin' } });
     const { seen } = renderCardTable('keyCards');
     await screen.findByText('DE000003');
     await user.click(button('Recover the system key', toolbar()));
-    expect(await within(await dialogTitled('Recover the system key')).findByText('this key card cannot recover the system')).toBeInTheDocument();
+    expect(
+      await within(await dialogTitled('Recover the system key')).findByText('The card on the reader is administrator login card DE000010; this step needs the system key card in use: place that card on the reader'),
+    ).toBeInTheDocument();
     expect(bodiesOf(seen, apiPaths.keyCardCheckCanRecovery)).toEqual([]);
   });
 
@@ -146,7 +152,7 @@ describe('recovering the system key with the key card (docs/cards.md "Recovery")
       {
         [apiPaths.keyCardCheckCanRecovery]: () => ({ data: { canRecovery: true, prepareId: 'V1' } }),
         [apiPaths.keyCardRecoverySystemKey]: () =>
-          (tries += 1) === 1 ? { envelope: { code: codes.customerPasswordWrong, msg: 'The customer password does not match the mother card', data: null } } : { data: { ...doneGate, hasSecret: true } },
+          (tries += 1) === 1 ? { envelope: { code: codes.customerPasswordWrong, msg: 'The customer password does not match the card on the reader', data: null } } : { data: { ...doneGate, hasSecret: true } },
       },
       { ...doneGate, hasSecret: false },
     );
@@ -156,7 +162,7 @@ describe('recovering the system key with the key card (docs/cards.md "Recovery")
     const dialog = await dialogTitled('Recover the system key');
     const password = await within(dialog).findByLabelText('Customer password');
     await user.type(password, 'Wrong#2026{Enter}');
-    expect(await within(dialog).findByText('The customer password does not match the mother card')).toBeInTheDocument();
+    expect(await within(dialog).findByText('The customer password does not match the card on the reader')).toBeInTheDocument();
     await user.type(within(dialog).getByLabelText('Customer password'), 'Customer#2026');
     await user.click(button('Recover', dialog));
     expect(await within(dialog).findByText('The system key is recovered')).toBeInTheDocument();

@@ -7,6 +7,7 @@ import { passwordDigest } from '../../lib/crypto.ts';
 import { i18n } from '../../lib/i18n.ts';
 import { forgetPrepared } from '../../lib/prepared-card-write.ts';
 import { asCardManager } from './card-manager-calls.ts';
+import { wrongCardError } from './card-on-reader.ts';
 import { managedCardKind } from './card-table-kinds.ts';
 
 /** A key card the server agreed may recover the system key: its fixed number and the recovery's prepareId. */
@@ -34,7 +35,8 @@ export function checkRecoveryFlow(onChecked: (check: RecoveryCheck) => void) {
   return async (ctx: FlowContext): Promise<string> => {
     await readerStep(ctx, 'connecting', pairIssuer);
     const card = await readerStep(ctx, 'reading', () => issuerCall<SystemKeyCardCheck>(cardIssuerPaths.checkIsSystemKeyCard, { cardKind: managedCardKind }));
-    if (!card.isSystemKeyCard) throw cannotRecover();
+    // another kind of card: say which card is on the reader and that the system key card in use is wanted
+    if (!card.isSystemKeyCard) throw await wrongCardError({ key: 'keyCardInUse' }, codes.keyCardCannotRecover);
     const check = await serverStep<CardRecoveryCheck>(ctx, 'checking', apiPaths.keyCardCheckCanRecovery, { fixedNo: card.fixedNo }, asCardManager);
     if (!check.canRecovery || !check.prepareId) throw cannotRecover();
     onChecked({ fixedNo: card.fixedNo, prepareId: check.prepareId });

@@ -8,6 +8,7 @@ import { applyStateAction, useRefreshCardTable } from './card-table-queries.ts';
 import type { CardRow, CardTableKind } from './card-table-kinds.ts';
 import { cardTableKinds } from './card-table-kinds.ts';
 import { useTokenRefusal } from './use-token-refusal.ts';
+import { useOwnSessionEnd } from './own-session-end.ts';
 
 /** How an action ended, for the line above the table. */
 export type ActionOutcome = { type: 'success' | 'error'; text: string };
@@ -31,6 +32,7 @@ export function StateActionConfirm({ kind, action, cards, onClosed }: StateActio
   const { t } = useTranslation();
   const [sending, setSending] = useState(false);
   const refused = useTokenRefusal(kind);
+  const ownSessionEnded = useOwnSessionEnd();
   const refresh = useRefreshCardTable(kind);
   const cardsText = cardList(cards);
   const signsOut = cardTableKinds[kind].holderSignedOut && cardStateRules[action].endsSessions;
@@ -41,6 +43,7 @@ export function StateActionConfirm({ kind, action, cards, onClosed }: StateActio
     try {
       await applyStateAction(kind, action, cards.map((card) => card.id));
       outcome = { type: 'success', text: t(`cardManagement.done.${action}`, { cards: cardsText }) };
+      if (signsOut && (await ownSessionEnded(action))) return;
     } catch (error) {
       if (refused(error)) return;
       outcome = { type: 'error', text: problemText(error) };
@@ -64,8 +67,9 @@ export function StateActionConfirm({ kind, action, cards, onClosed }: StateActio
       onCancel={() => (sending ? undefined : onClosed(null))}
       destroyOnHidden
     >
-      <p>{t(`cardManagement.confirm.${action}`, { cards: cardsText })}</p>
-      {signsOut ? <p>{t('cardManagement.confirm.holderSignedOut')}</p> : null}
+      {/* key cards do not sign anyone in: their texts say what a key card does */}
+      <p>{t(kind === 'keyCards' ? `cardManagement.confirmKeyCard.${action}` : `cardManagement.confirm.${action}`, { cards: cardsText, count: cards.length })}</p>
+      {signsOut ? <p>{t('cardManagement.confirm.holderSignedOut', { count: cards.length })}</p> : null}
     </Modal>
   );
 }

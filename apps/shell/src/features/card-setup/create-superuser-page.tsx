@@ -6,9 +6,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { PasswordComplexity, SuperAdmin } from '@campus/contracts';
 import { apiPaths, codes } from '@campus/contracts';
 import type { CardFlow } from '../../lib/card-reader-dialog.tsx';
-import { GateScreenFrame } from '../../lib/gate-screen-frame.tsx';
+import { GateScreenFrame, useGateStepPaths } from '../../lib/gate-screen-frame.tsx';
 import { SetupStepDialog } from './setup-step-dialog.tsx';
-import { gateStepPaths } from '../../lib/gate-setup.ts';
 import { apiGet, apiPost, RequestError } from '../../lib/request.ts';
 import { superAdminCardFlow } from './setup-flows.ts';
 import { CardPasswordFields } from '../../lib/card-password-fields.tsx';
@@ -19,8 +18,9 @@ interface Values {
 }
 
 /** The super administrator's card: account, card password and confirm, then the reader dialog; `next` after success. */
-export function SuperAdminIssue({ next = gateStepPaths.login }: { next?: string }) {
+export function SuperAdminIssue({ next }: { next?: string }) {
   const { t, i18n } = useTranslation();
+  const steps = useGateStepPaths();
   const [params] = useSearchParams();
   const [form] = Form.useForm<Values>();
   const [flow, setFlow] = useState<CardFlow | null>(null);
@@ -41,7 +41,7 @@ export function SuperAdminIssue({ next = gateStepPaths.login }: { next?: string 
     setFlow(() => superAdminCardFlow(values.password, sealKey));
   };
 
-  if (admin.error instanceof RequestError && admin.error.code === codes.masterCardTokenInvalid) return <Navigate to={gateStepPaths.masterCard} replace />;
+  if (admin.error instanceof RequestError && admin.error.code === codes.masterCardTokenInvalid) return <Navigate to={steps.masterCard} replace />;
 
   return (
     <>
@@ -58,7 +58,7 @@ export function SuperAdminIssue({ next = gateStepPaths.login }: { next?: string 
           {t('cardSetup.superAdmin.issue')}
         </Button>
       </Form>
-      {flow ? <SetupStepDialog title={t('cardSetup.superAdmin.dialogTitle')} flow={flow} next={next} onClosed={() => setFlow(null)} /> : null}
+      {flow ? <SetupStepDialog title={t('cardSetup.superAdmin.dialogTitle')} flow={flow} next={next ?? steps.login} onClosed={() => setFlow(null)} /> : null}
     </>
   );
 }

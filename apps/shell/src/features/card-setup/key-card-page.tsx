@@ -2,14 +2,14 @@ import { useState } from 'react';
 import { Alert, Button } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { CardFlow } from '../../lib/card-reader-dialog.tsx';
-import { GateScreenFrame } from '../../lib/gate-screen-frame.tsx';
+import { GateScreenFrame, useGateStepPaths } from '../../lib/gate-screen-frame.tsx';
 import { SetupStepDialog } from './setup-step-dialog.tsx';
-import { gateStepPaths } from '../../lib/gate-setup.ts';
 import { keyCardFlow } from '../../lib/key-card-flow.ts';
 
 function KeyCardIssue() {
   const { t } = useTranslation();
   const [flow, setFlow] = useState<CardFlow | null>(null);
+  const steps = useGateStepPaths();
   return (
     <>
       <Alert type="warning" showIcon title={t('cardSetup.keyCard.warning')} style={{ marginBottom: 16 }} />
@@ -17,7 +17,7 @@ function KeyCardIssue() {
       <Button type="primary" block autoFocus onClick={() => setFlow(() => keyCardFlow())}>
         {t('cardSetup.keyCard.issue')}
       </Button>
-      {flow ? <SetupStepDialog title={t('cardSetup.keyCard.dialogTitle')} flow={flow} next={gateStepPaths.superAdminCard} onClosed={() => setFlow(null)} /> : null}
+      {flow ? <SetupStepDialog title={t('cardSetup.keyCard.dialogTitle')} flow={flow} next={steps.superAdminCard} onClosed={() => setFlow(null)} /> : null}
     </>
   );
 }

@@ -1,13 +1,13 @@
 import { useEffect, useRef } from 'react';
 import { Button } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import type { GateSetupState } from '@campus/contracts';
 import { apiPaths, cardTimings } from '@campus/contracts';
 import { CardFlowStatus } from '../../lib/card-reader-dialog.tsx';
 import { GateScreenFrame, gateStateQueryKey } from '../../lib/gate-screen-frame.tsx';
-import { afterMasterCard } from '../../lib/gate-setup.ts';
+import { afterMasterCard, gateFamilyOf } from '../../lib/gate-setup.ts';
 import { apiPost } from '../../lib/request.ts';
 import { useCardFlow } from '../../lib/use-card-flow.ts';
 import { masterCardFlow } from './setup-flows.ts';
@@ -21,10 +21,11 @@ export function swipeRetries(code: number | null, notInstalled: boolean): boolea
   return code >= 990000;
 }
 
-function MasterCardSwipe({ keyCardVariant }: { keyCardVariant: boolean }) {
+function MasterCardSwipe() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const family = gateFamilyOf(useLocation().pathname);
   const { view, start, cancel } = useCardFlow();
   const flow = useRef(masterCardFlow());
 
@@ -40,12 +41,12 @@ function MasterCardSwipe({ keyCardVariant }: { keyCardVariant: boolean }) {
       const state = await apiPost<GateSetupState>(apiPaths.gmIsSystemInit).catch(() => queryClient.getQueryData<GateSetupState>(gateStateQueryKey));
       if (!state) return;
       queryClient.setQueryData(gateStateQueryKey, state);
-      if (active) void navigate(afterMasterCard(state, keyCardVariant), { replace: true });
+      if (active) void navigate(afterMasterCard(state, family), { replace: true });
     })();
     return () => {
       active = false;
     };
-  }, [view, start, navigate, queryClient, keyCardVariant]);
+  }, [view, start, navigate, queryClient, family]);
 
   return (
     <div className="campus-card-swipe">
@@ -66,6 +67,6 @@ function MasterCardSwipe({ keyCardVariant }: { keyCardVariant: boolean }) {
 }
 
 /** /swipe-master-card, /swipe-master-card-gm and their key-card variants (spec §2, §4 "swipe master card"). */
-export default function MasterCardPage({ keyCardVariant = false, titleKey = 'cardSetup.screens.swipeMasterCardGm' }: { keyCardVariant?: boolean; titleKey?: string }) {
-  return <GateScreenFrame screen="masterCard" titleKey={titleKey}>{() => <MasterCardSwipe keyCardVariant={keyCardVariant} />}</GateScreenFrame>;
+export default function MasterCardPage({ titleKey = 'cardSetup.screens.swipeMasterCardGm' }: { titleKey?: string }) {
+  return <GateScreenFrame screen="masterCard" titleKey={titleKey}>{() => <MasterCardSwipe />}</GateScreenFrame>;
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { CardReadReply, GateSetupState, GmSysKeyDataRequest, SysKeyDataReply } from '@campus/contracts';
 import { apiPaths, cardIssuerPaths } from '@campus/contracts';
 import { issuerCall, issuerPublicKey, pairIssuer } from '../../lib/card-issuer.ts';
@@ -11,6 +11,7 @@ import type { FlowContext } from '../../lib/card-flow.ts';
 import { CardReaderDialog } from '../../lib/card-reader-dialog.tsx';
 import type { CardFlow } from '../../lib/card-reader-dialog.tsx';
 import { GateScreenFrame } from '../../lib/gate-screen-frame.tsx';
+import { afterKeyReload } from '../../lib/gate-setup.ts';
 import { i18n } from '../../lib/i18n.ts';
 import * as storage from '../../lib/storage.ts';
 
@@ -33,6 +34,7 @@ function reloadKeyFlow(customerPassword: string) {
 function ReSwipe({ state }: { state: GateSetupState }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const [params] = useSearchParams();
   const [flow, setFlow] = useState<CardFlow | null>(null);
   const [form] = Form.useForm<{ customerPassword: string }>();
   if (!state.hasSecret) {
@@ -66,7 +68,7 @@ function ReSwipe({ state }: { state: GateSetupState }) {
           onClose={(outcome) => {
             setFlow(null);
             form.setFieldsValue({ customerPassword: '' });
-            if (outcome.ok) void navigate('/swipe-login', { replace: true });
+            if (outcome.ok) void navigate(afterKeyReload(params.get('from')), { replace: true });
           }}
         />
       ) : null}

@@ -190,8 +190,8 @@ describe('system initialisation (spec §2 /system-init)', () => {
   it('a wrong customer password (215) fails with the server’s message and writes nothing', async () => {
     const issuer = fakeIssuer();
     issuer.on(cardIssuerPaths.readMasterCard, { code: 0, data: mother });
-    serve({ [apiPaths.addGmInitData]: () => ({ envelope: { code: codes.customerPasswordWrong, msg: 'The customer password does not match the mother card', data: null } }) });
-    await expect(systemInitFlow('10001', 'Wrong#2026')(context().ctx)).rejects.toMatchObject({ code: codes.customerPasswordWrong, message: 'The customer password does not match the mother card' });
+    serve({ [apiPaths.addGmInitData]: () => ({ envelope: { code: codes.customerPasswordWrong, msg: 'The customer password does not match the card on the reader', data: null } }) });
+    await expect(systemInitFlow('10001', 'Wrong#2026')(context().ctx)).rejects.toMatchObject({ code: codes.customerPasswordWrong, message: 'The customer password does not match the card on the reader' });
     expect(issuer.cardCalls().map((call) => call.path)).toEqual([cardIssuerPaths.readMasterCard]);
   });
 

@@ -5,7 +5,7 @@ import { codes } from '@campus/contracts';
 import { CardFlowError } from '../../lib/card-flow.ts';
 import { CardReaderDialog } from '../../lib/card-reader-dialog.tsx';
 import type { CardFlow } from '../../lib/card-reader-dialog.tsx';
-import { gateStepPaths } from '../../lib/gate-setup.ts';
+import { useGateStepPaths } from '../../lib/gate-screen-frame.tsx';
 import * as storage from '../../lib/storage.ts';
 
 export interface SetupStepDialogProps {
@@ -27,6 +27,7 @@ export interface SetupStepDialogProps {
 export function SetupStepDialog({ title, flow, next, onClosed, onFailureClosed }: SetupStepDialogProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const masterCardPath = useGateStepPaths().masterCard;
   const latest = useRef({ onClosed });
   latest.current = { onClosed };
   const lastFailure = useRef<CardFlowError | null>(null);
@@ -43,13 +44,13 @@ export function SetupStepDialog({ title, flow, next, onClosed, onFailureClosed }
           if (error.code === codes.masterCardTokenInvalid) {
             storage.masterCardToken.set(null);
             latest.current.onClosed();
-            void navigate(gateStepPaths.masterCard, { replace: true });
+            void navigate(masterCardPath, { replace: true });
           }
         }
         throw error;
       }
     },
-    [flow, navigate],
+    [flow, navigate, masterCardPath],
   );
 
   return (

@@ -4,8 +4,7 @@ import { Link, Navigate } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import type { AdminLoginCardSummary, SuperAdminIssueData } from '@campus/contracts';
 import { apiPaths, cardStates, codes } from '@campus/contracts';
-import { GateScreenFrame } from '../../lib/gate-screen-frame.tsx';
-import { gateStepPaths } from '../../lib/gate-setup.ts';
+import { GateScreenFrame, useGateStepPaths } from '../../lib/gate-screen-frame.tsx';
 import { apiPost, RequestError } from '../../lib/request.ts';
 import { FinishButton } from '../../lib/finish-button.tsx';
 import { SuperAdminIssue } from './create-superuser-page.tsx';
@@ -18,7 +17,8 @@ function SuperUserCard() {
     queryFn: () => apiPost<SuperAdminIssueData>(apiPaths.getSuperAdminIssueData, {}, { useMasterToken: true }),
     retry: false,
   });
-  if (data.error instanceof RequestError && data.error.code === codes.masterCardTokenInvalid) return <Navigate to={gateStepPaths.masterCard} replace />;
+  const masterCardPath = useGateStepPaths().masterCard;
+  if (data.error instanceof RequestError && data.error.code === codes.masterCardTokenInvalid) return <Navigate to={masterCardPath} replace />;
   const inUse = (data.data?.cards ?? []).some((card) => card.state === cardStates.inUse);
 
   return (

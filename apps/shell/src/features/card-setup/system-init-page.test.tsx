@@ -58,17 +58,17 @@ describe('/system-init (spec §2, §5)', () => {
     const issuer = fakeIssuer();
     issuer.on(cardIssuerPaths.readMasterCard, { code: 0, data: mother });
     renderCardScreen('/system-init', <SystemInitPage />, {
-      routes: { [apiPaths.addGmInitData]: () => ({ envelope: { code: codes.customerPasswordWrong, msg: 'The customer password does not match the mother card', data: null } }) },
+      routes: { [apiPaths.addGmInitData]: () => ({ envelope: { code: codes.customerPasswordWrong, msg: 'The customer password does not match the card on the reader', data: null } }) },
     });
     await user.type(await screen.findByLabelText('Customer number'), '10001');
     await user.type(screen.getByLabelText('Customer password'), 'Wrong#2026');
     await user.click(button('Execute initialisation'));
     const dialog = await screen.findByRole('dialog');
-    expect(await within(dialog).findByText('The customer password does not match the mother card')).toBeInTheDocument();
+    expect(await within(dialog).findByText('The customer password does not match the card on the reader')).toBeInTheDocument();
     await user.click(within(dialog).getByText('Close', { selector: 'button, button *' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(screen.getByLabelText('Customer password')).toHaveValue('');
-    expect(screen.getByText('The customer password does not match the mother card')).toBeInTheDocument();
+    expect(screen.getByText('The customer password does not match the card on the reader')).toBeInTheDocument();
     expect(screen.getByLabelText('Customer number')).toHaveValue('10001');
   });
 

@@ -7,8 +7,7 @@ import { toLanguage } from '@campus/contracts';
 import type { CardFlowError } from '../../lib/card-flow.ts';
 import type { CardFlow } from '../../lib/card-reader-dialog.tsx';
 import { messageInLanguage } from '../../lib/code-message.ts';
-import { GateScreenFrame } from '../../lib/gate-screen-frame.tsx';
-import { gateStepPaths } from '../../lib/gate-setup.ts';
+import { GateScreenFrame, useGateStepPaths } from '../../lib/gate-screen-frame.tsx';
 import { SetupStepDialog } from './setup-step-dialog.tsx';
 import { customerNumberProblem } from './customer-number.ts';
 import { systemInitFlow } from './setup-flows.ts';
@@ -52,6 +51,7 @@ function SystemInitForm({ state }: { state: GateSetupState }) {
     const checked = form.getFieldsError().filter((field) => field.errors.length > 0 && field.name[0] !== failure?.field).map((field) => field.name);
     if (checked.length > 0) void form.validateFields(checked).catch(() => undefined);
   }, [language, form]);
+  const next = useGateStepPaths().masterCard;
 
   // focus the field to retype once the dialog has closed (the dialog gives focus back when it closes)
   useEffect(() => {
@@ -112,7 +112,7 @@ function SystemInitForm({ state }: { state: GateSetupState }) {
         <SetupStepDialog
           title={t('cardSetup.init.dialogTitle')}
           flow={running}
-          next={gateStepPaths.masterCard}
+          next={next}
           onFailureClosed={onFailureClosed}
           onClosed={() => {
             setRunning(null);
@@ -125,6 +125,6 @@ function SystemInitForm({ state }: { state: GateSetupState }) {
 }
 
 /** /system-init and /key-card-system-init (spec §2): the mother card receives the new system key. */
-export default function SystemInitPage() {
-  return <GateScreenFrame screen="systemInit" titleKey="cardSetup.screens.systemInit">{(state) => <SystemInitForm state={state} />}</GateScreenFrame>;
+export default function SystemInitPage({ titleKey = 'cardSetup.screens.systemInit' }: { titleKey?: string }) {
+  return <GateScreenFrame screen="systemInit" titleKey={titleKey}>{(state) => <SystemInitForm state={state} />}</GateScreenFrame>;
 }

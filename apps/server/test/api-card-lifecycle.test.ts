@@ -45,6 +45,17 @@ describe.each(databases)('card management writes (%s)', (kind) => {
     await server?.close();
   });
 
+  it('the user detail offers the card tables to a system administrator of the gate deployment only (issue 25, item 17)', async () => {
+    const detail = async (token: string) => (await call<UserInfo>(server, 'GET', apiPaths.userDetail, undefined, { token })).body.data;
+    const token = await sysadmin();
+    expect(await detail(token)).toMatchObject({ code: 'sysadmin', mayManageCards: true });
+    // and the tables take his token
+    expect((await post(apiPaths.adminCardSearch, { page: { index: 1, size: 15 } }, token)).body.code).toBe(0);
+    const staff = await login('staff', 'Staff#2026');
+    expect(await detail(staff)).toMatchObject({ code: 'staff', mayManageCards: false });
+    expect((await post(apiPaths.adminCardSearch, { page: { index: 1, size: 15 } }, staff)).status).toBe(403);
+  });
+
   let deputyImage: Buffer;
   it('issues an administrator card in two phases: nothing until the confirm, then it signs in; one card in use per administrator', async () => {
     const token = await sysadmin();

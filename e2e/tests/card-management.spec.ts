@@ -44,6 +44,17 @@ async function act(page: Page, action: string, done: RegExp) {
   await expect(page.getByText(done)).toBeVisible();
 }
 
+/** Whether the search field's hint fits in the field (issue 25, item 16: it was cut), measured with the field's font. */
+async function hintFits(page: Page): Promise<{ hint: string; hintWidth: number; room: number }> {
+  return page.locator('#adminCards-filters_text').evaluate((input: HTMLInputElement) => {
+    const style = getComputedStyle(input);
+    const context = document.createElement('canvas').getContext('2d')!;
+    context.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return { hint: input.placeholder, hintWidth: Math.ceil(context.measureText(input.placeholder).width), room };
+  });
+}
+
 /** Card sign-in with the card on the reader alone, in a page of its own: the error text, or null once signed in. */
 async function cardSignIn(page: Page): Promise<string | null> {
   const other = await page.context().newPage();
@@ -88,16 +99,36 @@ test('card management in the browser: mixed selections, issue, loss, unloss, fre
   await select(page, ['DC000001', 'DC000002']);
   expect(await enabled()).toEqual([]);
 
-  // the filters: states
+  // the kind by its name, the search hint whole in every language (issue 25, item 16)
+  await expect(row(page, 'DE000003')).toContainText('Management card');
+  for (const language of ['zh-CN', 'zh-MO', 'en-US'] as const) {
+    await switchLanguage(page, language);
+    const fit = await hintFits(page);
+    expect(fit.hintWidth, `${language}: "${fit.hint}"`).toBeLessThanOrEqual(fit.room);
+  }
+
+  // the filters: states, named as the table names them
+  await page.getByLabel('Card kinds').click();
+  await expect(page.locator('.ant-select-dropdown:visible .ant-select-item-option')).toHaveText(['Management card']);
+  await page.keyboard.press('Escape');
   await page.getByLabel('States').click();
-  await pickOption(page, /^lost$/);
+  await pickOption(page, /^Lost$/);
   await page.keyboard.press('Escape');
   await button(page, 'Search').click();
   await expect(page.getByText('1 cards')).toBeVisible();
   await button(page, 'Reset').click();
   await expect(page.getByText('5 cards')).toBeVisible();
 
-  // sysadmin holds DE000003: report it lost, then issue him a new card onto blank card DE000004
+  // sysadmin holds DE000003: the issue dialog says so as soon as he is chosen (issue 25, item 9)
+  await button(page, 'Issue a card').click();
+  const refused = page.getByRole('dialog', { name: 'Issue an administrator login card' });
+  await refused.getByLabel('System administrator').click();
+  await pickOption(page, /sysadmin/);
+  await expect(refused.getByText(/^card already exists: .*sysadmin.* already holds a card in use/)).toBeVisible();
+  await expect(refused.getByRole('button', { name: 'Issue the card' })).toBeDisabled();
+  await refused.getByRole('button', { name: 'Cancel' }).click();
+
+  // report it lost, then issue him a new card onto blank card DE000004
   await select(page, ['DE000003']);
   await act(page, 'Report lost', /Reported lost: DE000003/);
   await gate.reader.place('DE000004');
@@ -125,15 +156,54 @@ test('card management in the browser: mixed selections, issue, loss, unloss, fre
   await act(page, 'Unfreeze', /Unfrozen: DE000004/);
   expect(await cardSignIn(page)).toBeNull();
 
+  // signed in with the card, the system administrator finds the card tables in his user menu, by keyboard
+  // (issue 25, item 17); the tables take his access token (a page of its own: no master-card token)
+  const signedIn = await page.context().newPage();
+  try {
+    await signedIn.goto(at('/swipe-login'));
+    await switchLanguage(signedIn, 'en-US');
+    await signedIn.getByText('Card only').click();
+    await signedIn.getByRole('button', { name: 'Swipe the card and sign in' }).click();
+    await signedIn.waitForURL(/\/qy\//, { timeout: 20_000 });
+    await switchLanguage(signedIn, 'en-US');
+    await signedIn.getByTestId('user-menu').focus();
+    await signedIn.keyboard.press('ArrowDown');
+    const entry = signedIn.getByRole('menuitem', { name: 'System administrator login cards' });
+    await expect(entry).toBeVisible();
+    await expect(signedIn.getByRole('menuitem', { name: 'System key cards' })).toBeVisible();
+    for (let presses = 0; presses < 12 && !(await entry.evaluate((item) => item === document.activeElement || item.classList.contains('ant-dropdown-menu-item-active'))); presses += 1) {
+      await signedIn.keyboard.press('ArrowDown');
+    }
+    await signedIn.keyboard.press('Enter');
+    await expect(signedIn).toHaveURL(/\/systemadmin-logincard$/);
+    await expect(row(signedIn, 'DE000004')).toBeVisible();
+  } finally {
+    await signedIn.close();
+  }
+
   // the lost DE000003 is damaged and recovered
   await select(page, ['DE000003']);
   await act(page, 'Damaged', /Recorded as damaged and recovered: DE000003/);
   await expect(row(page, 'DE000003')).toContainText(/damaged/i);
 
-  // DE000004 (on the reader) is recycled: blanked; with no administrator card in use any more, card sign-in
-  // gives way to issuing a new super administrator card
+  // DE000004 (on the reader) is the last administrator card in use: Recycle asks first (WCAG 3.3.4), and the
+  // server refuses to blank it (issue 25, item 19)
   await select(page, ['DE000004']);
   await button(page, 'Recycle').click();
+  const confirmRecycle = page.getByRole('dialog', { name: 'Recycle', exact: true });
+  await expect(confirmRecycle).toContainText('Recycle card DE000004? It is blanked on the card reader');
+  await confirmRecycle.getByRole('button', { name: 'Recycle', exact: true }).click();
+  await expect(page.getByText('Card DE000004 is the last administrator card in use: put another administrator card in use first (nothing was changed)')).toBeVisible();
+  await page.getByRole('dialog', { name: 'Recycle card DE000004' }).getByRole('button', { name: 'Close' }).first().click();
+  await expect(row(page, 'DE000004')).toContainText(/in use/i);
+
+  // frozen, it is recycled: blanked; with no administrator card in use any more, card sign-in gives way to issuing
+  // a new super administrator card
+  await select(page, ['DE000004']);
+  await act(page, 'Freeze', /Frozen: DE000004/);
+  await select(page, ['DE000004']);
+  await button(page, 'Recycle').click();
+  await page.getByRole('dialog', { name: 'Recycle', exact: true }).getByRole('button', { name: 'Recycle', exact: true }).click();
   await expect(page.getByText('Card DE000004 is recycled: it is blank and can be issued again')).toBeVisible();
   await expect(row(page, 'DE000004')).toContainText(/recycled/i);
   const other = await page.context().newPage();

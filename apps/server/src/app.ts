@@ -216,6 +216,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     seal: services.seal,
     requireSession,
     rateLimitPerMinute: config.rateLimitPerMinute,
+    isGate: services.gm.isGate,
   });
   registerMenuRoutes(app, { menu: services.menu, account: services.account, mjSystem: config.mjSystem, gateKeyId: () => services.gm.keyId(), requireSession });
   registerLicenceRoutes(app, {

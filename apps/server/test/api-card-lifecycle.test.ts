@@ -23,7 +23,8 @@ describe.each(databases)('card management writes (%s)', (kind) => {
   const prepareIssue = async (oprtId: string, fixedNo: string, token: string, headers: Record<string, string> = {}) =>
     post<PreparedCardWrite>(apiPaths.adminCardGetIssueData, { oprtId, fixedNo, oprtPwd: sm3Hex(cardPassword), sealedPwd: await sealed(server, cardPassword) }, token, headers);
   const image = (write: { body: { data: PreparedCardWrite } }) => Buffer.from(write.body.data.image, 'hex');
-  const cardRow = async (fixedNo: string) => server.handle.db.selectFrom('admin_login_cards').selectAll().where('fixed_no', '=', fixedNo).executeTakeFirst();
+  /** The latest issue of a card (a recycled card issued again has a row per issue). */
+  const cardRow = async (fixedNo: string) => server.handle.db.selectFrom('admin_login_cards').selectAll().where('fixed_no', '=', fixedNo).orderBy('issue_seq', 'desc').executeTakeFirst();
   const logOf = async (action: string) => (await server.handle.db.selectFrom('operation_logs').selectAll().where('action', '=', action).orderBy('created_at').execute()).map((row) => [row.account, row.result, row.detail]);
 
   beforeAll(async () => {
@@ -36,11 +37,23 @@ describe.each(databases)('card management writes (%s)', (kind) => {
     await services.menu.grant(ids.deputy, 'qy', ['1001000']);
     ids.night = await services.account.createUser({ tenantCode: '1001', account: 'night', name: 'Night Administrator', password: 'Night#2026', isSystemAdmin: true });
     ids.branch = await services.account.createUser({ tenantCode: '1002', account: 'branch', name: 'Branch Administrator', password: 'Branch#2026', isSystemAdmin: true });
+    ids.branchDeputy = await services.account.createUser({ tenantCode: '1002', account: 'branch2', name: 'Branch Deputy', password: 'Branch#2026', isSystemAdmin: true });
     ids.staff = (await server.handle.db.selectFrom('users').select('id').where('account', '=', 'staff').executeTakeFirstOrThrow()).id;
     ids.sysadmin = (await server.handle.db.selectFrom('users').select('id').where('account', '=', 'sysadmin').executeTakeFirstOrThrow()).id;
   });
   afterAll(async () => {
     await server?.close();
+  });
+
+  it('the user detail offers the card tables to a system administrator of the gate deployment only (issue 25, item 17)', async () => {
+    const detail = async (token: string) => (await call<UserInfo>(server, 'GET', apiPaths.userDetail, undefined, { token })).body.data;
+    const token = await sysadmin();
+    expect(await detail(token)).toMatchObject({ code: 'sysadmin', mayManageCards: true });
+    // and the tables take his token
+    expect((await post(apiPaths.adminCardSearch, { page: { index: 1, size: 15 } }, token)).body.code).toBe(0);
+    const staff = await login('staff', 'Staff#2026');
+    expect(await detail(staff)).toMatchObject({ code: 'staff', mayManageCards: false });
+    expect((await post(apiPaths.adminCardSearch, { page: { index: 1, size: 15 } }, staff)).status).toBe(403);
   });
 
   let deputyImage: Buffer;
@@ -51,7 +64,12 @@ describe.each(databases)('card management writes (%s)', (kind) => {
     expect((await post(apiPaths.operatorIsCanIssueCard, { oprtId: ids.staff }, token)).body.data).toEqual({ canIssue: false });
     expect((await prepareIssue(ids.staff!, '04AC0001', token)).body.code).toBe(codes.operatorCannotHoldCard);
     const held = await prepareIssue(ids.sysadmin!, '04AC0001', token);
-    expect(held.body).toMatchObject({ code: codes.cardAlreadyExists, msg: expect.stringMatching(/^Card already exists/) });
+    // the holder named in every language, never a raw {holder} (issue 25, item 8)
+    expect(held.body).toMatchObject({ code: codes.cardAlreadyExists, msg: 'Card already exists: System Administrator (sysadmin) already holds a card in use' });
+    const heldIn = async (language: string) =>
+      (await call(server, 'POST', apiPaths.adminCardGetIssueData, { oprtId: ids.sysadmin, fixedNo: '04AC0001', oprtPwd: sm3Hex(cardPassword), sealedPwd: await sealed(server, cardPassword) }, { token, language })).body.msg;
+    expect(await heldIn('zh-CN')).toBe('卡片已存在：System Administrator (sysadmin)已有使用中的卡');
+    expect(await heldIn('zh-MO')).toBe('卡片已存在：System Administrator (sysadmin)已有使用中的卡');
     expect((await prepareIssue(ids.deputy!, keyCardFixedNo, token)).body.code).toBe(codes.cardAlreadyRegistered);
 
     const prepared = await prepareIssue(ids.deputy!, '04AC0001', token);
@@ -116,7 +134,7 @@ describe.each(databases)('card management writes (%s)', (kind) => {
     const replacement = await prepareIssue(ids.night!, '04AD0004', token);
     expect((await post(apiPaths.adminCardIssue, { prepareId: replacement.body.data.prepareId, isSuccess: true }, token)).body.code).toBe(0);
     const unLoss = await post(apiPaths.adminCardUnLoss, { ids: [old!.id] }, token);
-    expect(unLoss.body).toMatchObject({ code: codes.cardAlreadyExists, msg: expect.stringMatching(/^Card already exists/) });
+    expect(unLoss.body).toMatchObject({ code: codes.cardAlreadyExists, msg: 'Card already exists: Night Administrator (night) already holds a card in use' });
     expect((await cardRow(old!.fixedNo))!.state).toBe(40);
     // found again once the newer card is out of use
     const newer = (await cardRow('04AD0004'))!;
@@ -175,12 +193,25 @@ describe.each(databases)('card management writes (%s)', (kind) => {
       ['sysadmin', 'success', 'administrator card 04AC0001 of deputy'],
     ]);
 
-    // the blank card is issued again, under the next issue number
+    // the blank card is issued again, under the next issue number, as a new row issued now: the recycled row stays
+    // in the table as the card's history (issue 25, item 10)
+    const firstIssue = (await cardRow('04AC0001'))!;
+    server.clock.advance(60_000);
     const again = await prepareIssue(ids.deputy!, '04AC0001', token);
     expect(again.body.code).toBe(0);
     expect((await post(apiPaths.adminCardIssue, { prepareId: again.body.data.prepareId, isSuccess: true }, token)).body.code).toBe(0);
     expect((await cardRow('04AC0001'))!).toMatchObject({ state: 20, issue_seq: 3 });
     expect((await cardLogin(server, image(again), {}, '04AC0001')).body.code).toBe(0);
+    // the recycled issue's image (a copy kept of it) stays refused
+    expect((await cardLogin(server, deputyImage, {}, '04AC0001')).body.code).toBe(codes.cardOutdated);
+    const history = await post<AdminLoginCardRow[]>(apiPaths.adminCardSearch, { page: { index: 1, size: 15 }, filters: [{ field: 'likeSearch', value: '04AC0001' }], orderBys: [{ field: 'createTime', isAsc: true }] }, token);
+    expect(history.body.recordCount).toBe(2);
+    expect(history.body.data.map((row) => [row.oprtNo, row.state, row.createTime])).toEqual([
+      ['deputy', 30, Number(firstIssue.created_at)],
+      ['deputy', 20, server.clock.now()],
+    ]);
+    expect(history.body.data[0]!.id).toBe(firstIssue.id);
+    expect((await post<AdminLoginCardRow | null>(apiPaths.adminCardSeek, { fixedNo: '04AC0001' }, token)).body.data).toMatchObject({ state: 20, createTime: server.clock.now() });
   });
 
   it('tenant 1001 never sees or changes tenant 1002’s cards', async () => {
@@ -207,13 +238,46 @@ describe.each(databases)('card management writes (%s)', (kind) => {
     expect(branchTable.body.data.map((row) => row.oprtNo)).toEqual(['branch']);
   });
 
+  it('the tenant’s last administrator card in use is neither recycled nor reported damaged; of two acting at once on the last two, one is refused', async () => {
+    const branch = { tenantcode: '1002' };
+    const master = installed.masterToken;
+    const only = (await cardRow('04AE0001'))!;
+    const lastCard = { code: codes.lastAdminCardInUse, msg: 'Card 04AE0001 is the last administrator card in use: put another administrator card in use first (nothing was changed)' };
+    expect((await post(apiPaths.adminCardGetRecycleData, { id: only.id }, master, branch)).body).toMatchObject(lastCard);
+    expect((await post(apiPaths.adminCardDamage, { ids: [only.id] }, master, branch)).body).toMatchObject(lastCard);
+    expect((await call(server, 'POST', apiPaths.adminCardDamage, { ids: [only.id] }, { token: master, language: 'zh-MO', headers: branch })).body.msg).toBe(
+      '卡片 04AE0001 是最後一張使用中的管理員卡：請先讓另一張管理員卡投入使用（未作任何更改）',
+    );
+    expect((await cardRow('04AE0001'))!.state).toBe(20);
+
+    const second = await prepareIssue(ids.branchDeputy!, '04AE0002', master, branch);
+    expect((await post(apiPaths.adminCardIssue, { prepareId: second.body.data.prepareId, isSuccess: true }, master, branch)).body.code).toBe(0);
+    const other = (await cardRow('04AE0002'))!;
+    const [damage, recycle] = await Promise.all([
+      post(apiPaths.adminCardDamage, { ids: [only.id] }, master, branch),
+      post<CardRecycleData>(apiPaths.adminCardGetRecycleData, { id: other.id }, master, branch),
+    ]);
+    expect([damage.body.code, recycle.body.code].sort()).toEqual([0, codes.lastAdminCardInUse]);
+    if (recycle.body.code === 0) {
+      // a card being recycled no longer counts as in use; a recycle the reader did not do gives it back
+      expect((await cardRow('04AE0001'))!.state).toBe(20);
+      expect((await post(apiPaths.adminCardRecycle, { id: other.id, prepareId: recycle.body.data.prepareId, isSuccess: false }, master, branch)).body.code).toBe(0);
+      expect((await post(apiPaths.adminCardDamage, { ids: [only.id] }, master, branch)).body.code).toBe(0);
+    }
+    expect((await cardRow('04AE0001'))!.state).toBe(60);
+    expect((await post(apiPaths.adminCardGetRecycleData, { id: other.id }, master, branch)).body.code).toBe(codes.lastAdminCardInUse);
+    // a card not in use may go: frozen, the last card is recycled
+    expect((await post(apiPaths.adminCardFreeze, { ids: [other.id] }, master, branch)).body.code).toBe(0);
+    expect((await post(apiPaths.adminCardGetRecycleData, { id: other.id }, master, branch)).body.code).toBe(0);
+  });
+
   describe('system key cards', () => {
     const keyRow = async (fixedNo: string) => server.handle.db.selectFrom('system_key_cards').selectAll().where('fixed_no', '=', fixedNo).executeTakeFirstOrThrow();
     let newKeyImage: Buffer;
 
     it('a new key card only while none is in use; then the old one is recycled', async () => {
       const token = await sysadmin();
-      expect((await post(apiPaths.systemKeyCardAdd, { fixedNo: '04AF0001' }, token)).body.code).toBe(codes.cardAlreadyExists);
+      expect((await post(apiPaths.systemKeyCardAdd, { fixedNo: '04AF0001' }, token)).body).toMatchObject({ code: codes.cardAlreadyExists, msg: 'Card already exists: this installation already holds a card in use' });
       const first = await keyRow(keyCardFixedNo);
       expect((await post(apiPaths.keyCardFreeze, { id: first.id }, token)).body.code).toBe(0);
       expect((await post(apiPaths.systemKeyCardCheckCanIssue, { fixedNo: '04AF0001' }, token)).body.data).toEqual({ canIssue: true });
@@ -222,7 +286,7 @@ describe.each(databases)('card management writes (%s)', (kind) => {
       newKeyImage = image(add);
       expect((await post(apiPaths.gmSetIssueSecretCard, { prepareId: add.body.data.prepareId, isSuccess: true }, token)).body.code).toBe(0);
       expect((await keyRow('04AF0001')).state).toBe(20);
-      expect((await post(apiPaths.keyCardUnFreeze, { id: first.id }, token)).body.code).toBe(codes.cardAlreadyExists);
+      expect((await call(server, 'POST', apiPaths.keyCardUnFreeze, { id: first.id }, { token, language: 'zh-MO' })).body).toMatchObject({ code: codes.cardAlreadyExists, msg: '卡片已存在：本系統已有使用中的卡' });
 
       const recycle = await post<CardRecycleData>(apiPaths.keyCardGetRecycleData, { id: first.id }, token);
       expect(recycle.body.data).toMatchObject({ id: first.id, fixedNo: keyCardFixedNo, cardKind: 11 });

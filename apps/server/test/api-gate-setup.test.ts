@@ -454,7 +454,12 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
       const token = installed.masterToken;
       const states = await call<{ value: number; label: string }[]>(server, 'POST', apiPaths.adminCardStateList, undefined, { token, language: 'zh-MO' });
       expect(states.body.data).toContainEqual({ value: 40, label: '已掛失' });
-      expect((await call(server, 'POST', apiPaths.keyCardKindList, undefined, { token })).body.data).toEqual([{ value: 11, label: '卡类 11' }]);
+      // the names a list shows: capitalised as the table shows them (issue 25, item 16), and the kind by its name
+      const englishStates = await call<{ value: number; label: string }[]>(server, 'POST', apiPaths.keyCardStateList, undefined, { token, language: 'en-US' });
+      expect(englishStates.body.data).toContainEqual({ value: 40, label: 'Lost' });
+      expect(englishStates.body.data).toContainEqual({ value: 20, label: 'In use' });
+      expect((await call(server, 'POST', apiPaths.keyCardKindList, undefined, { token })).body.data).toEqual([{ value: 11, label: '管理卡' }]);
+      expect((await call(server, 'POST', apiPaths.adminCardKindList, undefined, { token, language: 'en-US' })).body.data).toEqual([{ value: 11, label: 'Management card' }]);
       const admins = await call<{ id: string; no: string }[]>(server, 'POST', apiPaths.adminCardGetSystemAdmin, undefined, { token });
       const sysadminId = admins.body.data.find((a) => a.no === 'sysadmin')!.id;
       const search = (body: object, path: string = apiPaths.adminCardSearch) => call<{ fixedNo: string; oprtName: string; num: number; state: number }[]>(server, 'POST', path, { page: { index: 1, size: 15 }, ...body }, { token });

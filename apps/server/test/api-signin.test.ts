@@ -54,7 +54,8 @@ describe.each(databases)('sign-in and what each demo account gets (%s)', (kind) 
     expect(p.body.data.find((e) => e.appCode === 'qy')?.ids).toContain('1003163');
 
     const user = await call<UserInfo>(server, 'GET', apiPaths.userDetail, undefined, { token });
-    expect(user.body.data).toMatchObject({ code: 'sysadmin', isSystemAdmin: true, loginType: 1, tenantCode: '1001', oprtPwdEditReason: null });
+    // not a gate deployment: no card tables (issue 25, item 17)
+    expect(user.body.data).toMatchObject({ code: 'sysadmin', isSystemAdmin: true, loginType: 1, tenantCode: '1001', oprtPwdEditReason: null, mayManageCards: false });
 
     const licence = await call<LicencePermission>(server, 'GET', apiPaths.licencePermission, undefined, { token });
     expect(licence.body.data).toMatchObject({ isNormal: true, isSystemAdmin: true, licenseState: 5 });

@@ -72,6 +72,7 @@ export const codes = {
   keyCardCannotRecover: 241,
   operatorCannotHoldCard: 242,
   notTheSelectedCard: 243,
+  lastAdminCardInUse: 244,
   keyCardTrustLocked: 248,
   // sub-systems registered by an operator (SubApp/Register)
   subAppCodeTaken: 251,
@@ -171,6 +172,7 @@ export const codeMessages: Record<BusinessCode, Localised> = {
   [codes.cardAlreadyExists]: { 'en-US': 'Card already exists: {holder} already holds a card in use', 'zh-CN': '卡片已存在：{holder}已有使用中的卡', 'zh-MO': '卡片已存在：{holder}已有使用中的卡' },
   [codes.keyCardCannotRecover]: { 'en-US': 'This key card cannot recover the system', 'zh-CN': '此密钥卡无法恢复系统', 'zh-MO': '此密鑰卡無法恢復系統' },
   [codes.operatorCannotHoldCard]: { 'en-US': 'Only an enabled system administrator of this tenant can hold an administrator login card', 'zh-CN': '只有本租户已启用的系统管理员才能持有管理员登录卡', 'zh-MO': '只有本租戶已啟用的系統管理員才能持有管理員登入卡' },
+  [codes.lastAdminCardInUse]: { 'en-US': 'Card {fixedNo} is the last administrator card in use: put another administrator card in use first (nothing was changed)', 'zh-CN': '卡片 {fixedNo} 是最后一张使用中的管理员卡：请先让另一张管理员卡投入使用（未作任何更改）', 'zh-MO': '卡片 {fixedNo} 是最後一張使用中的管理員卡：請先讓另一張管理員卡投入使用（未作任何更改）' },
   [codes.keyCardTrustLocked]: { 'en-US': 'Too many wrong customer passwords with the system key card: try again after {time}', 'zh-CN': '系统密钥卡的客户密码错误次数过多：请于 {time} 之后再试', 'zh-MO': '系統密鑰卡的客戶密碼錯誤次數過多：請於 {time} 之後再試' },
   [codes.notTheSelectedCard]: { 'en-US': 'The card on the reader ({fixedNo}) is not the selected card: place that card on the reader', 'zh-CN': '读卡器上的卡片（{fixedNo}）不是所选的卡：请放上所选的卡', 'zh-MO': '讀卡器上的卡片（{fixedNo}）不是所選的卡：請放上所選的卡' },
   [codes.subAppCodeTaken]: { 'en-US': 'The system code {appNo} is already used by {name}: choose another code, or replace the registration', 'zh-CN': '系统编码 {appNo} 已被{name}使用：请换一个编码，或替换原有登记', 'zh-MO': '系統編碼 {appNo} 已被{name}使用：請換一個編碼，或替換原有登記' },
@@ -190,8 +192,26 @@ export const codeMessages: Record<BusinessCode, Localised> = {
   [codes.internalError]: { 'en-US': 'Internal server error!', 'zh-CN': '服务器内部错误！', 'zh-MO': '伺服器內部錯誤！' },
 };
 
+/** What fills a message's `{name}` placeholder: the same text in every language, or a text per language. */
+export type MessageValue = string | Localised;
+
+const placeholderPattern = /\{(\w+)\}/g;
+
 /** The localised message of a code, with `{name}` placeholders filled in. */
-export function codeMessage(code: BusinessCode, language: LanguageCode, values: Record<string, string> = {}): string {
+export function codeMessage(code: BusinessCode, language: LanguageCode, values: Record<string, MessageValue> = {}): string {
   const template = codeMessages[code][language];
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+  return template.replace(placeholderPattern, (whole, name: string) => {
+    const value = values[name];
+    return value === undefined ? whole : typeof value === 'string' ? value : value[language];
+  });
+}
+
+/** The names of the `{name}` placeholders of a code's message (the same in every language). */
+export function messagePlaceholders(code: BusinessCode, language: LanguageCode = 'en-US'): string[] {
+  return [...new Set([...codeMessages[code][language].matchAll(placeholderPattern)].map((match) => match[1]!))];
+}
+
+/** The placeholders of a code's message that `values` leaves unfilled (a message must never be sent with one). */
+export function unfilledPlaceholders(code: BusinessCode, values: Record<string, MessageValue>): string[] {
+  return messagePlaceholders(code).filter((name) => values[name] === undefined);
 }

@@ -125,6 +125,8 @@ export interface UserInfo {
   loginType: LoginType;
   /** The administrator login card of a card sign-in (ChangeGMPassword's id); null for other sign-ins. */
   cardId: string | null;
+  /** Whether the card management tables are this user's (a system administrator of a gate deployment): the shell offers the way there. */
+  mayManageCards: boolean;
 }
 
 export interface UserSettings {

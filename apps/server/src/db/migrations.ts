@@ -3,6 +3,7 @@ import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import type { DB } from './schema.ts';
 import type { Dialect } from './database.ts';
 import { createChangeStamps } from './change-stamps.ts';
+import { keepCardIssueHistory } from './card-issue-history.ts';
 
 /** In-code migrations, applied in name order on start. Never edit one that shipped: add a new one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -432,9 +433,15 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await createChangeStamps(db, dialect);
       },
     },
+    // a recycled card issued again gets a row of its own: the table keeps its history and the real time of each issue
+    '0018_card_issue_history': {
+      async up(db) {
+        await keepCardIssueHistory(db, dialect);
+      },
+    },
     // a master-card token names the card issuer that read the mother card: it may trust only that issuer with the
     // system key (docs/cards.md "What each card can do"); a token made before has none and trusts no issuer
-    '0018_master_token_issuer': {
+    '0019_master_token_issuer': {
       async up(db) {
         await db.schema.alterTable('master_card_tokens').addColumn('device_public_key', 'text').execute();
       },
@@ -443,9 +450,18 @@ function migrations(dialect: Dialect): Record<string, Migration> {
 }
 
 export async function migrateToLatest(db: Kysely<DB>, dialect: Dialect): Promise<void> {
+  await migrate(db, dialect, (migrator) => migrator.migrateToLatest());
+}
+
+/** Applies the migrations up to `name` only (a test of a migration starts from the data of the ones before it). */
+export async function migrateUpTo(db: Kysely<DB>, dialect: Dialect, name: string): Promise<void> {
+  await migrate(db, dialect, (migrator) => migrator.migrateTo(name));
+}
+
+async function migrate(db: Kysely<DB>, dialect: Dialect, run: (migrator: Migrator) => ReturnType<Migrator['migrateToLatest']>): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
   const migrator = new Migrator({ db, provider });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = await run(migrator);
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });

@@ -284,6 +284,7 @@ export interface SystemKeyCardsTable {
   // system-key-card
   id: string;
   kind_num: number;
+  /** Not unique: a card issued again after a recycle has a row per issue; one live row per number (0018). */
   fixed_no: string;
   state: number;
   issue_seq: number;
@@ -298,6 +299,7 @@ export interface AdminLoginCardsTable {
   user_id: string;
   oprt_no: string;
   kind_num: number;
+  /** Not unique: a card issued again after a recycle has a row per issue; one live row per number (0018). */
   fixed_no: string;
   card_num: number;
   state: number;

@@ -9,12 +9,22 @@ export function isUniqueViolation(error: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || errcode === 2067 || errcode === 1555;
 }
 
-/** Runs a write that a unique index may refuse, answering `refusal()` instead of the database's error. */
-export async function refusingDuplicates<T>(write: () => Promise<T>, refusal: () => Error): Promise<T> {
+/**
+ * Whether a unique violation is one of an index on `column`: PostgreSQL names the index (the project's index names
+ * name their column), SQLite the indexed columns ("UNIQUE constraint failed: table.column").
+ */
+export function isUniqueViolationOf(error: unknown, column: string): boolean {
+  if (!isUniqueViolation(error)) return false;
+  const { constraint, message } = error as { constraint?: unknown; message?: unknown };
+  return `${String(constraint ?? '')} ${String(message ?? '')}`.includes(column);
+}
+
+/** Runs a write that a unique index may refuse, answering `refusal(error)` instead of the database's error. */
+export async function refusingDuplicates<T>(write: () => Promise<T>, refusal: (error: unknown) => Error): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    if (isUniqueViolation(error)) throw refusal();
+    if (isUniqueViolation(error)) throw refusal(error);
     throw error;
   }
 }

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import type { TSchema } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { codeMessage, codes } from '@campus/contracts';
-import type { BusinessCode, Envelope, LanguageCode } from '@campus/contracts';
+import { codeMessage, codes, unfilledPlaceholders } from '@campus/contracts';
+import type { BusinessCode, Envelope, LanguageCode, MessageValue } from '@campus/contracts';
 
 /** A failure a service reports: becomes an envelope with a non-zero code (HTTP 200 unless told). */
 export class AppError extends Error {
@@ -10,8 +10,8 @@ export class AppError extends Error {
     readonly code: BusinessCode,
     readonly httpStatus: number = 200,
     readonly data: unknown = null,
-    /** Values for the `{name}` placeholders of the localised message. */
-    readonly values: Record<string, string> = {},
+    /** Values for the `{name}` placeholders of the localised message (every one of them: see sendFailure). */
+    readonly values: Record<string, MessageValue> = {},
     /** A message that replaces the catalogue's (already localised or naming a field). */
     readonly detail: string | null = null,
     /** Response headers that go with the failure (Retry-After of a 429). */
@@ -24,6 +24,11 @@ export class AppError extends Error {
   /** The envelope's msg in the caller's language. */
   messageIn(language: LanguageCode): string {
     return this.detail ?? codeMessage(this.code, language, this.values);
+  }
+
+  /** The placeholders of the catalogue's message this failure leaves unfilled (none when it brings its own message). */
+  unfilled(): string[] {
+    return this.detail === null ? unfilledPlaceholders(this.code, this.values) : [];
   }
 }
 
@@ -41,6 +46,10 @@ export class InvalidRequest extends AppError {
 
   override messageIn(language: LanguageCode): string {
     return `${codeMessage(codes.badRequest, language)}: ${this.problem}`;
+  }
+
+  override unfilled(): string[] {
+    return [];
   }
 }
 
@@ -72,8 +81,20 @@ export function sendShared(request: FastifyRequest, reply: FastifyReply, data: o
   return reply.type('application/json; charset=utf-8').send(json);
 }
 
+/**
+ * Under NODE_ENV=test a failure whose message would keep a `{name}` placeholder is refused (HTTP 500, the message
+ * naming the code and the placeholder), so that every test reaching such a throw fails; elsewhere it is logged.
+ */
+const refuseUnfilledMessages = process.env.NODE_ENV === 'test';
+
 /** Sends a failure envelope. Bypasses the route's reply schema (which describes success data). */
 export function sendFailure(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
+  const unfilled = error.unfilled();
+  if (unfilled.length > 0) {
+    const problem = `business code ${error.code} was sent without a value for ${unfilled.map((name) => `{${name}}`).join(', ')}`;
+    request.log.error({ code: error.code, unfilled }, problem);
+    if (refuseUnfilledMessages) return sendFailure(request, reply, new AppError(codes.internalError, 500, null, {}, problem));
+  }
   const body: Envelope = { code: error.code, msg: error.messageIn(request.lang), data: error.data ?? null };
   return reply.code(error.httpStatus).headers(error.headers).type('application/json; charset=utf-8').serializer(JSON.stringify).send(body);
 }

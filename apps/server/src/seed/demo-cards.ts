@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { newId } from '../lib/hash.ts';
 import { AdminLoginCardRepository } from '../modules/admin-login-card/admin-login-card-repository.ts';
+import { holderHasCard } from '../modules/admin-login-card/card-holder.ts';
 import { SystemKeyCardRepository } from '../modules/system-key-card/system-key-card-repository.ts';
 
 /**
@@ -25,7 +26,7 @@ export async function seedDemoCards(db: Kysely<DB>, now: number): Promise<void> 
   for (const [fixedNo, state, daysAgo] of history) {
     if (await cards.byFixedNo(fixedNo)) continue;
     const at = now - daysAgo * 86_400_000;
-    await cards.upsertIssued({
+    await cards.insertIssued({
       id: newId(),
       tenant_code: holder.tenant_code,
       user_id: holder.id,
@@ -40,11 +41,11 @@ export async function seedDemoCards(db: Kysely<DB>, now: number): Promise<void> 
       is_super_admin: 0,
       created_at: at,
       updated_at: at,
-    });
+    }, { holderHasCard: () => holderHasCard(holder.account), cardTaken: () => new Error(`demo card ${fixedNo} is taken`) });
   }
   const keyCards = new SystemKeyCardRepository(db);
   if (!(await keyCards.byFixedNo('DC0000A1'))) {
     const at = now - 500 * 86_400_000;
-    await keyCards.upsertIssued({ id: newId(), kind_num: adminCardKind, fixed_no: 'DC0000A1', state: cardStates.damaged, issue_seq: 1, created_at: at, updated_at: at });
+    await keyCards.insertIssued({ id: newId(), kind_num: adminCardKind, fixed_no: 'DC0000A1', state: cardStates.damaged, issue_seq: 1, created_at: at, updated_at: at });
   }
 }

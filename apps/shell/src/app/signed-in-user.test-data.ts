@@ -15,6 +15,7 @@ export function signedInUser(overrides: Partial<UserInfo> = {}): UserInfo {
     tenantName: 'Harbour',
     cardId: null,
     loginType: 1,
+    mayManageCards: false,
     ...overrides,
   };
 }

@@ -22,6 +22,7 @@ const UserInfoSchema = Type.Object({
   tenantName: Type.String(),
   loginType: Type.Integer(),
   cardId: Type.Union([Type.String(), Type.Null()], { description: 'The administrator login card of a card sign-in' }),
+  mayManageCards: Type.Boolean({ description: 'A system administrator of a gate deployment: the card management tables take his token' }),
 });
 
 const LanguageSchema = Type.Union(languageCodes.map((c) => Type.Literal(c)));
@@ -59,6 +60,8 @@ export interface AccountRouteDeps {
   seal: PasswordSealService;
   requireSession: onRequestHookHandler;
   rateLimitPerMinute: number;
+  /** A gate deployment (system type 21 to 29): its system administrators manage the cards. */
+  isGate: boolean;
 }
 
 export function registerAccountRoutes(app: App, deps: AccountRouteDeps) {
@@ -72,7 +75,8 @@ export function registerAccountRoutes(app: App, deps: AccountRouteDeps) {
     async (request) => {
       const info = await account.userInfo(sessionOf(request), request.lang);
       if (!info) throw new AppError(codes.tokenInvalid, 401);
-      return ok(request, info);
+      // the card routes' own rule (card-manager-hook): a system administrator, on a gate deployment
+      return ok(request, { ...info, mayManageCards: deps.isGate && info.isSystemAdmin });
     },
   );
 

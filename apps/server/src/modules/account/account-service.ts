@@ -156,7 +156,7 @@ export class AccountService {
     return user?.is_system_admin === 1;
   }
 
-  async userInfo(session: SessionInfo, language: LanguageCode): Promise<UserInfo | undefined> {
+  async userInfo(session: SessionInfo, language: LanguageCode): Promise<Omit<UserInfo, 'mayManageCards'> | undefined> {
     const user = await this.repo.userById(session.userId);
     if (!user) return undefined;
     const tenant = await this.repo.tenant(user.tenant_code);

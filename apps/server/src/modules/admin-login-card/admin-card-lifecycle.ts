@@ -15,6 +15,8 @@ import type { CardActor } from '../card-write/card-states.ts';
 import { PreparedCardWrites } from '../card-write/prepared-card-writes.ts';
 import type { AdminLoginCardDeps } from './admin-login-card-service.ts';
 import { AdminLoginCardRepository } from './admin-login-card-repository.ts';
+import { holderHasCard, holderName } from './card-holder.ts';
+import { refuseLastCardInUse } from './last-card-in-use.ts';
 
 /** What an issue keeps until its confirm. */
 export interface AdminCardIssuePayload {
@@ -25,6 +27,8 @@ export interface AdminCardIssuePayload {
   issueSeq: number;
   pwdHash: string;
   isSuperAdmin: boolean;
+  /** The holder's name when the write was prepared (for the refusal that names him). */
+  holderName?: string;
 }
 
 interface RewritePayload {
@@ -60,6 +64,7 @@ export async function prepareAdminCardIssue(deps: AdminLoginCardDeps, user: User
     issueSeq: (existing?.issue_seq ?? 0) + 1,
     pwdHash: await hashDigest(request.oprtPwd),
     isSuperAdmin: superAdmin?.id === user.id,
+    holderName: user.name,
   };
   const image = buildAdminCard({ systemKey: key, fixedNo, customerNo: installation.customer_no, issueSeq: payload.issueSeq, oprtNo: payload.oprtNo, cardNum: payload.cardNum, tenantCode: payload.tenantCode });
   return { fixedNo, image, payload };
@@ -67,26 +72,32 @@ export async function prepareAdminCardIssue(deps: AdminLoginCardDeps, user: User
 
 /**
  * Records an issued card in the confirm's transaction, while its number may still be issued onto and its holder
- * still has no card in use (of two administrators issuing at once, the second confirm is refused).
+ * still has no card in use (of two administrators issuing at once, the second confirm is refused). The card gets a
+ * row of its own, issued now: a recycled card issued again keeps its earlier rows as its history.
  */
 export async function recordAdminCardIssue(repo: AdminLoginCardRepository, fixedNo: string, p: AdminCardIssuePayload, now: number): Promise<void> {
-  if (!mayIssueOnto((await repo.byFixedNo(fixedNo))?.state)) throw new AppError(codes.cardAlreadyRegistered);
-  if ((await repo.ofUser(p.userId)).some((card) => card.state === cardStates.inUse)) throw new AppError(codes.cardAlreadyExists);
-  await repo.upsertIssued({
-    id: newId(),
-    tenant_code: p.tenantCode,
-    user_id: p.userId,
-    oprt_no: p.oprtNo,
-    kind_num: adminCardKind,
-    fixed_no: fixedNo,
-    card_num: p.cardNum,
-    state: cardStates.inUse,
-    issue_seq: p.issueSeq,
-    pwd_hash: p.pwdHash,
-    is_super_admin: p.isSuperAdmin ? 1 : 0,
-    created_at: now,
-    updated_at: now,
-  });
+  const cardTaken = () => new AppError(codes.cardAlreadyRegistered);
+  const holderHasOne = () => holderHasCard(holderName(p.holderName, p.oprtNo));
+  if (!mayIssueOnto((await repo.byFixedNo(fixedNo))?.state)) throw cardTaken();
+  if ((await repo.ofUser(p.userId)).some((card) => card.state === cardStates.inUse)) throw holderHasOne();
+  await repo.insertIssued(
+    {
+      id: newId(),
+      tenant_code: p.tenantCode,
+      user_id: p.userId,
+      oprt_no: p.oprtNo,
+      kind_num: adminCardKind,
+      fixed_no: fixedNo,
+      card_num: p.cardNum,
+      state: cardStates.inUse,
+      issue_seq: p.issueSeq,
+      pwd_hash: p.pwdHash,
+      is_super_admin: p.isSuperAdmin ? 1 : 0,
+      created_at: now,
+      updated_at: now,
+    },
+    { holderHasCard: holderHasOne, cardTaken },
+  );
   await pauseAt('adminCard.issue');
 }
 
@@ -130,7 +141,7 @@ export class AdminCardLifecycle {
   /** GetCardIssueData: phase one of issuing a card to a system administrator of the tenant. */
   async prepareIssue(actor: CardActor, request: AdminCardIssueRequest, language: LanguageCode): Promise<PreparedCardWrite> {
     const user = await this.holder(actor, request.oprtId);
-    if ((await this.repo.ofUser(user.id)).some((card) => card.state === cardStates.inUse)) throw new AppError(codes.cardAlreadyExists);
+    if ((await this.repo.ofUser(user.id)).some((card) => card.state === cardStates.inUse)) throw holderHasCard(holderName(user.name, user.account));
     const { fixedNo, image, payload } = await prepareAdminCardIssue(this.deps, user, request, language);
     const prepareId = await this.prepared.prepare('adminCardIssue', fixedNo, image, payload);
     return { prepareId, fixedNo, image: image.toString('hex'), alreadyWritten: false };
@@ -182,12 +193,19 @@ export class AdminCardLifecycle {
     return { action: 'card-rewrite' as const, detail: `administrator card ${card.fixed_no} of ${card.oprt_no}` };
   }
 
-  /** GetCardRecycleData: phase one of blanking a card in use or frozen (a lost card is found again first). */
+  /**
+   * GetCardRecycleData: phase one of blanking a card in use or frozen (a lost card is found again first). The tenant's
+   * last card in use is refused here, before the reader blanks it; once prepared, the card no longer counts as in use
+   * for the next recycle or damage (the check and the prepare are one transaction).
+   */
   async prepareRecycle(actor: CardActor, id: string, language: LanguageCode): Promise<CardRecycleData> {
     const card = await this.cardOf(actor, id);
     if (!mayRecycle(card.state)) throw actionNotAllowed(card.fixed_no, card.state, language);
     const payload: RecyclePayload = { cardId: card.id };
-    const prepareId = await this.prepared.prepare('adminCardRecycle', card.fixed_no, blankImage(), payload);
+    const prepareId = await this.deps.db.transaction().execute(async (trx) => {
+      await refuseLastCardInUse(trx, actor.tenantCode, card, this.deps.now());
+      return new PreparedCardWrites(trx, this.deps.now).prepare('adminCardRecycle', card.fixed_no, blankImage(), payload);
+    });
     return { prepareId, id: card.id, fixedNo: card.fixed_no, cardKind: card.kind_num };
   }
 
@@ -203,7 +221,8 @@ export class AdminCardLifecycle {
       const [found] = await repo.byIds([confirm.id], actor.tenantCode);
       if (!found) throw new AppError(codes.cardWriteUnknown);
       if (confirm.isSuccess) {
-        if ((await repo.transition([found.id], issuedStates, cardStates.recycled, this.deps.now())) !== 1) throw new AppError(codes.cardWriteUnknown);
+        const unknown = () => new AppError(codes.cardWriteUnknown);
+        if ((await repo.transition([found.id], issuedStates, cardStates.recycled, this.deps.now(), unknown)) !== 1) throw unknown();
         await pauseAt('adminCard.recycle');
         await this.deps.sessionsOver(trx).revokeAllOfCard(found.id);
       }

@@ -1,17 +1,12 @@
 import { PostgresAdapter, sql } from 'kysely';
 import type { Kysely, Selectable, SelectQueryBuilder, SqlBool } from 'kysely';
-import { codes } from '@campus/contracts';
 import type { AdminLoginCardsTable, DB } from '../../db/schema.ts';
-import { refusingDuplicates } from '../../db/unique-violation.ts';
-import { AppError } from '../../http/envelope.ts';
-import { issuedStates } from '../card-write/card-states.ts';
+import { isUniqueViolationOf, refusingDuplicates } from '../../db/unique-violation.ts';
+import { cardStates, issuedStates } from '../card-write/card-states.ts';
 import { containsPattern } from '../operation-log/operation-log-repository.ts';
 import type { CardSearch } from '../card-write/card-search.ts';
 
 export type AdminLoginCardRow = Selectable<AdminLoginCardsTable>;
-
-/** An administrator holds one card in use (a unique index keeps it): the refusal of a second. */
-const cardAlreadyExists = () => new AppError(codes.cardAlreadyExists);
 
 /** Up to this many matches, a text search on SQLite makes its page from the matches themselves (see search). */
 const fewTextMatches = 1000;
@@ -24,8 +19,12 @@ export function cardSearchText(card: { fixed_no: string; oprt_no: string; card_n
 export class AdminLoginCardRepository {
   constructor(private readonly db: Kysely<DB>) {}
 
+  /**
+   * The card a fixed number holds now: its latest issue. A card recycled and issued again keeps a row per issue (the
+   * table shows its history); the issue number grows from one issue to the next, so an older image is never current.
+   */
   byFixedNo(fixedNo: string): Promise<AdminLoginCardRow | undefined> {
-    return this.db.selectFrom('admin_login_cards').selectAll().where('fixed_no', '=', fixedNo).executeTakeFirst();
+    return this.db.selectFrom('admin_login_cards').selectAll().where('fixed_no', '=', fixedNo).orderBy('issue_seq', 'desc').orderBy('created_at', 'desc').limit(1).executeTakeFirst();
   }
 
   byId(id: string): Promise<AdminLoginCardRow | undefined> {
@@ -50,19 +49,26 @@ export class AdminLoginCardRepository {
     return Number(row?.top ?? 0) + 1;
   }
 
-  /** A card issued onto a fixed number: a new row, or the recycled row of that number issued again. */
-  async upsertIssued(card: Omit<AdminLoginCardRow, 'search_text'>): Promise<void> {
+  /**
+   * A card issued onto a fixed number: a new row, also when the number held a card that was recycled (that row stays,
+   * as history). Unique indexes refuse a second card in use of the holder (`holderHasCard`) and a second live card
+   * of the number (`cardTaken`), so two confirms at once cannot both land.
+   */
+  async insertIssued(card: Omit<AdminLoginCardRow, 'search_text'>, refusals: { holderHasCard: () => Error; cardTaken: () => Error }): Promise<void> {
     const row = { ...card, search_text: cardSearchText(card) };
-    const { id: _id, fixed_no: _fixedNo, created_at: _created, ...changes } = row;
     await refusingDuplicates(
-      () =>
-        this.db
-          .insertInto('admin_login_cards')
-          .values(row)
-          .onConflict((oc) => oc.column('fixed_no').doUpdateSet(changes))
-          .execute(),
-      cardAlreadyExists,
+      () => this.db.insertInto('admin_login_cards').values(row).execute(),
+      (error) => (isUniqueViolationOf(error, 'fixed_no') ? refusals.cardTaken() : refusals.holderHasCard()),
     );
+  }
+
+  /**
+   * The tenant's cards in use, locked until the transaction ends on PostgreSQL (SQLite's transactions take the write
+   * lock at their start): a check of the last card in use and the change it allows are one step.
+   */
+  inUseOfTenantLocked(tenantCode: string): Promise<Pick<AdminLoginCardRow, 'id' | 'fixed_no'>[]> {
+    const query = this.db.selectFrom('admin_login_cards').select(['id', 'fixed_no']).where('tenant_code', '=', tenantCode).where('state', '=', cardStates.inUse).orderBy('id');
+    return (this.db.getExecutor().adapter instanceof PostgresAdapter ? query.forUpdate() : query).execute();
   }
 
   private matching<O>(query: SelectQueryBuilder<DB, 'admin_login_cards', O>, tenantCode: string, search: CardSearch): SelectQueryBuilder<DB, 'admin_login_cards', O> {
@@ -119,8 +125,17 @@ export class AdminLoginCardRepository {
     return Number(row.n);
   }
 
+  /** The tenant's latest card of a fixed number (see byFixedNo). */
   byFixedNoInTenant(fixedNo: string, tenantCode: string): Promise<AdminLoginCardRow | undefined> {
-    return this.db.selectFrom('admin_login_cards').selectAll().where('fixed_no', '=', fixedNo).where('tenant_code', '=', tenantCode).executeTakeFirst();
+    return this.db
+      .selectFrom('admin_login_cards')
+      .selectAll()
+      .where('fixed_no', '=', fixedNo)
+      .where('tenant_code', '=', tenantCode)
+      .orderBy('issue_seq', 'desc')
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
   }
 
   /** The cards of a tenant among `ids`. */
@@ -128,11 +143,14 @@ export class AdminLoginCardRepository {
     return this.db.selectFrom('admin_login_cards').selectAll().where('id', 'in', [...ids]).where('tenant_code', '=', tenantCode).execute();
   }
 
-  /** Moves the cards to `to` while each is still in one of `from`; answers how many moved. */
-  async transition(ids: readonly string[], from: readonly number[], to: number, at: number): Promise<number> {
+  /**
+   * Moves the cards to `to` while each is still in one of `from`; answers how many moved. Put back in use while its
+   * holder has another card in use, a card is refused by a unique index: `holderHasCard` then.
+   */
+  async transition(ids: readonly string[], from: readonly number[], to: number, at: number, holderHasCard: () => Error): Promise<number> {
     const result = await refusingDuplicates(
       () => this.db.updateTable('admin_login_cards').set({ state: to, updated_at: at }).where('id', 'in', [...ids]).where('state', 'in', [...from]).executeTakeFirst(),
-      cardAlreadyExists,
+      holderHasCard,
     );
     return Number(result.numUpdatedRows);
   }

@@ -28,6 +28,8 @@ import { fixedNoOf, hexBytes } from '../card-write/card-input.ts';
 import { toCardSearch } from '../card-write/card-search.ts';
 import type { AdminLoginCardRow } from './admin-login-card-repository.ts';
 import { AdminLoginCardRepository } from './admin-login-card-repository.ts';
+import { holderHasCard, holderName } from './card-holder.ts';
+import { refuseLastCardInUse } from './last-card-in-use.ts';
 
 interface CardPasswordPayload {
   cardId: string;
@@ -155,13 +157,24 @@ export class AdminLoginCardService {
     const rule = cardStateRules[action];
     const unique = [...new Set(ids)];
     if (rule.single && unique.length !== 1) throw new InvalidRequest('body/ids must name exactly one card for this action');
+    // the holders' names for a refusal, read before the transaction (which holds SQLite's one connection)
+    const names = await this.deps.account.namesByIds((await this.repo.byIds(unique, actor.tenantCode)).map((card) => card.user_id));
     const changed = await this.deps.db.transaction().execute(async (trx) => {
       const repo = new AdminLoginCardRepository(trx);
       const cards = await repo.byIds(unique, actor.tenantCode);
       if (cards.length !== unique.length) throw new AppError(codes.notFound);
       const wrong = cards.find((card) => !rule.from.includes(card.state));
       if (wrong) throw actionNotAllowed(wrong.fixed_no, wrong.state, language);
-      if ((await repo.transition(unique, rule.from, rule.to, this.deps.now())) !== unique.length) {
+      if (action === 'damage') await refuseLastCardInUse(trx, actor.tenantCode, cards[0]!, this.deps.now());
+      const holderOf = (card: AdminLoginCardRow) => holderName(names.get(card.user_id), card.oprt_no);
+      if (rule.to === cardStates.inUse) {
+        for (const card of cards) {
+          if ((await repo.ofUser(card.user_id)).some((other) => other.id !== card.id && other.state === cardStates.inUse)) throw holderHasCard(holderOf(card));
+        }
+      }
+      // a holder who got another card in use meanwhile (the unique index keeps one): the refusal names the holders
+      const holdersHaveCards = () => holderHasCard([...new Set(cards.map(holderOf))].join(', '));
+      if ((await repo.transition(unique, rule.from, rule.to, this.deps.now(), holdersHaveCards)) !== unique.length) {
         // another administrator changed a card meanwhile: name it as it is now (this transaction rolls back)
         const current = await repo.byIds(unique, actor.tenantCode);
         const stuck = current.find((card) => card.state !== rule.to) ?? current[0] ?? cards[0]!;

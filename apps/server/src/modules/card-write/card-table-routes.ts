@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { onRequestHookHandler } from 'fastify';
 import { adminCardKind } from '@campus/card-crypto';
-import { apiPaths, cardStateLabel, cardStates, cardTablePaging } from '@campus/contracts';
+import { apiPaths, cardStateLabel, cardStates, cardTablePaging, managementCardKindLabel } from '@campus/contracts';
 import type { CardOption, LanguageCode } from '@campus/contracts';
 import type { App } from '../../http/types.ts';
 import { envelope, failureReplies, ok, tokenHeaders } from '../../http/envelope.ts';
@@ -49,10 +49,12 @@ const AdminRow = Type.Object({
 });
 const KeyRow = Type.Object({ id: Type.String(), kindNum: Type.Integer(), fixedNo: Type.String(), state: Type.Integer(), createTime: Type.Integer() });
 
-const kindLabels: Record<LanguageCode, string> = { 'en-US': 'Card kind 11', 'zh-CN': '卡类 11', 'zh-MO': '卡類 11' };
-
+/** The states by name as a list shows them, capitalised like the table's (the label inside a sentence is lower-case). */
 function stateOptions(language: LanguageCode): CardOption[] {
-  return Object.values(cardStates).map((state) => ({ value: state, label: cardStateLabel(state, language) }));
+  return Object.values(cardStates).map((state) => {
+    const label = cardStateLabel(state, language);
+    return { value: state, label: label.charAt(0).toUpperCase() + label.slice(1) };
+  });
 }
 
 /** The table calls' paths (the route walk of the tests knows them as card management). */
@@ -68,7 +70,7 @@ export function registerCardTableRoutes(app: App, deps: CardTableRouteDeps) {
   const options = (url: string, summary: string, list: (language: LanguageCode) => CardOption[]) =>
     app.post(url, { onRequest, schema: { tags, summary, headers: tokenHeaders, response: { 200: envelope(Type.Array(Option)), ...failureReplies } } }, async (request) => ok(request, list(request.lang)));
   for (const url of [apiPaths.adminCardStateList, apiPaths.keyCardStateList]) options(url, 'The card states, labelled in the caller’s language', stateOptions);
-  for (const url of [apiPaths.adminCardKindList, apiPaths.keyCardKindList]) options(url, 'The card kinds', (language) => [{ value: adminCardKind, label: kindLabels[language] }]);
+  for (const url of [apiPaths.adminCardKindList, apiPaths.keyCardKindList]) options(url, 'The card kinds', (language) => [{ value: adminCardKind, label: managementCardKindLabel[language] }]);
 
   app.post(
     apiPaths.adminCardGetSystemAdmin,

@@ -64,6 +64,19 @@ export class PreparedCardWrites {
     return row ? { purpose, fixedNo: row.fixed_no, imageHash: row.image_hash, payload: JSON.parse(row.payload) as P } : null;
   }
 
+  /** Which of these fixed numbers have a live prepared write of this purpose (a recycle under way, say). */
+  async pendingFixedNos(purpose: CardWritePurpose, fixedNos: readonly string[]): Promise<Set<string>> {
+    if (fixedNos.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('prepared_card_writes')
+      .select('fixed_no')
+      .where('purpose', '=', purpose)
+      .where('fixed_no', 'in', [...fixedNos])
+      .where('expires_at', '>', this.now())
+      .execute();
+    return new Set(rows.map((row) => row.fixed_no));
+  }
+
   /**
    * Takes a prepared write for its confirm: once only (the row is deleted), of a purpose the confirming call is
    * for, before it expires; cardWriteUnknown otherwise. Run it in the confirm's transaction: a confirm refused

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Kysely, Selectable, SelectQueryBuilder, SqlBool } from 'kysely';
 import { codes } from '@campus/contracts';
 import type { DB, SystemKeyCardsTable } from '../../db/schema.ts';
-import { refusingDuplicates } from '../../db/unique-violation.ts';
+import { isUniqueViolationOf, refusingDuplicates } from '../../db/unique-violation.ts';
 import { AppError } from '../../http/envelope.ts';
 import { cardStates, issuedStates } from '../card-write/card-states.ts';
 import { containsText } from '../card-write/card-search.ts';
@@ -10,14 +10,18 @@ import type { CardSearch } from '../card-write/card-search.ts';
 
 export type SystemKeyCardRow = Selectable<SystemKeyCardsTable>;
 
-/** One system key card in use (a unique index keeps it): the refusal of a second. */
-const cardAlreadyExists = () => new AppError(codes.cardAlreadyExists);
+/** The one who holds the system key card in use: the installation. */
+const installation = { 'en-US': 'this installation', 'zh-CN': '本系统', 'zh-MO': '本系統' };
+
+/** cardAlreadyExists (239): the installation has a system key card in use already (one at a time; a unique index keeps it). */
+export const keyCardInUse = () => new AppError(codes.cardAlreadyExists, 200, null, { holder: installation });
 
 export class SystemKeyCardRepository {
   constructor(private readonly db: Kysely<DB>) {}
 
+  /** The card a fixed number holds now: its latest issue (a recycled card issued again keeps a row per issue). */
   byFixedNo(fixedNo: string): Promise<SystemKeyCardRow | undefined> {
-    return this.db.selectFrom('system_key_cards').selectAll().where('fixed_no', '=', fixedNo).executeTakeFirst();
+    return this.db.selectFrom('system_key_cards').selectAll().where('fixed_no', '=', fixedNo).orderBy('issue_seq', 'desc').orderBy('created_at', 'desc').limit(1).executeTakeFirst();
   }
 
   async anyIssued(): Promise<boolean> {
@@ -59,21 +63,19 @@ export class SystemKeyCardRepository {
   async transition(id: string, from: readonly number[], to: number, at: number): Promise<boolean> {
     const result = await refusingDuplicates(
       () => this.db.updateTable('system_key_cards').set({ state: to, updated_at: at }).where('id', '=', id).where('state', 'in', [...from]).executeTakeFirst(),
-      cardAlreadyExists,
+      keyCardInUse,
     );
     return Number(result.numUpdatedRows) === 1;
   }
 
-  /** A card issued onto a fixed number: a new row, or the recycled row of that number issued again. */
-  async upsertIssued(row: SystemKeyCardRow): Promise<void> {
+  /**
+   * A card issued onto a fixed number: a new row, also when the number held a key card that was recycled (that row
+   * stays, as history). Unique indexes refuse a second key card in use and a second live card of the number.
+   */
+  async insertIssued(row: SystemKeyCardRow): Promise<void> {
     await refusingDuplicates(
-      () =>
-        this.db
-          .insertInto('system_key_cards')
-          .values(row)
-          .onConflict((oc) => oc.column('fixed_no').doUpdateSet({ state: row.state, issue_seq: row.issue_seq, updated_at: row.updated_at }))
-          .execute(),
-      cardAlreadyExists,
+      () => this.db.insertInto('system_key_cards').values(row).execute(),
+      (error) => (isUniqueViolationOf(error, 'fixed_no') ? new AppError(codes.cardAlreadyRegistered) : keyCardInUse()),
     );
   }
 }

@@ -13,7 +13,7 @@ import { PreparedCardWrites } from '../card-write/prepared-card-writes.ts';
 import type { GmAccountService } from '../gm-account/gm-account-service.ts';
 import type { OperationLogService } from '../operation-log/operation-log-service.ts';
 import { keyCardLogEntry } from './key-card-log.ts';
-import { SystemKeyCardRepository } from './system-key-card-repository.ts';
+import { keyCardInUse, SystemKeyCardRepository } from './system-key-card-repository.ts';
 import type { SystemKeyCardRow as SystemKeyCardRecord } from './system-key-card-repository.ts';
 import { toCardSearch } from '../card-write/card-search.ts';
 
@@ -62,7 +62,7 @@ export class SystemKeyCardService {
   async prepareIssue(fixedNo: string): Promise<PreparedCardWrite> {
     const id = fixedNoOf(fixedNo);
     const { key, installation } = await this.deps.gm.systemKey();
-    if (await this.repo.anyInUse()) throw new AppError(codes.cardAlreadyExists);
+    if (await this.repo.anyInUse()) throw keyCardInUse();
     if (!(await this.canIssue(id))) throw new AppError(codes.cardAlreadyRegistered);
     const issueSeq = ((await this.repo.byFixedNo(id))?.issue_seq ?? 0) + 1;
     const image = buildSystemKeyCard({
@@ -87,10 +87,10 @@ export class SystemKeyCardService {
       const write = await PreparedCardWrites.take<KeyCardPayload>(trx, 'systemKeyCard', confirm.prepareId, this.deps.now());
       if (!confirm.isSuccess) return this.deps.logs.over(trx).record(keyCardLogEntry(actor, 'card-issue', 'failure', clientIp, `system key card ${write.fixedNo}: the reader did not write it`));
       const repo = new SystemKeyCardRepository(trx);
-      if (await repo.anyInUse()) throw new AppError(codes.cardAlreadyExists);
+      if (await repo.anyInUse()) throw keyCardInUse();
       if (!mayIssueOnto((await repo.byFixedNo(write.fixedNo))?.state)) throw new AppError(codes.cardAlreadyRegistered);
       const now = this.deps.now();
-      await repo.upsertIssued({ id: newId(), kind_num: adminCardKind, fixed_no: write.fixedNo, state: cardStates.inUse, issue_seq: write.payload.issueSeq, created_at: now, updated_at: now });
+      await repo.insertIssued({ id: newId(), kind_num: adminCardKind, fixed_no: write.fixedNo, state: cardStates.inUse, issue_seq: write.payload.issueSeq, created_at: now, updated_at: now });
       await this.deps.logs.over(trx).record(keyCardLogEntry(actor, 'card-issue', 'success', clientIp, `system key card ${write.fixedNo}`));
     });
   }

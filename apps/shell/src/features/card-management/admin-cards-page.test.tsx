@@ -43,8 +43,9 @@ describe('/systemadmin-logincard: the administrator login card table (spec §2, 
     const search = seen.find((call) => call.url === apiPaths.adminCardSearch);
     expect(search?.body).toEqual({ page: { index: 1, size: 15 }, filters: [], orderBys: [{ field: 'createTime', isAsc: false }] });
     expect(tokenOf(search)).toBe('master-1');
-    // the states as labels, the holder's account and name
+    // the states as labels, the holder's account and name, the card kind by its name
     expect(screen.getAllByText('In use')).toHaveLength(2);
+    expect(screen.getAllByText('Management card')).toHaveLength(6);
     expect(screen.getByText('Admin Two')).toBeInTheDocument();
     expect(screen.getByText('6 cards')).toBeInTheDocument();
   });
@@ -63,7 +64,10 @@ describe('/systemadmin-logincard: the administrator login card table (spec §2, 
     await user.type(screen.getByLabelText('Search'), ' de00001 {Enter}');
     await waitFor(() => expect(lastSearch().filters).toEqual([{ field: 'likeSearch', value: 'de00001' }]));
     await user.click(screen.getByLabelText('States'));
-    await user.click(await screen.findByTitle('state 40'));
+    // the states named as the table names them (issue 25, item 16: the filter said "lost", the table "Lost")
+    expect(await screen.findByTitle('In use')).toBeInTheDocument();
+    expect(screen.getByTitle('Frozen')).toBeInTheDocument();
+    await user.click(screen.getByTitle('Lost'));
     await user.click(button('Search'));
     await waitFor(() =>
       expect(lastSearch()).toEqual({
@@ -253,7 +257,8 @@ describe('issuing an administrator login card (two-phase, spec §4 "Card reader 
     const reader = await dialogTitled('Issue the administrator login card');
     expect(await within(reader).findByText('The administrator login card of Admin Two (admin2) is issued')).toBeInTheDocument();
 
-    expect(bodiesOf(seen, apiPaths.operatorIsCanIssueCard)).toEqual([{ oprtId: 'u2' }]);
+    // checked when he is chosen, and again just before the reader writes
+    expect(bodiesOf(seen, apiPaths.operatorIsCanIssueCard)).toEqual([{ oprtId: 'u2' }, { oprtId: 'u2' }]);
     const [body] = bodiesOf(seen, apiPaths.adminCardGetIssueData) as { oprtId: string; fixedNo: string; oprtPwd: string; sealedPwd: string }[];
     expect(body).toMatchObject({ oprtId: 'u2', fixedNo: 'DE000020', oprtPwd: await passwordDigest('Card#2026a', 'sm3') });
     expect(sm2.doDecrypt(body!.sealedPwd, keys.privateKey, 1)).toBe('Card#2026a');
@@ -282,6 +287,24 @@ describe('issuing an administrator login card (two-phase, spec §4 "Card reader 
     expect(bodiesOf(seen, apiPaths.adminCardIssue)).toEqual([{ prepareId: 'P1', isSuccess: false }]);
     await user.click(button('Close', reader));
     expect(await dialogTitled('Issue an administrator login card')).toBeInTheDocument();
+  });
+
+  it('an administrator who holds a card in use: "card already exists" as soon as he is chosen, the confirm disabled (spec §5)', async () => {
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const { seen } = renderCardTable('adminCards', { ...issueRoutes(), [apiPaths.operatorIsCanIssueCard]: (call) => ({ data: { canIssue: (call.body as { oprtId: string }).oprtId !== 'u1' } }) });
+    await screen.findByText('DE000015');
+    await user.click(button('Issue a card', toolbar()));
+    const form = await dialogTitled('Issue an administrator login card');
+    await user.click(within(form).getByLabelText('System administrator'));
+    await user.click(await screen.findByTitle('System Admin (sysadmin)'));
+    expect(await within(form).findByText(/^card already exists: System Admin \(sysadmin\) already holds a card in use/)).toBeInTheDocument();
+    expect(button('Issue the card', form)).toBeDisabled();
+    expect(bodiesOf(seen, apiPaths.operatorIsCanIssueCard)).toEqual([{ oprtId: 'u1' }]);
+    // another administrator: the text goes, the confirm is enabled again
+    await user.click(within(form).getByLabelText('System administrator'));
+    await user.click(await screen.findByTitle('Admin Two (admin2)'));
+    await waitFor(() => expect(within(form).queryByText(/card already exists/)).not.toBeInTheDocument());
+    await waitFor(() => expect(button('Issue the card', form)).toBeEnabled());
   });
 
   it('an administrator who holds a card in use: "card already exists", nothing on the reader', async () => {
@@ -321,6 +344,15 @@ describe('reader actions on one selected card', () => {
     await screen.findByText('DE000015');
     await user.click(rowCheckbox('DE000013'));
     await user.click(button('Recycle', toolbar()));
+    // asked first (WCAG 3.3.4): Cancel sends nothing
+    const confirm = await dialogTitled('Recycle');
+    expect(within(confirm).getByText(/^Recycle card DE000013\? It is blanked on the card reader: its holder can no longer sign in with it/)).toBeInTheDocument();
+    await user.click(button('Cancel', confirm));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(bodiesOf(seen, apiPaths.adminCardGetRecycleData)).toEqual([]);
+    expect(issuer.cardCalls()).toEqual([]);
+    await user.click(button('Recycle', toolbar()));
+    await user.click(button('Recycle', await dialogTitled('Recycle')));
     const reader = await dialogTitled('Recycle card DE000013');
     expect(await within(reader).findByText('Card DE000013 is recycled: it is blank and can be issued again')).toBeInTheDocument();
     expect(bodiesOf(seen, apiPaths.adminCardGetRecycleData)).toEqual([{ id: 'a4' }]);
@@ -346,13 +378,29 @@ describe('reader actions on one selected card', () => {
     await screen.findByText('DE000015');
     await user.click(rowCheckbox('DE000010'));
     await user.click(button('Recycle', toolbar()));
-    const reader = await screen.findByRole('dialog');
+    await user.click(button('Recycle', await dialogTitled('Recycle')));
+    const reader = await dialogTitled('Recycle card DE000010');
     // the message names the card on the reader and the one wanted (issue 25, item 11): a recycle writes nothing
     expect(
       await within(reader).findByText('The card on the reader is administrator login card DE000011; this step needs administrator login card DE000010, the one being recycled: place that card on the reader'),
     ).toBeInTheDocument();
     expect(issuer.cardCalls().map((call) => call.path)).toEqual([cardIssuerPaths.checkOprtLoginCardCanClear, cardIssuerPaths.readBaseInfo]);
     expect(bodiesOf(seen, apiPaths.adminCardRecycle)).toEqual([{ id: 'a1', prepareId: 'R1', isSuccess: false }]);
+  });
+
+  it('recycle: the tenant’s last administrator card in use is refused by the server (244) before the reader blanks it', async () => {
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const issuer = fakeIssuer();
+    const msg = 'Card DE000010 is the last administrator card in use: put another administrator card in use first (nothing was changed)';
+    const { seen } = renderCardTable('adminCards', { [apiPaths.adminCardGetRecycleData]: () => ({ envelope: { code: codes.lastAdminCardInUse, msg, data: null } }) });
+    await screen.findByText('DE000015');
+    await user.click(rowCheckbox('DE000010'));
+    await user.click(button('Recycle', toolbar()));
+    await user.click(button('Recycle', await dialogTitled('Recycle')));
+    const reader = await dialogTitled('Recycle card DE000010');
+    expect(await within(reader).findByText(msg)).toBeInTheDocument();
+    expect(issuer.cardCalls().filter((call) => call.path !== cardIssuerPaths.addIdentity && call.path !== cardIssuerPaths.switchIdentity)).toEqual([]);
+    expect(bodiesOf(seen, apiPaths.adminCardRecycle)).toEqual([]);
   });
 
   it('write again: the card on the reader must be the selected one; then ReWrite, GMCard (ours) and Issue', async () => {

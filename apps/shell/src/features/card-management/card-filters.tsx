@@ -18,6 +18,9 @@ export function CardFilters({ kind, onApply }: { kind: CardTableKind; onApply: (
   const [form] = Form.useForm<FilterValues>();
   const { states, kinds, operators } = useCardFilterOptions(kind);
 
+  // the states named as the table names them (the server's list gives the values)
+  const stateOptions = (states.data ?? []).map((option) => ({ value: option.value, label: t(`cardSetup.cardState.${option.value}`, { defaultValue: option.label }) }));
+
   const apply = (values: FilterValues) =>
     onApply({ oprtId: values.oprtId ?? null, text: values.text ?? '', cardKinds: values.cardKinds ?? [], states: values.states ?? [] });
 
@@ -36,13 +39,13 @@ export function CardFilters({ kind, onApply }: { kind: CardTableKind; onApply: (
         </Form.Item>
       ) : null}
       <Form.Item name="text" label={t('cardManagement.filters.text')}>
-        <Input allowClear style={{ width: 220 }} maxLength={100} placeholder={t(kind === 'adminCards' ? 'cardManagement.filters.adminTextHint' : 'cardManagement.filters.keyTextHint')} />
+        <Input allowClear style={{ width: 300 }} maxLength={100} placeholder={t(kind === 'adminCards' ? 'cardManagement.filters.adminTextHint' : 'cardManagement.filters.keyTextHint')} />
       </Form.Item>
       <Form.Item name="cardKinds" label={t('cardManagement.filters.cardKinds')}>
         <Select mode="multiple" allowClear style={{ minWidth: 160 }} placeholder={t('cardManagement.filters.all')} options={kinds.data ?? []} loading={kinds.isPending} />
       </Form.Item>
       <Form.Item name="states" label={t('cardManagement.filters.states')}>
-        <Select mode="multiple" allowClear style={{ minWidth: 200 }} placeholder={t('cardManagement.filters.all')} options={states.data ?? []} loading={states.isPending} />
+        <Select mode="multiple" allowClear style={{ minWidth: 200 }} placeholder={t('cardManagement.filters.all')} options={stateOptions} loading={states.isPending} />
       </Form.Item>
       {/* one item: the two buttons wrap together, never Reset alone on a row (issue 25, item 16) */}
       <Form.Item>

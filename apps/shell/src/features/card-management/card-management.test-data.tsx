@@ -44,7 +44,7 @@ export const systemAdmins = [
 ];
 
 const stateOptions = [20, 40, 80].map((value) => ({ value, label: `state ${value}` }));
-const kindOptions = [{ value: 11, label: 'Card kind 11' }];
+const kindOptions = [{ value: 11, label: 'Management card' }];
 
 /** The table calls of both kinds of card: the option lists and a Search answering every row. */
 export function tableRoutes(kind: CardTableKind, rows: readonly unknown[] = kind === 'adminCards' ? adminCards : keyCards): FakeRoutes {

@@ -18,6 +18,7 @@ import { CardTableView } from './card-table-view.tsx';
 import { IssueAdminCardDialog } from './issue-admin-card-dialog.tsx';
 import { ManagementReaderDialog } from './management-reader-dialog.tsx';
 import { RecoveryDialog } from './recovery-dialog.tsx';
+import { RecycleConfirm } from './recycle-confirm.tsx';
 import { StateActionConfirm } from './state-action-confirm.tsx';
 import type { ActionOutcome } from './state-action-confirm.tsx';
 
@@ -27,7 +28,9 @@ type Task =
   /** `quiet`: the success needs no line above the table (seek shows the card instead). */
   | { type: 'reader'; title: string; flow: CardFlow; autoCloseMs?: number; quiet?: boolean }
   | { type: 'issue' }
-  | { type: 'recover' };
+  | { type: 'recover' }
+  /** Recycling asks first: the reader blanks the card. */
+  | { type: 'recycle'; card: CardRow };
 
 /** After a seek the dialog closes sooner: the card is shown in the table. */
 const seekCloseMs = 800;
@@ -103,7 +106,11 @@ export function CardTableScreen({ kind, state }: { kind: CardTableKind; state: G
           setOutcome(null);
           setTask({ type: 'state', action, cards: selectedCards });
         }}
-        onRecycle={() => oneSelected && reader(t('cardManagement.recycle.title', { fixedNo: oneSelected.fixedNo }), recycleCardFlow(kind, oneSelected))}
+        onRecycle={() => {
+          if (!oneSelected) return;
+          setOutcome(null);
+          setTask({ type: 'recycle', card: oneSelected });
+        }}
         onRewrite={() => oneSelected && reader(t('cardManagement.rewrite.title', { fixedNo: oneSelected.fixedNo }), rewriteAdminCardFlow(oneSelected))}
         onSeek={() => reader(t('cardManagement.seek.title'), seekCardFlow(kind, (row) => startOver(() => setShownFixedNo(row.fixedNo))), { autoCloseMs: seekCloseMs, quiet: true })}
         onRecover={() => {
@@ -174,6 +181,14 @@ export function CardTableScreen({ kind, state }: { kind: CardTableKind; state: G
       ) : null}
       {task?.type === 'issue' ? <IssueAdminCardDialog onClosed={succeeded} /> : null}
       {task?.type === 'recover' ? <RecoveryDialog onClosed={succeeded} /> : null}
+      {task?.type === 'recycle' ? (
+        <RecycleConfirm
+          kind={kind}
+          card={task.card}
+          onConfirm={() => reader(t('cardManagement.recycle.title', { fixedNo: task.card.fixedNo }), recycleCardFlow(kind, task.card))}
+          onCancel={() => setTask(null)}
+        />
+      ) : null}
     </div>
   );
 }

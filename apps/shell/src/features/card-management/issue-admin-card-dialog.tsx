@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Button, Form, Modal, Select, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
@@ -8,8 +8,8 @@ import type { CardFlow } from '../../lib/card-reader-dialog.tsx';
 import { apiGet } from '../../lib/request.ts';
 import { CardPasswordFields } from '../../lib/card-password-fields.tsx';
 import { issueAdminCardFlow } from './card-flows.ts';
-import { cardManagerCall, problemText } from './card-manager-calls.ts';
-import { holderLabel, useCardFilterOptions } from './card-table-queries.ts';
+import { cardManagerCall, isTokenRefused, problemText } from './card-manager-calls.ts';
+import { cardTableQueryKey, holderLabel, useCardFilterOptions } from './card-table-queries.ts';
 import { ManagementReaderDialog } from './management-reader-dialog.tsx';
 import { useTokenRefusal } from './use-token-refusal.ts';
 
@@ -34,6 +34,21 @@ export function IssueAdminCardDialog({ onClosed }: { onClosed: (doneText: string
   const { operators } = useCardFilterOptions('adminCards');
   const complexity = useQuery({ queryKey: ['password-complexity', i18n.language], queryFn: () => apiGet<PasswordComplexity>(apiPaths.passwordComplexity), retry: false });
   const admins = operators.data ?? [];
+  // spec §5: an administrator who cannot get a card now is told at once, and the confirm stays disabled
+  const oprtId = Form.useWatch('oprtId', form);
+  const chosen = admins.find((one) => one.id === oprtId);
+  const canIssue = useQuery({
+    queryKey: [...cardTableQueryKey('adminCards'), 'can-issue', oprtId],
+    queryFn: async () => (await cardManagerCall<CanIssueCardReply>(apiPaths.operatorIsCanIssueCard, { oprtId })).data.canIssue,
+    enabled: Boolean(oprtId),
+    retry: false,
+    staleTime: 0,
+  });
+  const holdsCard = Boolean(oprtId) && canIssue.data === false;
+  const canIssueError = canIssue.isError && !isTokenRefused(canIssue.error) ? problemText(canIssue.error) : null;
+  useEffect(() => {
+    if (canIssue.isError) refused(canIssue.error);
+  }, [canIssue.isError, canIssue.error, refused]);
 
   const issue = async (values: IssueValues) => {
     if (!complexity.data) return;
@@ -69,8 +84,14 @@ export function IssueAdminCardDialog({ onClosed }: { onClosed: (doneText: string
       {failure ? <Alert type="error" showIcon role="alert" title={failure} style={{ marginBottom: 16 }} /> : null}
       {complexity.isError ? <Alert type="error" showIcon role="alert" title={problemText(complexity.error)} style={{ marginBottom: 16 }} /> : null}
       {operators.isError ? <Alert type="error" showIcon role="alert" title={problemText(operators.error)} style={{ marginBottom: 16 }} /> : null}
+      {canIssueError ? <Alert type="error" showIcon role="alert" title={canIssueError} style={{ marginBottom: 16 }} /> : null}
       <Form form={form} name="admin-card-issue" layout="vertical" onFinish={(values) => void issue(values)}>
-        <Form.Item name="oprtId" label={t('cardManagement.issue.operator')} rules={[{ required: true, message: t('cardManagement.issue.operatorRequired') }]}>
+        <Form.Item
+          name="oprtId"
+          label={t('cardManagement.issue.operator')}
+          rules={[{ required: true, message: t('cardManagement.issue.operatorRequired') }]}
+          {...(holdsCard && chosen ? { validateStatus: 'error' as const, help: t('cardManagement.issue.alreadyHasCard', { holder: holderLabel(chosen) }) } : {})}
+        >
           <Select
             autoFocus
             showSearch={{ optionFilterProp: 'label' }}
@@ -83,7 +104,7 @@ export function IssueAdminCardDialog({ onClosed }: { onClosed: (doneText: string
         <p>{t('cardManagement.placeBlank')}</p>
         <Space style={{ width: '100%', justifyContent: 'flex-end' }}>
           <Button onClick={() => onClosed(null)}>{t('common.cancel')}</Button>
-          <Button type="primary" htmlType="submit" loading={checking} disabled={!complexity.data || operators.isPending}>
+          <Button type="primary" htmlType="submit" loading={checking} disabled={!complexity.data || operators.isPending || holdsCard || (Boolean(oprtId) && canIssue.isPending)}>
             {t('cardManagement.issue.submit')}
           </Button>
         </Space>

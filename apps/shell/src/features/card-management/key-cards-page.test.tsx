@@ -100,6 +100,10 @@ describe('/system-keycard: the system key card table', () => {
     await screen.findByText('DE000003');
     await act(() => fireEvent.click(rowCheckbox('DE000002')));
     await user.click(button('Recycle', toolbar()));
+    // asked first (WCAG 3.3.4), in the words of a key card
+    const confirm = await dialogTitled('Recycle');
+    expect(within(confirm).getByText(/^Recycle system key card DE000002\? It is blanked on the card reader and no longer holds the system key/)).toBeInTheDocument();
+    await user.click(button('Recycle', confirm));
     expect(await within(await dialogTitled('Recycle card DE000002')).findByText(/Card DE000002 is recycled/)).toBeInTheDocument();
     expect(issuer.cardCalls().map((call) => call.path)).toEqual([cardIssuerPaths.checkSystemKeyCardCanClear, cardIssuerPaths.clearSystemKeyCard]);
     expect(bodiesOf(seen, apiPaths.keyCardRecycle)).toEqual([{ id: 'k1', prepareId: 'R2', isSuccess: true }]);

@@ -17,7 +17,7 @@ import { skinOf } from '../../lib/skins.ts';
 import { headerEntries } from './header-entries.ts';
 import { menuItemTarget } from './side-menu-tree.ts';
 import { TopMenu, useTrackedWidth } from './top-menu.tsx';
-import { UserMenu, type UserMenuActions } from './user-menu.tsx';
+import { UserMenu, type CardTable, type UserMenuActions } from './user-menu.tsx';
 import { SideMenu } from './side-menu.tsx';
 import { PageTabs } from './page-tabs.tsx';
 import { openTab, restoreTabs, tabActions, useTabStore } from './tab-store.ts';
@@ -28,6 +28,9 @@ function pickLogo(logos: SystemLogoEntry[] | undefined): SystemLogoEntry | undef
   const tenant = storage.tenantCode.get();
   return logos.find((logo) => logo.code === tenant) ?? logos[0];
 }
+
+/** The card management tables' routes (spec §2). */
+const cardTableRoutes: Record<CardTable, string> = { adminCards: '/systemadmin-logincard', keyCards: '/system-keycard' };
 
 function openWindow(url: string): void {
   window.open(url, '_blank', 'noopener,noreferrer');
@@ -157,12 +160,14 @@ export default function MainLayout({ dialogs, viewport, openers }: { dialogs?: R
             name={name}
             loginTime={user.data?.loginTime}
             entries={entries}
+            cardTables={Boolean(user.data?.mayManageCards)}
             actions={{
               ...openers,
               onDeviceService: () => openWindow(`http://127.0.0.1:${localDeviceServicePort}/`),
               onOpsPlatform: () => {
                 if (settings?.opsPlatformUrl) openWindow(settings.opsPlatformUrl);
               },
+              onCardTable: (table) => void navigate(cardTableRoutes[table]),
               onQuit: () => void quit(),
             }}
           />

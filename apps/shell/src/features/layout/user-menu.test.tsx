@@ -8,13 +8,13 @@ import { UserMenu, type UserMenuActions } from './user-menu.tsx';
 
 
 function actions(): UserMenuActions {
-  return { onChangePassword: vi.fn(), onAbout: vi.fn(), onDeviceService: vi.fn(), onOpsPlatform: vi.fn(), onBackupLogs: vi.fn(), onQuit: vi.fn() };
+  return { onChangePassword: vi.fn(), onAbout: vi.fn(), onDeviceService: vi.fn(), onOpsPlatform: vi.fn(), onBackupLogs: vi.fn(), onCardTable: vi.fn(), onQuit: vi.fn() };
 }
 
-async function openMenu(backupLogs: boolean, handlers = actions(), loginTime?: number) {
+async function openMenu(backupLogs: boolean, handlers = actions(), loginTime?: number, cardTables = false) {
   render(
     <I18nextProvider i18n={i18n}>
-      <UserMenu name="Staff" loginTime={loginTime} entries={{ deviceService: false, opsPlatform: false, backupLogs }} actions={handlers} />
+      <UserMenu name="Staff" loginTime={loginTime} entries={{ deviceService: false, opsPlatform: false, backupLogs }} cardTables={cardTables} actions={handlers} />
     </I18nextProvider>,
   );
   await userEvent.click(screen.getByTestId('user-menu'));
@@ -37,6 +37,23 @@ describe('UserMenu: Backup Logs (spec §6)', () => {
   it('is not listed when the entry is off', async () => {
     await openMenu(false);
     expect(screen.queryByText('Backup Logs')).toBeNull();
+  });
+});
+
+describe('UserMenu: the card tables of a gate deployment (issue 25, item 17)', () => {
+  it('lists both tables for whom the server allows them, and opens each', async () => {
+    const handlers = await openMenu(false, actions(), undefined, true);
+    await userEvent.click(screen.getByRole('menuitem', { name: 'System administrator login cards' }));
+    expect(handlers.onCardTable).toHaveBeenCalledWith('adminCards');
+    await userEvent.click(screen.getByTestId('user-menu'));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'System key cards' }));
+    expect(handlers.onCardTable).toHaveBeenLastCalledWith('keyCards');
+  });
+
+  it('lists neither for anyone else', async () => {
+    await openMenu(false);
+    expect(screen.queryByText('System administrator login cards')).toBeNull();
+    expect(screen.queryByText('System key cards')).toBeNull();
   });
 });
 

@@ -13,8 +13,13 @@ export interface UserMenuActions {
   onDeviceService: () => void;
   onOpsPlatform: () => void;
   onBackupLogs: () => void;
+  /** Opens a card management table (gate deployments). */
+  onCardTable: (table: CardTable) => void;
   onQuit: () => void;
 }
+
+/** The card management tables of a gate deployment: administrator login cards and system key cards. */
+export type CardTable = 'adminCards' | 'keyCards';
 
 /** The sign-in time on the viewer's clock, the zone named (lib/time-format.ts). */
 function formatLoginTime(loginTime: number | undefined, language: string): string {
@@ -27,11 +32,14 @@ export function UserMenu({
   name,
   loginTime,
   entries,
+  cardTables = false,
   actions,
 }: {
   name: string;
   loginTime: number | undefined;
   entries: Pick<HeaderEntries, 'deviceService' | 'opsPlatform' | 'backupLogs'>;
+  /** The card management tables, for a system administrator of a gate deployment (the server says: mayManageCards). */
+  cardTables?: boolean;
   actions: UserMenuActions;
 }) {
   const { t, i18n } = useTranslation();
@@ -54,6 +62,13 @@ export function UserMenu({
     ...(entries.deviceService ? [{ key: 'deviceService', label: t('layout.deviceService') }] : []),
     ...(entries.opsPlatform ? [{ key: 'opsPlatform', label: t('layout.opsPlatform') }] : []),
     ...(entries.backupLogs ? [{ key: 'backupLogs', label: t('layout.backupLogs') }] : []),
+    // named as the tables' own pages are titled
+    ...(cardTables
+      ? [
+          { key: 'adminCards', label: t('cardSetup.screens.systemadminLogincard') },
+          { key: 'keyCards', label: t('cardSetup.screens.systemKeycard') },
+        ]
+      : []),
     { type: 'divider' },
     { key: 'quit', label: t('layout.quit'), danger: true },
   ];
@@ -63,6 +78,8 @@ export function UserMenu({
     deviceService: actions.onDeviceService,
     opsPlatform: actions.onOpsPlatform,
     backupLogs: actions.onBackupLogs,
+    adminCards: () => actions.onCardTable('adminCards'),
+    keyCards: () => actions.onCardTable('keyCards'),
     quit: actions.onQuit,
   };
 

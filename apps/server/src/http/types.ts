@@ -3,7 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifySchema, RawServerDefaul
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { LanguageCode, LoginType } from '@campus/contracts';
 import type { ChangeStamps } from '../db/change-stamps.ts';
-import type { InstallationSnapshot } from '../modules/auth/auth-repository.ts';
+import type { InstallationSnapshot } from '../modules/sessions/auth-repository.ts';
 
 /** The Fastify instance with the TypeBox type provider, as route modules receive it. */
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;

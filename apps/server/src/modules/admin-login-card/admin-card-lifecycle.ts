@@ -9,10 +9,10 @@ import { newId } from '../../lib/hash.ts';
 import type { UserRow } from '../account/account-repository.ts';
 import { openSealedPassword, requirePasswordPolicy } from '../account/new-password.ts';
 import { hashDigest } from '../account/password.ts';
-import { fixedNoOf } from '../card-write/card-input.ts';
-import { actionNotAllowed, issuedStates, mayIssueOnto, requireInUse } from '../card-write/card-states.ts';
-import type { CardActor } from '../card-write/card-states.ts';
-import { PreparedCardWrites } from '../card-write/prepared-card-writes.ts';
+import { fixedNoOf } from '../card-primitives/card-input.ts';
+import { actionNotAllowed, issuedStates, mayIssueOnto, requireInUse } from '../card-primitives/card-states.ts';
+import type { CardActor } from '../card-primitives/card-states.ts';
+import { PreparedCardWrites } from '../card-primitives/prepared-card-writes.ts';
 import type { AdminLoginCardDeps } from './admin-login-card-service.ts';
 import { AdminLoginCardRepository } from './admin-login-card-repository.ts';
 

@@ -4,9 +4,9 @@ import { codes } from '@campus/contracts';
 import type { AdminLoginCardsTable, DB } from '../../db/schema.ts';
 import { refusingDuplicates } from '../../db/unique-violation.ts';
 import { AppError } from '../../http/envelope.ts';
-import { issuedStates } from '../card-write/card-states.ts';
+import { issuedStates } from '../card-primitives/card-states.ts';
 import { containsPattern } from '../operation-log/operation-log-repository.ts';
-import type { CardSearch } from '../card-write/card-search.ts';
+import type { CardSearch } from '../card-primitives/card-search.ts';
 
 export type AdminLoginCardRow = Selectable<AdminLoginCardsTable>;
 

@@ -9,8 +9,8 @@ import type { OperationLogService } from '../operation-log/operation-log-service
 import type { CaptchaService } from './captcha-service.ts';
 import { checkDirectoryPassword, LdapUnavailableError } from './ldap-directory.ts';
 import type { LdapClientFactory } from './ldap-directory.ts';
-import type { LockoutService } from './lockout-service.ts';
-import type { SessionService } from './session-service.ts';
+import type { LockoutService } from '../sessions/lockout-service.ts';
+import type { SessionService } from '../sessions/session-service.ts';
 
 export interface VerifyModel {
   verifyKey?: string;

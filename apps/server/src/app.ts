@@ -29,6 +29,7 @@ import { registerBackupLogRoutes } from './modules/backup-log/backup-log-routes.
 import { registerEnterpriseRoutes } from './modules/enterprise/enterprise-routes.ts';
 import { registerLicenceRoutes } from './modules/licence/licence-routes.ts';
 import { registerMenuRoutes } from './modules/menu/menu-routes.ts';
+import { enterpriseDataSystem } from './modules/menu/menu-service.ts';
 import { registerOperationLogRoutes } from './modules/operation-log/operation-log-routes.ts';
 import { registerOssRoutes } from './modules/oss/oss-routes.ts';
 import { entryOrigins } from './modules/sub-app/sub-app-registry.ts';
@@ -226,7 +227,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     requireSession,
     productImageIds: { logo: logoIds.system, loginBg: logoIds.loginBg },
   });
-  registerOperationLogRoutes(app, { logs: services.logs, account: services.account, menu: services.menu, requireSession });
+  registerOperationLogRoutes(app, {
+    logs: services.logs,
+    isSystemAdmin: (userId) => services.account.isSystemAdmin(userId),
+    holdsEnterprisePermission: (session, funcId) => services.menu.holds(session, enterpriseDataSystem, funcId),
+    requireSession,
+  });
   registerEnterpriseRoutes(app, { enterprise: services.enterprise, menu: services.menu, requireSession });
   registerVersionRoutes(app, { versions: services.versions, requireSession });
   registerSubAppRoutes(app, { files: services.subAppFiles, registry: services.subApps, registrations: services.subAppRegistrations, account: services.account, requireSession });

@@ -13,7 +13,7 @@ import { fixedNoOf } from '../card-primitives/card-input.ts';
 import { actionNotAllowed, issuedStates, mayIssueOnto, requireInUse } from '../card-primitives/card-states.ts';
 import type { CardActor } from '../card-primitives/card-states.ts';
 import { PreparedCardWrites } from '../card-primitives/prepared-card-writes.ts';
-import type { AdminLoginCardDeps } from './admin-login-card-service.ts';
+import type { AdminLoginCardDeps } from './admin-login-card-deps.ts';
 import { AdminLoginCardRepository } from './admin-login-card-repository.ts';
 
 /** What an issue keeps until its confirm. */

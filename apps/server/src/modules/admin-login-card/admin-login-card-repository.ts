@@ -5,7 +5,7 @@ import type { AdminLoginCardsTable, DB } from '../../db/schema.ts';
 import { refusingDuplicates } from '../../db/unique-violation.ts';
 import { AppError } from '../../http/envelope.ts';
 import { issuedStates } from '../card-primitives/card-states.ts';
-import { containsPattern } from '../operation-log/operation-log-repository.ts';
+import { containsPattern } from '../../db/contains-pattern.ts';
 import type { CardSearch } from '../card-primitives/card-search.ts';
 
 export type AdminLoginCardRow = Selectable<AdminLoginCardsTable>;

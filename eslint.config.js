@@ -33,6 +33,74 @@ const shellLayerZones = [
   })),
 ];
 
+/**
+ * The server's layers (DESIGN §3), bottom to top; an import only ever points down:
+ *  1. infrastructure: lib/, db/, http/ and config.ts import no module;
+ *  2. primitive modules, which several areas share (card states, inputs, prepared two-phase writes; sessions
+ *     and lock-out; the password seal), import no area;
+ *  3. the areas, in the order of serverAreas: an area imports only the areas listed before it (so two areas
+ *     never import each other; when one needs the other, the shared piece moves down into a primitive, or
+ *     app.ts hands it over as a function or an interface the area owns);
+ *  4. composing modules, whose routes serve several areas (card-management: both card kinds, the gate set-up);
+ *  5. the top: services.ts wires the services together, app.ts the routes; main.ts, cli/ and seed/ start
+ *     them. Nothing below imports the top.
+ * Paths are resolved, so a relative import, a dynamic import() and a type import count alike; import-x/no-cycle
+ * also keeps the files of one module from importing each other in a circle.
+ */
+const server = 'apps/server/src';
+const serverInfrastructure = ['lib', 'db', 'http', 'config.ts'].map((path) => `${server}/${path}`);
+const serverPrimitives = ['card-primitives', 'password-seal', 'sessions'];
+const serverAreas = [
+  'operation-log',
+  'account',
+  'menu',
+  'auth',
+  'licence',
+  'enterprise',
+  'sub-app',
+  'version',
+  'gm-account',
+  'system-key-card',
+  'admin-login-card',
+  'backup-log',
+  'oss',
+  'tools',
+];
+const serverComposing = ['card-management'];
+const serverTop = ['app.ts', 'services.ts', 'main.ts', 'cli', 'seed'].map((path) => `${server}/${path}`);
+const serverModules = `${server}/modules`;
+const serverModuleFolders = readdirSync(new URL(`${serverModules}/`, import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && readdirSync(new URL(`${serverModules}/${entry.name}/`, import.meta.url)).length > 0)
+  .map((entry) => entry.name);
+const unplacedServerModules = serverModuleFolders.filter((name) => ![...serverPrimitives, ...serverAreas, ...serverComposing].includes(name));
+if (unplacedServerModules.length > 0) {
+  throw new Error(`eslint.config.js: place apps/server/src/modules/${unplacedServerModules.join(', ')} in a layer (serverPrimitives, serverAreas or serverComposing)`);
+}
+const serverLayerZones = [
+  {
+    target: serverInfrastructure,
+    from: [serverModules, ...serverTop],
+    message: 'lib/, db/, http/ and config.ts import no module and not the top (DESIGN §3). Move the shared piece down here, or let the module pass it in.',
+  },
+  ...serverPrimitives.map((primitive) => ({
+    target: `${serverModules}/${primitive}`,
+    from: serverModules,
+    except: serverPrimitives.map((name) => `./${name}`),
+    message: `modules/${primitive} is a primitive below every area (DESIGN §3): it imports no area and no composing module.`,
+  })),
+  ...serverAreas.map((area, index) => ({
+    target: `${serverModules}/${area}`,
+    from: serverModules,
+    except: [...serverPrimitives, ...serverAreas.slice(0, index + 1)].map((name) => `./${name}`),
+    message: `modules/${area} imports only primitives and the areas listed before it in eslint.config.js (DESIGN §3). Move what both need into a primitive, receive it from app.ts or services.ts, or serve routes that need both from a composing module.`,
+  })),
+  {
+    target: [...serverInfrastructure, serverModules],
+    from: serverTop,
+    message: 'Only the top (app.ts, services.ts, main.ts, cli/, seed/) imports the top (DESIGN §3): a module receives what it calls.',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'bench/reports/**', 'test-results/**', 'playwright-report/**', '.tmp/**'] },
   js.configs.recommended,
@@ -65,6 +133,19 @@ export default tseslint.config(
     rules: {
       'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: shellLayerZones }],
       // no import cycles in the shell (lib/ above all); packages in node_modules are not followed
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    files: [`${server}/**/*.ts`],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'] })],
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: serverLayerZones }],
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },

@@ -29,6 +29,7 @@ import { registerBackupLogRoutes } from './modules/backup-log/backup-log-routes.
 import { registerEnterpriseRoutes } from './modules/enterprise/enterprise-routes.ts';
 import { registerLicenceRoutes } from './modules/licence/licence-routes.ts';
 import { registerMenuRoutes } from './modules/menu/menu-routes.ts';
+import { enterpriseDataSystem } from './modules/menu/menu-service.ts';
 import { registerOperationLogRoutes } from './modules/operation-log/operation-log-routes.ts';
 import { registerOssRoutes } from './modules/oss/oss-routes.ts';
 import { entryOrigins } from './modules/sub-app/sub-app-registry.ts';
@@ -36,13 +37,13 @@ import { registerSubAppRoutes } from './modules/sub-app/sub-app-routes.ts';
 import { registerToolsRoutes } from './modules/tools/tools-routes.ts';
 import { registerVersionRoutes } from './modules/version/version-routes.ts';
 import { registerAdminLoginCardRoutes } from './modules/admin-login-card/admin-login-card-routes.ts';
-import { makeRequireMasterCard } from './modules/card-write/card-schemas.ts';
-import { registerGmAccountRoutes } from './modules/gm-account/gm-account-routes.ts';
+import { makeRequireMasterCard } from './modules/card-primitives/card-schemas.ts';
+import { registerGmAccountRoutes } from './modules/card-management/gm-account-routes.ts';
 import { describeRoute } from './http/openapi.ts';
-import { makeRequireCardManager } from './modules/card-write/card-manager-hook.ts';
-import { registerCardStateRoutes } from './modules/card-write/card-state-routes.ts';
-import { registerCardTableRoutes } from './modules/card-write/card-table-routes.ts';
-import { registerCardLifecycleRoutes } from './modules/card-write/card-lifecycle-routes.ts';
+import { makeRequireCardManager } from './modules/card-primitives/card-manager-hook.ts';
+import { registerCardStateRoutes } from './modules/card-management/card-state-routes.ts';
+import { registerCardTableRoutes } from './modules/card-management/card-table-routes.ts';
+import { registerCardLifecycleRoutes } from './modules/card-management/card-lifecycle-routes.ts';
 import { registerSystemKeyCardRoutes } from './modules/system-key-card/system-key-card-routes.ts';
 import { createServices, isDemoInstallation } from './services.ts';
 import { logoIds } from './seed/seed.ts';
@@ -227,7 +228,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     requireSession,
     productImageIds: { logo: logoIds.system, loginBg: logoIds.loginBg },
   });
-  registerOperationLogRoutes(app, { logs: services.logs, account: services.account, menu: services.menu, requireSession });
+  registerOperationLogRoutes(app, {
+    logs: services.logs,
+    isSystemAdmin: (userId) => services.account.isSystemAdmin(userId),
+    holdsEnterprisePermission: (session, funcId) => services.menu.holds(session, enterpriseDataSystem, funcId),
+    requireSession,
+  });
   registerEnterpriseRoutes(app, { enterprise: services.enterprise, menu: services.menu, requireSession });
   registerVersionRoutes(app, { versions: services.versions, requireSession });
   registerSubAppRoutes(app, { files: services.subAppFiles, registry: services.subApps, registrations: services.subAppRegistrations, account: services.account, requireSession });

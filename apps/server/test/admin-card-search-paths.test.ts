@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrations.ts';
 import { AdminLoginCardRepository, cardSearchText } from '../src/modules/admin-login-card/admin-login-card-repository.ts';
-import type { CardSearch } from '../src/modules/card-write/card-search.ts';
+import type { CardSearch } from '../src/modules/card-primitives/card-search.ts';
 import { databases, freshDatabase, tempDir } from './helpers.ts';
 
 // A text search reads its page one of two ways (few matches: from the ids of all its matches; many: in the page's

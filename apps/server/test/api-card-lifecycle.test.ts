@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sm3Hex } from '@campus/card-crypto';
 import { apiPaths, codeMessage, codes } from '@campus/contracts';
 import type { AdminLoginCardRow, CardRecoveryCheck, CardRecycleData, GateSetupState, PreparedCardWrite, SystemKeyCardRow, UserInfo } from '@campus/contracts';
-import { preparedWriteTtlMs } from '../src/modules/card-write/prepared-card-writes.ts';
+import { preparedWriteTtlMs } from '../src/modules/card-primitives/prepared-card-writes.ts';
 import { createServices } from '../src/services.ts';
 import { attachServer, call, databases, startServer, tempDir } from './helpers.ts';
 import type { TestServer } from './helpers.ts';

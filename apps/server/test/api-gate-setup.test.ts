@@ -5,9 +5,9 @@ import { blankImage, makeMotherCard, openAdminCard, readMotherCard, recoverSyste
 import * as Schema from 'typebox/schema';
 import { apiPaths, codeMessage, codes, loginTypes } from '@campus/contracts';
 import type { GateSetupState, PreparedCardWrite, SuperAdmin, UserInfo } from '@campus/contracts';
-import { cardStateRoutes } from '../src/modules/card-write/card-state-routes.ts';
-import { cardTablePaths } from '../src/modules/card-write/card-table-routes.ts';
-import { cardLifecyclePaths } from '../src/modules/card-write/card-lifecycle-routes.ts';
+import { cardStateRoutes } from '../src/modules/card-management/card-state-routes.ts';
+import { cardTablePaths } from '../src/modules/card-management/card-table-routes.ts';
+import { cardLifecyclePaths } from '../src/modules/card-management/card-lifecycle-routes.ts';
 import { attachServer, call, databases, startServer, tempDir } from './helpers.ts';
 import type { TestServer } from './helpers.ts';
 import { adminCardFixedNo, cardLogin, cardPassword, customerNo, customerPassword, gateEnv, hex, install, keyCardFixedNo, motherFixedNo, recoverFromMother, sealed, state, swipeMother, testIssuer } from './gate-helpers.ts';

@@ -3,7 +3,6 @@ import type { FastifyBaseLogger, FastifyInstance, FastifySchema, RawServerDefaul
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { LanguageCode, LoginType } from '@campus/contracts';
 import type { ChangeStamps } from '../db/change-stamps.ts';
-import type { InstallationSnapshot } from '../modules/auth/auth-repository.ts';
 
 /** The Fastify instance with the TypeBox type provider, as route modules receive it. */
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -13,6 +12,12 @@ export interface RegisteredRoute {
   method: string;
   url: string;
   schema: FastifySchema | undefined;
+}
+
+/** The installation's identity and clock as a signed-in call reads them (null before the row exists). */
+export interface InstallationSnapshot {
+  customerNo: string;
+  latestSeen: number;
 }
 
 /** The signed-in caller, attached to the request by the auth hook. */

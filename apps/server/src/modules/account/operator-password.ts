@@ -1,7 +1,7 @@
 import type { BusinessCode, OperationAction } from '@campus/contracts';
 import { AppError } from '../../http/envelope.ts';
-import type { LockoutService } from '../auth/lockout-service.ts';
-import { lockedError } from '../auth/login-service.ts';
+import type { LockoutService } from '../sessions/lockout-service.ts';
+import { lockedError } from '../sessions/lockout-errors.ts';
 import type { OperationLogService } from '../operation-log/operation-log-service.ts';
 import type { UserRow } from './account-repository.ts';
 import type { AccountService } from './account-service.ts';

@@ -2,9 +2,9 @@ import { PostgresAdapter, sql } from 'kysely';
 import type { Kysely, Selectable, SelectQueryBuilder, SqlBool } from 'kysely';
 import type { AdminLoginCardsTable, DB } from '../../db/schema.ts';
 import { isUniqueViolationOf, refusingDuplicates } from '../../db/unique-violation.ts';
-import { cardStates, issuedStates } from '../card-write/card-states.ts';
-import { containsPattern } from '../operation-log/operation-log-repository.ts';
-import type { CardSearch } from '../card-write/card-search.ts';
+import { cardStates, issuedStates } from '../card-primitives/card-states.ts';
+import { containsPattern } from '../../db/contains-pattern.ts';
+import type { CardSearch } from '../card-primitives/card-search.ts';
 
 export type AdminLoginCardRow = Selectable<AdminLoginCardsTable>;
 

@@ -4,7 +4,7 @@ import { apiPaths } from '@campus/contracts';
 import { sessionOf } from '../../http/auth-hook.ts';
 import type { App } from '../../http/types.ts';
 import { envelope, failureReplies, languageHeaders, ok, tokenHeaders } from '../../http/envelope.ts';
-import { CardImage, CardWriteConfirmBody, Digest, FixedNo, PrepareId, PreparedCardWrite, PreparedCardWriteReply, SealedPassword, gateOnly } from '../card-write/card-schemas.ts';
+import { CardImage, CardWriteConfirmBody, Digest, FixedNo, PrepareId, PreparedCardWrite, PreparedCardWriteReply, SealedPassword, gateOnly } from '../card-primitives/card-schemas.ts';
 import type { AdminLoginCardService } from './admin-login-card-service.ts';
 
 export interface AdminLoginCardRouteDeps {

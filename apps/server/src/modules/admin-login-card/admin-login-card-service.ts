@@ -2,55 +2,33 @@ import { adminCardKind, buildAdminCard, CardTrustError, openAdminCard, trimImage
 import { cardStateRules, codes, loginTypes } from '@campus/contracts';
 import type { AdminLoginCardRow as AdminLoginCardTableRow, CardSearchRequest, CardStateAction } from '@campus/contracts';
 import type { CardWriteConfirm, ChangeGmPasswordPrepare, LanguageCode, LoginInfo, PreparedCardWrite, ServerCardLoginRequest, SuperAdmin, SuperAdminIssueData, SuperAdminIssueRequest } from '@campus/contracts';
-import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.ts';
 import { AppError, InvalidRequest } from '../../http/envelope.ts';
 import { pauseAt } from '../../lib/pause-points.ts';
 import type { SessionInfo } from '../../http/types.ts';
 import type { UserRow } from '../account/account-repository.ts';
-import type { AccountService } from '../account/account-service.ts';
 import { openSealedPassword, requirePasswordPolicy } from '../account/new-password.ts';
 import { confirmOperatorPassword, refuseIfLocked } from '../account/operator-password.ts';
 import { hashDigest, verifyDigest } from '../account/password.ts';
-import type { LockoutService } from '../auth/lockout-service.ts';
-import { lockedError, throttledError } from '../auth/login-service.ts';
-import type { Attempt, LoginService } from '../auth/login-service.ts';
-import type { SessionService } from '../auth/session-service.ts';
-import { actionNotAllowed, cardStates, mayIssueOnto, requireInUse } from '../card-write/card-states.ts';
-import type { CardActor } from '../card-write/card-states.ts';
-import { PreparedCardWrites } from '../card-write/prepared-card-writes.ts';
+import { lockedError, throttledError } from '../sessions/lockout-errors.ts';
+import type { Attempt } from '../auth/login-service.ts';
+import { actionNotAllowed, cardStates, mayIssueOnto, requireInUse } from '../card-primitives/card-states.ts';
+import type { CardActor } from '../card-primitives/card-states.ts';
+import { PreparedCardWrites } from '../card-primitives/prepared-card-writes.ts';
 import { prepareAdminCardIssue, recordAdminCardIssue } from './admin-card-lifecycle.ts';
 import type { AdminCardIssuePayload } from './admin-card-lifecycle.ts';
-import type { GmAccountService } from '../gm-account/gm-account-service.ts';
-import type { OperationLogService } from '../operation-log/operation-log-service.ts';
-import type { PasswordSealService } from '../password-seal/password-seal-service.ts';
-import { fixedNoOf, hexBytes } from '../card-write/card-input.ts';
-import { toCardSearch } from '../card-write/card-search.ts';
+import { fixedNoOf, hexBytes } from '../card-primitives/card-input.ts';
+import { toCardSearch } from '../card-primitives/card-search.ts';
 import type { AdminLoginCardRow } from './admin-login-card-repository.ts';
 import { AdminLoginCardRepository } from './admin-login-card-repository.ts';
 import { holderHasCard, holderName } from './card-holder.ts';
 import { refuseLastCardInUse } from './last-card-in-use.ts';
+import type { AdminLoginCardDeps } from './admin-login-card-deps.ts';
 
 interface CardPasswordPayload {
   cardId: string;
   fromSeq: number;
   issueSeq: number;
   pwdHash: string;
-}
-
-export interface AdminLoginCardDeps {
-  db: Kysely<DB>;
-  gm: Pick<GmAccountService, 'systemKey'>;
-  account: AccountService;
-  lockout: LockoutService;
-  logs: OperationLogService;
-  login: Pick<LoginService, 'openSession' | 'fail'>;
-  seal: PasswordSealService;
-  /** Whether a fixed number is taken by another kind of card (a system key card). */
-  takenByOtherCard: (fixedNo: string) => Promise<boolean>;
-  /** Sessions over a transaction (a card password change ends the card's sessions with its write). */
-  sessionsOver: (db: Kysely<DB>) => SessionService;
-  now: () => number;
 }
 
 function superAdminOf(user: UserRow): SuperAdmin {

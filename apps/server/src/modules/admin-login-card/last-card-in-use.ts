@@ -2,8 +2,8 @@ import { codes } from '@campus/contracts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { AppError } from '../../http/envelope.ts';
-import { cardStates } from '../card-write/card-states.ts';
-import { PreparedCardWrites } from '../card-write/prepared-card-writes.ts';
+import { cardStates } from '../card-primitives/card-states.ts';
+import { PreparedCardWrites } from '../card-primitives/prepared-card-writes.ts';
 import { AdminLoginCardRepository } from './admin-login-card-repository.ts';
 
 /**

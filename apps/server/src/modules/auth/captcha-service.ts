@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { createCanvas } from '@napi-rs/canvas';
 import { captchaTtlSeconds } from '@campus/contracts';
 import { sha256Hex } from '../../lib/hash.ts';
-import type { AuthRepository } from './auth-repository.ts';
+import type { AuthRepository } from '../sessions/auth-repository.ts';
 
 /** No 0/O, 1/I/L: characters people do not confuse. */
 const alphabet = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';

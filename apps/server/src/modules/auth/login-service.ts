@@ -9,8 +9,9 @@ import type { OperationLogService } from '../operation-log/operation-log-service
 import type { CaptchaService } from './captcha-service.ts';
 import { checkDirectoryPassword, LdapUnavailableError } from './ldap-directory.ts';
 import type { LdapClientFactory } from './ldap-directory.ts';
-import type { LockoutService } from './lockout-service.ts';
-import type { SessionService } from './session-service.ts';
+import type { LockoutService } from '../sessions/lockout-service.ts';
+import type { SessionService } from '../sessions/session-service.ts';
+import { lockedError, throttledError } from '../sessions/lockout-errors.ts';
 
 export interface VerifyModel {
   verifyKey?: string;
@@ -37,32 +38,6 @@ export interface LoginServiceDeps {
   ldap: LdapConfig | null;
   ldapClientFactory: LdapClientFactory;
   now: () => number;
-}
-
-function pad(n: number): string {
-  return String(n).padStart(2, '0');
-}
-
-/** The lock end as shown in messages: local time of the server, `YYYY-MM-DD HH:mm:ss`. */
-/**
- * The end of a lock-out in the message, in UTC and saying so: the server answers a known and an unknown account
- * alike, so it cannot use the account's own zone (the shell shows data.lockingTime in the viewer's zone).
- */
-export function formatLockTime(ms: number): string {
-  const d = new Date(ms);
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())} UTC`;
-}
-
-/** accountLocked with the lock end (data.lockingTime and the {time} of the message). */
-export function lockedError(lockingTime: number): AppError {
-  const data: LoginFailureData = { lockingTime, captchaRequired: true };
-  return new AppError(codes.accountLocked, 200, data, { time: formatLockTime(lockingTime) });
-}
-
-/** signInThrottled: HTTP 429 with Retry-After, for an address that must wait before its next try. */
-export function throttledError(waitMs: number): AppError {
-  const seconds = String(Math.max(1, Math.ceil(waitMs / 1000)));
-  return new AppError(codes.signInThrottled, 429, { captchaRequired: true, retryAfter: Number(seconds) }, { seconds }, null, { 'retry-after': seconds });
 }
 
 /**

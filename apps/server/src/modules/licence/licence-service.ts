@@ -8,7 +8,7 @@ import { AppError } from '../../http/envelope.ts';
 import { newId } from '../../lib/hash.ts';
 import { pauseAt } from '../../lib/pause-points.ts';
 import { StampedCache } from '../../lib/stamped-cache.ts';
-import type { InstallationSnapshot } from '../auth/auth-repository.ts';
+import type { InstallationSnapshot } from '../../http/types.ts';
 import type { OperationLogService } from '../operation-log/operation-log-service.ts';
 import { LicenceFormatError, checkSignature, parseLicenceFile, readPayload } from './licence-file.ts';
 import type { TrustList } from './licence-file.ts';

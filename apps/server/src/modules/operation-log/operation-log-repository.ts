@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Insertable, Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import type { OperationAction } from '@campus/contracts';
 import type { DB, OperationLogsTable } from '../../db/schema.ts';
+import { containsPattern } from '../../db/contains-pattern.ts';
 
 export type OperationLogRecord = Selectable<OperationLogsTable>;
 
@@ -13,11 +14,6 @@ export interface OperationLogFilter {
   /** Part of the account, case-insensitive, taken literally (% and _ are not wildcards). */
   operator?: string;
   action?: OperationAction;
-}
-
-/** `text` as a LIKE pattern that matches it literally anywhere, for `like … escape '\'`. */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 export class OperationLogRepository {

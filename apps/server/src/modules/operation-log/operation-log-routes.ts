@@ -1,13 +1,10 @@
 import { Type } from 'typebox';
 import type { onRequestHookHandler } from 'fastify';
 import { apiPaths, codes, operationActions, operationLogOperatorMaxLength, operationLogPaging, operationLogPermission } from '@campus/contracts';
-import type { App } from '../../http/types.ts';
+import type { App, SessionInfo } from '../../http/types.ts';
 import { AppError, envelope, failureReplies, ok, tokenHeaders } from '../../http/envelope.ts';
 import { sessionOf } from '../../http/auth-hook.ts';
 import { assertTimeRange, timeRangeFields } from '../../http/time-range.ts';
-import type { AccountService } from '../account/account-service.ts';
-import { enterpriseDataSystem } from '../menu/menu-service.ts';
-import type { MenuService } from '../menu/menu-service.ts';
 import type { OperationLogService } from './operation-log-service.ts';
 
 const LogRow = Type.Object({
@@ -33,10 +30,15 @@ const SearchBody = Type.Object({
   action: Type.Optional(Type.Enum(operationActions)),
 });
 
+/**
+ * The account and menu areas stand above this one (they write to the log), so the route receives what it asks
+ * of them from app.ts instead of importing them (DESIGN §3).
+ */
 export interface OperationLogRouteDeps {
   logs: OperationLogService;
-  account: AccountService;
-  menu: MenuService;
+  isSystemAdmin: (userId: string) => Promise<boolean>;
+  /** Whether the caller holds `funcId` in the enterprise data system (qy). */
+  holdsEnterprisePermission: (session: SessionInfo, funcId: string) => Promise<boolean>;
   requireSession: onRequestHookHandler;
 }
 
@@ -45,11 +47,11 @@ export function registerOperationLogRoutes(app: App, deps: OperationLogRouteDeps
   const readBySystemAdmin = new WeakMap<object, boolean>();
   const mayReadLog: onRequestHookHandler = async (request) => {
     const session = sessionOf(request);
-    if (await deps.account.isSystemAdmin(session.userId)) {
+    if (await deps.isSystemAdmin(session.userId)) {
       readBySystemAdmin.set(request, true);
       return;
     }
-    if (await deps.menu.holds(session, enterpriseDataSystem, operationLogPermission)) return;
+    if (await deps.holdsEnterprisePermission(session, operationLogPermission)) return;
     throw new AppError(codes.noPermission, 403);
   };
 

@@ -2,9 +2,9 @@ import { CardTrustError, recoverSystemKey, trimImage } from '@campus/card-crypto
 import { codes } from '@campus/contracts';
 import type { GmSysKeyDataRequest } from '@campus/contracts';
 import { AppError } from '../../http/envelope.ts';
-import { hexBytes } from '../card-write/card-input.ts';
-import { formatLockTime } from '../auth/login-service.ts';
-import type { LockoutService } from '../auth/lockout-service.ts';
+import { hexBytes } from '../card-primitives/card-input.ts';
+import { formatLockTime } from '../sessions/lockout-errors.ts';
+import type { LockoutService } from '../sessions/lockout-service.ts';
 import type { GmAccountService } from '../gm-account/gm-account-service.ts';
 import type { OperationLogService } from '../operation-log/operation-log-service.ts';
 import { installationWide } from '../operation-log/operation-log-service.ts';

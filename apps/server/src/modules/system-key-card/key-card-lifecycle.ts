@@ -4,10 +4,10 @@ import type { CardRecoveryCheck, CardRecycleConfirm, CardRecycleData, GateSetupS
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { AppError, InvalidRequest } from '../../http/envelope.ts';
-import { fixedNoOf, hexBytes } from '../card-write/card-input.ts';
-import { actionNotAllowed, issuedStates } from '../card-write/card-states.ts';
-import type { CardActor } from '../card-write/card-states.ts';
-import { PreparedCardWrites } from '../card-write/prepared-card-writes.ts';
+import { fixedNoOf, hexBytes } from '../card-primitives/card-input.ts';
+import { actionNotAllowed, issuedStates } from '../card-primitives/card-states.ts';
+import type { CardActor } from '../card-primitives/card-states.ts';
+import { PreparedCardWrites } from '../card-primitives/prepared-card-writes.ts';
 import type { GmAccountService } from '../gm-account/gm-account-service.ts';
 import type { SystemKeyCardDeps } from './system-key-card-service.ts';
 import { keyCardLogEntry } from './key-card-log.ts';

@@ -1,5 +1,5 @@
 import type { OperationAction, OperationResult } from '@campus/contracts';
-import type { CardActor } from '../card-write/card-states.ts';
+import type { CardActor } from '../card-primitives/card-states.ts';
 import { installationWide } from '../operation-log/operation-log-service.ts';
 import type { OperationEntry } from '../operation-log/operation-log-service.ts';
 

@@ -4,9 +4,9 @@ import { codes } from '@campus/contracts';
 import type { DB, SystemKeyCardsTable } from '../../db/schema.ts';
 import { isUniqueViolationOf, refusingDuplicates } from '../../db/unique-violation.ts';
 import { AppError } from '../../http/envelope.ts';
-import { cardStates, issuedStates } from '../card-write/card-states.ts';
-import { containsText } from '../card-write/card-search.ts';
-import type { CardSearch } from '../card-write/card-search.ts';
+import { cardStates, issuedStates } from '../card-primitives/card-states.ts';
+import { containsText } from '../card-primitives/card-search.ts';
+import type { CardSearch } from '../card-primitives/card-search.ts';
 
 export type SystemKeyCardRow = Selectable<SystemKeyCardsTable>;
 

@@ -3,7 +3,7 @@ import type { onRequestHookHandler } from 'fastify';
 import { apiPaths } from '@campus/contracts';
 import type { App } from '../../http/types.ts';
 import { envelope, failureReplies, ok, tokenHeaders } from '../../http/envelope.ts';
-import { FixedNo, PreparedCardWriteReply, gateOnly } from '../card-write/card-schemas.ts';
+import { FixedNo, PreparedCardWriteReply, gateOnly } from '../card-primitives/card-schemas.ts';
 import type { SystemKeyCardService } from './system-key-card-service.ts';
 
 export interface SystemKeyCardRouteDeps {

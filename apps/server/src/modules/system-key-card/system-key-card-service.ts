@@ -6,16 +6,16 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.ts';
 import { AppError } from '../../http/envelope.ts';
 import { newId } from '../../lib/hash.ts';
-import { fixedNoOf, hexBytes } from '../card-write/card-input.ts';
-import { actionNotAllowed, cardStates, mayIssueOnto, requireInUse } from '../card-write/card-states.ts';
-import type { CardActor } from '../card-write/card-states.ts';
-import { PreparedCardWrites } from '../card-write/prepared-card-writes.ts';
+import { fixedNoOf, hexBytes } from '../card-primitives/card-input.ts';
+import { actionNotAllowed, cardStates, mayIssueOnto, requireInUse } from '../card-primitives/card-states.ts';
+import type { CardActor } from '../card-primitives/card-states.ts';
+import { PreparedCardWrites } from '../card-primitives/prepared-card-writes.ts';
 import type { GmAccountService } from '../gm-account/gm-account-service.ts';
 import type { OperationLogService } from '../operation-log/operation-log-service.ts';
 import { keyCardLogEntry } from './key-card-log.ts';
 import { keyCardInUse, SystemKeyCardRepository } from './system-key-card-repository.ts';
 import type { SystemKeyCardRow as SystemKeyCardRecord } from './system-key-card-repository.ts';
-import { toCardSearch } from '../card-write/card-search.ts';
+import { toCardSearch } from '../card-primitives/card-search.ts';
 
 interface KeyCardPayload {
   issueSeq: number;

@@ -3,16 +3,11 @@ import type { CompiledQuery, Insertable, Kysely, Selectable } from 'kysely';
 import type { ChangeStamps } from '../../db/change-stamps.ts';
 import { changeStampsRowId } from '../../db/change-stamps.ts';
 import type { Dialect } from '../../db/database.ts';
+import type { InstallationSnapshot } from '../../http/types.ts';
 import { installationRowId } from '../../db/schema.ts';
 import type { CaptchasTable, DB, LoginFailuresTable, SessionsTable } from '../../db/schema.ts';
 
 export type SessionRow = Selectable<SessionsTable>;
-
-/** The installation's identity and clock as a signed-in call reads them (null before the row exists). */
-export interface InstallationSnapshot {
-  customerNo: string;
-  latestSeen: number;
-}
 
 /** A session row with what every signed-in call checks besides it, read in the same statement. */
 export interface SessionRead {

@@ -14,11 +14,11 @@ import {
   PrepareId,
   PreparedCardWriteReply,
   gateOnly,
-} from '../card-write/card-schemas.ts';
+} from '../card-primitives/card-schemas.ts';
 import type { SystemKeyCardService } from '../system-key-card/system-key-card-service.ts';
 import type { KeyCardIssuerTrust } from '../system-key-card/key-card-issuer-trust.ts';
-import { cardActorOf } from '../card-write/card-manager-hook.ts';
-import type { GmAccountService } from './gm-account-service.ts';
+import { cardActorOf } from '../card-primitives/card-manager-hook.ts';
+import type { GmAccountService } from '../gm-account/gm-account-service.ts';
 
 export interface GmAccountRouteDeps {
   gm: GmAccountService;

@@ -6,8 +6,8 @@ import type { App } from '../../http/types.ts';
 import { envelope, failureReplies, ok, tokenHeaders } from '../../http/envelope.ts';
 import type { AdminLoginCardService } from '../admin-login-card/admin-login-card-service.ts';
 import type { SystemKeyCardService } from '../system-key-card/system-key-card-service.ts';
-import { cardActorOf } from './card-manager-hook.ts';
-import { gateOnly } from './card-schemas.ts';
+import { cardActorOf } from '../card-primitives/card-manager-hook.ts';
+import { gateOnly } from '../card-primitives/card-schemas.ts';
 
 export interface CardStateRouteDeps {
   adminCards: AdminLoginCardService;

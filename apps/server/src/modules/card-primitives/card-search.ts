@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { RawBuilder, SqlBool } from 'kysely';
 import type { CardSearchRequest } from '@campus/contracts';
 import { InvalidRequest } from '../../http/envelope.ts';
-import { containsPattern } from '../operation-log/operation-log-repository.ts';
+import { containsPattern } from '../../db/contains-pattern.ts';
 
 /** A card search as the repositories take it. */
 export interface CardSearch {

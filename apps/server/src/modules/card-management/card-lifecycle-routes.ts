@@ -5,8 +5,8 @@ import type { App } from '../../http/types.ts';
 import { envelope, failureReplies, ok, tokenHeaders } from '../../http/envelope.ts';
 import type { AdminCardLifecycle } from '../admin-login-card/admin-card-lifecycle.ts';
 import type { KeyCardLifecycle } from '../system-key-card/key-card-lifecycle.ts';
-import { cardActorOf } from './card-manager-hook.ts';
-import { CardImage, CardWriteConfirmBody, Digest, FixedNo, GateSetupStateSchema, PrepareId, PreparedCardWriteReply, SealedPassword, gateOnly } from './card-schemas.ts';
+import { cardActorOf } from '../card-primitives/card-manager-hook.ts';
+import { CardImage, CardWriteConfirmBody, Digest, FixedNo, GateSetupStateSchema, PrepareId, PreparedCardWriteReply, SealedPassword, gateOnly } from '../card-primitives/card-schemas.ts';
 
 export interface CardLifecycleRouteDeps {
   adminCards: AdminCardLifecycle;

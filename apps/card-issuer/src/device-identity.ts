@@ -25,7 +25,8 @@ export class DeviceIdentity {
     if (!keys || typeof keys.publicKey !== 'string' || typeof keys.privateKey !== 'string' || !isSm2PublicKey(keys.publicKey)) {
       const made = sm2.generateKeyPairHex();
       keys = { publicKey: made.publicKey, privateKey: made.privateKey };
-      fs.mkdirSync(dataDir, { recursive: true });
+      // the folder (and DATA_DIR above it, when the issuer starts before the server) for this user only: it holds the device key
+      fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
       fs.writeFileSync(file, `${JSON.stringify(keys)}\n`, { mode: 0o600 });
     }
     this.publicKey = keys.publicKey;

@@ -55,3 +55,15 @@ describe('the card issuer: its stored device key pair', () => {
     }
   });
 });
+
+describe('the card issuer: its data folder on disk', () => {
+  it('is made for this user only, with the data folder above it when the issuer starts first (it holds the device key)', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'campus-issuer-'));
+    dirs.push(root);
+    const dataDir = path.join(root, 'data', 'card-issuer');
+    new DeviceIdentity(dataDir);
+    expect(fs.statSync(path.join(root, 'data')).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.join(dataDir, 'device-key.json')).mode & 0o777).toBe(0o600);
+  });
+});

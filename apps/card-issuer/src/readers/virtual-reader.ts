@@ -47,7 +47,7 @@ export class VirtualReader implements CardReader {
     this.folder = path.join(dataDir, 'virtual-reader');
     this.cardsDir = path.join(this.folder, 'cards');
     this.stateFile = path.join(this.folder, 'reader.json');
-    fs.mkdirSync(this.cardsDir, { recursive: true });
+    fs.mkdirSync(this.cardsDir, { recursive: true, mode: 0o700 });
   }
 
   // ---- state ----

@@ -63,6 +63,7 @@ const serverAreas = [
   'system-key-card',
   'admin-login-card',
   'backup-log',
+  'backup',
   'oss',
   'tools',
 ];

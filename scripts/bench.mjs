@@ -1,7 +1,7 @@
 // `npm run bench`: measures what the issues set budgets for and writes bench/reports/latest.md.
 // Every comparison is a ratio of figures taken in the same run on the same machine.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -16,6 +16,7 @@ import { measureCardSearch } from '../bench/support/card-search.mjs';
 import { measureTwoNodeLoad } from '../bench/support/two-node-load.mjs';
 import { profileGetMenu } from '../bench/support/getmenu-profile.mjs';
 import { measureSignInToLayout } from '../bench/support/sign-in-to-layout.mjs';
+import { measureLighthouse } from '../bench/support/lighthouse.mjs';
 import { routeFuzzSection, runRouteFuzz } from '../bench/support/route-fuzz.mjs';
 import { chromiumPath, ensureSystemDeps } from './system-deps.mjs';
 
@@ -35,7 +36,7 @@ async function loginPageWeight(baseUrl) {
       try {
         const sizes = await request.sizes();
         const res = await request.response();
-        wire.push({ url: new URL(request.url()).pathname, body: sizes.responseBodySize, headers: sizes.responseHeadersSize, encoding: res ? ((await res.allHeaders())['content-encoding'] ?? 'identity') : 'identity' });
+        wire.push({ url: new URL(request.url()).pathname, type: request.resourceType(), body: sizes.responseBodySize, headers: sizes.responseHeadersSize, encoding: res ? ((await res.allHeaders())['content-encoding'] ?? 'identity') : 'identity' });
       } catch {
         // a request that ended without sizes (aborted) carried nothing worth counting
       }
@@ -53,12 +54,17 @@ async function loginPageWeight(baseUrl) {
     await page.goto(`${baseUrl}/login`, { waitUntil: 'networkidle' });
     await page.waitForTimeout(500);
     const sum = (type, key) => assets.filter((a) => !type || a.type === type).reduce((n, a) => n + a[key], 0);
+    const onTheWire = (entries) => entries.reduce((n, w) => n + w.body + w.headers, 0);
     return {
       wire: {
         requests: wire.length,
         bodies: wire.reduce((n, w) => n + w.body, 0),
         headers: wire.reduce((n, w) => n + w.headers, 0),
         compressed: wire.filter((w) => w.encoding !== 'identity').length,
+        // issue 27's two figures: what the page's code costs to fetch, and the whole page with its images
+        code: onTheWire(wire.filter((w) => w.type === 'script' || w.type === 'stylesheet')),
+        images: onTheWire(wire.filter((w) => w.type === 'image')),
+        everything: onTheWire(wire),
       },
       assets,
       js: { raw: sum('script', 'raw'), gzip: sum('script', 'gzip') },
@@ -111,6 +117,7 @@ const productOnPostgres = menuPostgres ? await startProductServer(6404, { DATABA
 let bare = null;
 let weight;
 let layout;
+let pages;
 let menu;
 let menuCompressed;
 let yardstick;
@@ -135,6 +142,14 @@ try {
     runs: Number(process.env.BENCH_SIGNIN_RUNS ?? 15),
     executablePath: chromiumPath,
     args: chromiumArgs,
+  });
+  pages = await measureLighthouse({
+    baseUrl: product.baseUrl,
+    account: { account: 'staff', password: 'Staff#2026' },
+    executablePath: chromiumPath,
+    args: chromiumArgs,
+    port: 9335,
+    runs: Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 2),
   });
   const session = await signIn(product.baseUrl);
   const headers = { token: session.token, tenantCode: session.tenantCode, language: 'en-US' };
@@ -244,10 +259,40 @@ card loss would then hold only after a cache time), no request log, or no securi
   return lines.join(' ');
 }
 
+/** ant-design-pro's login page, scripts and styles on the wire (issue 27's yardstick). */
+const antDesignProLoginCode = 658 * 1024;
+const aim = (ok) => (ok ? 'meets the aim' : '**misses the aim**');
+
+function lighthouseSection(result) {
+  const ms = (value) => (value === null ? 'n/a' : `${Math.round(value)} ms`);
+  const rows = [];
+  const failing = [];
+  for (const [name, page] of [['/login', result.login], [`signed-in layout (${result.layout.path})`, result.layout]]) {
+    for (const formFactor of ['mobile', 'desktop']) {
+      const r = page[formFactor];
+      const performanceAim = formFactor === 'mobile' ? ` (${aim(r.scores.performance >= 90 && r.tbt <= 200)})` : '';
+      rows.push(`| ${name} | ${formFactor} | ${r.scores.performance}${performanceAim} | ${r.scores.accessibility} | ${r.scores['best-practices']} | ${r.scores.seo} | ${ms(r.tbt)} | ${ms(r.lcp)} | ${r.longTasks ?? 'n/a'} | ${ms(r.bootup)} |`);
+      failing.push(`- ${name}, ${formFactor}: ${r.failing.join(', ') || 'none'}${r.warnings.length ? ` (Lighthouse: ${r.warnings.join(' ')})` : ''}`);
+    }
+  }
+  return `| page | form factor | performance | accessibility | best practices | SEO | total blocking time | largest contentful paint | long tasks | script boot-up |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+${rows.join('\n')}
+
+Aim (issue 27): mobile performance 90 or more on both pages, total blocking time 200 ms or less.
+
+<details><summary>Audits scoring under 0.9</summary>
+
+${failing.join('\n')}
+
+</details>`;
+}
+
 const mb = (kiloBytes) => `${(kiloBytes / 1024).toFixed(1)} MB`;
 const growth = (before, after) => `${(((after - before) / before) * 100).toFixed(1)} %`;
 const weightBudget = 250 * 1024;
 const verdict = (ok) => (ok ? 'within budget' : '**over budget**');
+const lighthouseVersion = JSON.parse(readFileSync(path.join(root, 'node_modules/lighthouse/package.json'), 'utf8')).version;
 const report = `# Benchmark report
 
 Measured ${new Date().toISOString()} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown cpu'}), Node ${process.version}.
@@ -262,6 +307,10 @@ Run with \`npm run bench\` (BENCH_SECONDS=${seconds} per load run, BENCH_FUZZ_RU
 | **total** | ${kb(weight.total.raw)} | ${kb(weight.total.gzip)} |
 
 Budget: under 250 KB gzip in all: ${verdict(weight.total.gzip <= weightBudget)}.
+
+On the wire (bodies and headers, as the server compressed them): scripts and styles ${kb(weight.wire.code)}, aim 100 KB
+or less: ${aim(weight.wire.code <= 100 * 1024)} (ant-design-pro's login page: ${kb(antDesignProLoginCode)}, ${((weight.wire.code / antDesignProLoginCode) * 100).toFixed(0)} % of it). The whole
+page, images included: ${kb(weight.wire.everything)} (images ${kb(weight.wire.images)}), aim 200 KB or less: ${aim(weight.wire.everything <= 200 * 1024)}.
 
 As it travels: ${weight.wire.requests} requests (${weight.wire.compressed} of them compressed by the server, brotli or
 gzip), ${kb(weight.wire.bodies)} of bodies and ${kb(weight.wire.headers)} of headers over the wire, against
@@ -285,10 +334,17 @@ the side menu and the first page tab are in the DOM. Includes the sign-in call (
 | --- | --- | --- |
 | ${layout.median.toFixed(0)} ms | ${layout.times[0].toFixed(0)} ms | ${layout.times.at(-1).toFixed(0)} ms |
 
-Budget: 300 ms at the median: ${verdict(layout.median <= 300)}.
+Budget: 300 ms at the median: ${verdict(layout.median <= 300)}. Aim (issue 27): 150 ms at the median: ${aim(layout.median <= 150)}.
 
 Total JavaScript the shell has loaded once the layout shows (login page included): ${layout.js.files} files,
 ${kb(layout.js.raw)} raw, ${kb(layout.js.gzip)} gzip.
+
+## Lighthouse ${lighthouseVersion} on /login and the signed-in layout
+
+Debian's Chromium, Lighthouse's own mobile settings (a mid-range phone: 4x CPU slowdown, slow 4G, simulated) and
+desktop ones, cold cache; the layout is loaded by a signed-in user (staff). The better of ${process.env.BENCH_LIGHTHOUSE_RUNS ?? 2} runs by performance.
+
+${lighthouseSection(pages)}
 
 ## GetMenu with a valid token against a bare Fastify route
 

@@ -22,6 +22,12 @@ const readme = (platform) => `Campus card issuer (${platform})
 The local card-issuer service of gate deployments: it runs on the operator's PC, next to the card reader,
 and the campus shell in the browser talks to it (http://127.0.0.1:18085).
 
+Supports:  ${
+  platform.startsWith('win')
+    ? 'Windows 10 and 11 (x64), the virtual reader only. Real card readers (PC/SC) are not supported by this\n           download yet: use the Linux download or a source install for them.'
+    : 'Linux x64 with glibc (Debian 11+, Ubuntu 20.04+ and alike), the virtual reader, and real card readers\n           through pcscd (PC/SC) when this download holds the PC/SC binding (app/node_modules/smartcard).'
+}
+
 Start it:  ${platform.startsWith('win') ? 'double-click start.cmd (or run it in a console)' : './start.sh'}
 Stop it:   Ctrl+C
 

@@ -52,9 +52,22 @@ const children = programs.map(({ name, entry }) => {
   return child;
 });
 
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    stopping = true;
-    for (const child of children) child.kill(signal);
-  });
+function stopAll(signal) {
+  stopping = true;
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill(signal);
 }
+
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => stopAll(signal));
+
+// `npm run serve` runs this under `sh -c`: SIGTERM to npm reaches that shell, which dies without passing it on, and
+// this process would be left running with both children (issue 26). So when the process that started this one is
+// gone (this one is re-parented), the children are stopped as for SIGTERM.
+const startedBy = process.ppid;
+const orphanWatch = setInterval(() => {
+  if (process.ppid === startedBy) return;
+  clearInterval(orphanWatch);
+  if (stopping) return;
+  process.stderr.write('\nThe command that started the server and the issuer is gone; stopping both.\n');
+  stopAll('SIGTERM');
+}, 500);
+orphanWatch.unref();

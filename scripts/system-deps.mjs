@@ -16,6 +16,15 @@ const requirements = [
   { what: 'slapd (LDAP tests)', file: '/usr/sbin/slapd', packages: ['slapd', 'ldap-utils'] },
   // the reverse proxy the README's several-node set-up names: the two-node test runs its template in front of them
   { what: 'nginx (two server nodes behind a reverse proxy)', file: '/usr/sbin/nginx', packages: ['nginx'] },
+  // the upgrade test changes rows behind a server's back to prove its checker can fail
+  { what: 'sqlite3 (upgrade test)', file: '/usr/bin/sqlite3', packages: ['sqlite3'] },
+  // the linux-arm64 release archive runs under QEMU's user-mode emulator with arm64 C libraries (release:test:arm64)
+  {
+    what: 'qemu-aarch64 and arm64 C libraries (the linux-arm64 release test)',
+    file: '/usr/bin/qemu-aarch64-static',
+    also: ['/usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1', '/usr/aarch64-linux-gnu/lib/libstdc++.so.6'],
+    packages: ['qemu-user-static', 'libc6-arm64-cross', 'libstdc++6-arm64-cross'],
+  },
   {
     what: 'pcscd, a virtual reader and card (PC/SC tests)',
     file: '/usr/lib/pcsc/drivers/serial/libifdvpcd.so',

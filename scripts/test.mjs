@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { ensureSystemDeps } from './system-deps.mjs';
 import { withNode24 } from './node24.mjs';
 
@@ -20,9 +21,21 @@ let passed = 0;
 let failed = 0;
 const failures = [];
 
+const timings = [];
+
+/** How long each step took, printed at the end: CI has a time budget, and this says where it goes. */
+function timed(title, work) {
+  const started = Date.now();
+  try {
+    return work();
+  } finally {
+    timings.push(`${title} ${Math.round((Date.now() - started) / 1000)} s`);
+  }
+}
+
 function run(title, command, args, env = {}) {
   console.log(`\n=== ${title}: ${command} ${args.join(' ')}`);
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  const result = timed(title, () => spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }));
   return result.status === 0;
 }
 
@@ -30,6 +43,35 @@ const vitestCounts = (r) => ({
   passed: r.numPassedTests,
   failed: r.numFailedTests + (r.numTotalTestSuites > 0 && r.numTotalTests === 0 ? 1 : 0),
 });
+
+/** Which tests failed and the first line of why: printed last, so the end of a long CI log names them. */
+const failedTests = [];
+const firstLine = (text) => stripVTControlCharacters(String(text ?? '')).split('\n').find((line) => line.trim() !== '')?.trim().slice(0, 300) ?? '';
+const relative = (file) => path.relative(root, file);
+
+function noteVitestFailures(step, report) {
+  for (const file of report.testResults ?? []) {
+    if (file.status === 'failed' && (file.assertionResults ?? []).every((test) => test.status !== 'failed')) failedTests.push(`${step}: ${relative(file.name)}: ${firstLine(file.message)}`);
+    for (const test of file.assertionResults ?? []) {
+      if (test.status === 'failed') failedTests.push(`${step}: ${relative(file.name)} › ${test.fullName ?? test.title}: ${firstLine(test.failureMessages?.[0])}`);
+    }
+  }
+}
+
+function notePlaywrightFailures(step, report) {
+  const walk = (suiteNode, titles) => {
+    for (const spec of suiteNode.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status !== 'unexpected') continue;
+        const error = test.results?.at(-1)?.error?.message;
+        failedTests.push(`${step}: ${spec.file}:${spec.line} › ${[...titles, spec.title].join(' › ')}: ${firstLine(error)}`);
+      }
+    }
+    for (const child of suiteNode.suites ?? []) walk(child, suiteNode.title && !suiteNode.title.endsWith('.ts') ? [...titles, suiteNode.title] : titles);
+  };
+  for (const top of report.suites ?? []) walk(top, []);
+  for (const error of report.errors ?? []) failedTests.push(`${step}: ${firstLine(error.message)}`);
+}
 
 /** A step that is one check: it passes or fails as a whole. */
 function check(title, command, args) {
@@ -41,11 +83,13 @@ function check(title, command, args) {
 }
 
 /** A step that runs many tests and reports their counts in a JSON file. */
-function suite(title, command, args, reportFile, count) {
+function suite(title, command, args, reportFile, count, noteFailures) {
   const ok = run(title, command, args);
   let counts;
   try {
-    counts = count(JSON.parse(readFileSync(reportFile, 'utf8')));
+    const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+    counts = count(report);
+    noteFailures(title, report);
   } catch {
     counts = { passed: 0, failed: 1 };
   }
@@ -59,7 +103,7 @@ check('type check', 'npm', ['run', '--silent', 'typecheck']);
 check('lint', 'npm', ['run', '--silent', 'lint']);
 
 const vitestReport = path.join(reports, 'vitest.json');
-suite('unit, API and LDAP tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`], vitestReport, vitestCounts);
+suite('unit, API and LDAP tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`], vitestReport, vitestCounts, noteVitestFailures);
 
 if (process.argv.includes('--with-node24')) {
   const node24Report = path.join(reports, 'vitest-node24.json');
@@ -71,15 +115,17 @@ if (process.argv.includes('--with-node24')) {
     // What the runtime changes: the server (node:sqlite instead of better-sqlite3 on Node >= 22.16, LDAP, argon2),
     // the card issuer and the crypto packages, on the embedded database. The shell and the sub-app are browser
     // code that the Node 20 run already tests in jsdom, and PostgreSQL's SQL is the same under either runtime:
-    // leaving them out keeps CI under its 30 minutes.
+    // leaving them out keeps CI within its time budget.
     const projects = ['server', 'card-issuer', 'card-crypto', 'subapp-sdk'].flatMap((name) => ['--project', name]);
-    ok = withNode24(root, [vitest, 'run', ...projects, '--reporter=default', '--reporter=json', `--outputFile.json=${node24Report}`], { DATABASE_URL: '' }) === 0;
+    ok = timed(title, () => withNode24(root, [vitest, 'run', ...projects, '--reporter=default', '--reporter=json', `--outputFile.json=${node24Report}`], { DATABASE_URL: '' }) === 0);
   } catch (error) {
     console.error(`${title}: ${error instanceof Error ? error.message : String(error)}`);
   }
   let counts;
   try {
-    counts = vitestCounts(JSON.parse(readFileSync(node24Report, 'utf8')));
+    const report = JSON.parse(readFileSync(node24Report, 'utf8'));
+    counts = vitestCounts(report);
+    noteVitestFailures(title, report);
   } catch {
     counts = { passed: 0, failed: 1 };
   }
@@ -95,12 +141,14 @@ if (run('shell build', 'npm', ['run', '--silent', 'build'])) {
   suite('browser tests', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], playwrightReport, (r) => ({
     passed: r.stats.expected + r.stats.flaky,
     failed: r.stats.unexpected + (r.errors?.length ?? 0),
-  }));
+  }), notePlaywrightFailures);
 } else {
   failed += 1;
   failures.push('shell build (browser tests not run)');
 }
 
+console.log(`\nTime: ${timings.join(', ')}`);
+if (failedTests.length > 0) console.log(`\nFailed tests:\n${failedTests.map((line) => `- ${line}`).join('\n')}`);
 if (failures.length > 0) console.log(`\nFailed: ${failures.join('; ')}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

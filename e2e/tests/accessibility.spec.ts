@@ -1,18 +1,11 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
-import { chooseUserMenuEntry, demo, quit, signIn, switchLanguage } from '../support/sign-in.ts';
+import { expect, test } from '@playwright/test';
+import { seriousViolations } from '../support/axe.ts';
+import { chooseUserMenuEntry, demo, fillLogin, quit, signIn, switchLanguage } from '../support/sign-in.ts';
 import { startGateDeployment, type GateDeployment } from '../support/gate-deployment.ts';
 import { setUpGateByApi } from '../support/gate-set-up-by-api.ts';
 
 // axe-core (WCAG 2.1 A and AA rules) on what every user meets: no critical and no serious violation on the login
 // page, the layout and its dialogs, in en-US and zh-CN (issue 15).
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return result.violations
-    .filter((violation) => violation.impact === 'critical' || violation.impact === 'serious')
-    .map((violation) => `${violation.impact} ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
 
 for (const language of ['en-US', 'zh-CN'] as const) {
   test(`login page, layout, Change Password and About System in ${language}: no critical or serious violation`, async ({ page }) => {
@@ -29,6 +22,8 @@ for (const language of ['en-US', 'zh-CN'] as const) {
     await chooseUserMenuEntry(page, /^(Change Password|修改密码)$/);
     await expect(page.getByRole('dialog')).toBeVisible();
     expect(await seriousViolations(page), 'Change Password').toEqual([]);
+    // a field is named by its label alone: no required asterisk, no colon (issue 27, item 9)
+    await expect(page.getByRole('dialog').locator('input[type=password]').first()).toHaveAccessibleName(/^(Original Password|原密码)$/);
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog')).toHaveCount(0);
 
@@ -130,6 +125,65 @@ test.describe('the card screens of a gate deployment', () => {
       await expect(page).toHaveURL(/\/systemadmin-logincard$/);
       await expect(page.locator('tr.ant-table-row').first()).toBeVisible();
       expect(await seriousViolations(page), 'card table').toEqual([]);
+
+      // a danger confirmation (issue 27, item 5: white on the danger colour)
+      await page.locator('tr.ant-table-row').filter({ hasText: 'DE000003' }).getByRole('checkbox').check();
+      await page.getByRole('button', { name: /^(Report lost|挂失)$/ }).click();
+      const confirm = page.getByRole('dialog');
+      await expect(confirm.locator('.ant-btn-dangerous')).toBeVisible();
+      expect(await seriousViolations(page), 'loss confirmation').toEqual([]);
+      await page.keyboard.press('Escape');
+      await expect(confirm).toHaveCount(0);
     });
   }
+});
+
+test.describe('where the focus goes (issue 27, item 8)', () => {
+  test('a refused sign-in leaves the focus on the password, which the message on the page describes', async ({ page }) => {
+    await page.goto('/login');
+    await switchLanguage(page, 'en-US');
+    await fillLogin(page, demo.staff.account, 'Wrong#2026x');
+    const password = page.getByLabel('Password', { exact: true });
+    await expect(password).toBeFocused();
+    await expect(password).toHaveAccessibleDescription(/password/i);
+    const refusal = page.locator('.campus-login__refusal');
+    await expect(refusal).toBeVisible();
+    // still there once the passing message has gone; editing the form clears it
+    const toast = page.locator('.ant-message-notice');
+    await expect(toast).toBeVisible();
+    await expect(toast).toBeHidden();
+    await expect(refusal).toBeVisible();
+    await page.keyboard.type('x');
+    await expect(refusal).toHaveCount(0);
+  });
+
+  test('Change Password takes the focus to its first field at every opening', async ({ page }) => {
+    await signIn(page, demo.sysadmin);
+    await switchLanguage(page, 'en-US');
+    for (let opening = 1; opening <= 2; opening += 1) {
+      await chooseUserMenuEntry(page, /^Change Password$/);
+      const change = page.getByRole('dialog', { name: 'Change Password' });
+      await expect(change.getByLabel('Original Password')).toBeFocused();
+      await page.keyboard.press('Escape');
+      await expect(change).toBeHidden();
+    }
+  });
+
+  test('the user menu opens on its first item every time: Enter twice never signs out', async ({ page }) => {
+    await signIn(page, demo.sysadmin);
+    await switchLanguage(page, 'en-US');
+    const trigger = page.getByTestId('user-menu');
+    const menu = page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').getByRole('menu');
+    await trigger.focus();
+    await page.keyboard.press('Enter');
+    await expect(menu.getByRole('menuitem', { name: 'Change Password' })).toBeFocused();
+    await page.keyboard.press('End');
+    await expect(menu.getByRole('menuitem', { name: 'Quit' })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(trigger).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(menu.getByRole('menuitem', { name: 'Change Password' })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(page).not.toHaveURL(/\/login$/);
+  });
 });

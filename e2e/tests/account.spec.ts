@@ -1,6 +1,14 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { shellVersion } from '@campus/contracts';
 import { baseURL } from '../support/env.ts';
 import { expect, test, type Page } from '@playwright/test';
 import { chooseUserMenuEntry, demo, fillLogin, quit, signIn, switchLanguage, userMenu } from '../support/sign-in.ts';
+import { asSetUp } from '../support/set-up-time.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** Fills the Change Password dialog (labels in English or Simplified Chinese) and presses OK. */
 async function changePassword(page: Page, original: string, next: string) {
@@ -126,23 +134,42 @@ test.describe('user menu', () => {
     await signIn(page, demo.staff);
     await chooseUserMenuEntry(page, /^About System$/);
     const about = page.getByRole('dialog', { name: 'About System' });
-    await expect(about).toContainText('3.5.7.24112701');
+    await expect(about).toContainText(shellVersion);
     await page.keyboard.press('Escape');
     await expect(about).toBeHidden();
   });
 
-  test('Backup Logs lists the backups page by page and shows one in detail', async ({ page }) => {
+  test('Backup Logs lists the real backups of this server: the first one of the demo, then one taken with campus backup', async ({ page }) => {
+    const backupDir = path.join(root, '.tmp', 'e2e-data', 'backups');
+    // the demo took its first backup when it was seeded
+    const before = readdirSync(backupDir).filter((name) => name.endsWith('.tar.gz')).sort();
+    expect(before.length).toBeGreaterThanOrEqual(1);
+    // an operator takes one by hand while the server runs (set-up time: the command, not the shell, is slow)
+    const taken = await asSetUp(async () =>
+      execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/cli/campus.ts'), 'backup', '--remarks', 'before the term starts'], {
+        cwd: root,
+        env: { ...process.env, NODE_ENV: 'test', DATA_DIR: path.join(root, '.tmp', 'e2e-data'), DATABASE_URL: '' },
+        encoding: 'utf8',
+      }),
+    );
+    const archive = /^Backup (\S+) /m.exec(taken)?.[1] ?? '';
+    expect(path.dirname(archive)).toBe(backupDir);
+
     await signIn(page, demo.staff);
     await chooseUserMenuEntry(page, /^Backup Logs$/);
     const dialog = page.getByRole('dialog', { name: 'Backup Logs' });
-    await expect(dialog.locator('.ant-table-tbody tr.ant-table-row')).toHaveCount(10);
-    await expect(dialog.getByText('25 records in total')).toBeVisible();
-    await dialog.getByRole('listitem', { name: '3' }).click();
-    await expect(dialog.locator('.ant-table-tbody tr.ant-table-row')).toHaveCount(5);
+    const rows = dialog.locator('.ant-table-tbody tr.ant-table-row');
+    await expect(rows).toHaveCount(before.length + 1);
+    await expect(dialog.getByText(`${before.length + 1} records in total`)).toBeVisible();
+    // newest first: the one just taken, then the ones on disk before it
+    await expect(rows.first()).toContainText(path.basename(archive));
+    await expect(rows.nth(1)).toContainText(before.at(-1) ?? '');
     await dialog.getByRole('button', { name: /^Detail/ }).first().click();
     const detail = page.getByRole('dialog', { name: 'Backup Log Detail' });
     for (const field of ['Log time', 'File name', 'Backup time', 'Path', 'Host', 'Retention days', 'File size']) {
       await expect(detail.getByText(field, { exact: true })).toBeVisible();
     }
+    await expect(detail).toContainText(backupDir);
+    await expect(detail).toContainText('Backup by hand: before the term starts');
   });
 });

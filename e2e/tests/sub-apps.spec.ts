@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { shellVersion } from '@campus/contracts';
 import { e2ePort } from '../support/env.ts';
 import { chooseUserMenuEntry, demo, pageTabs, sideNav, signIn, switchLanguage } from '../support/sign-in.ts';
 
@@ -92,7 +93,12 @@ test.describe('sub-applications', () => {
     await signInEnglish(page);
     await page.goto('/mj/mj-action-event');
     await expect(page.getByRole('heading', { name: 'Door Access is not installed' })).toBeVisible();
+    await expect(page.getByText('Ask your administrator to install it')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Retry' })).toBeVisible();
+    // one h1 (the page's), the picture is decoration, and nothing of what the loader saw (issue 27, item 6)
+    await expect(page.locator('h1')).toHaveCount(1);
+    await expect(page.locator('.campus-subapp-status').getByRole('img')).toHaveCount(0);
+    await expect(page.getByText(/died in status|LOADING_SOURCE_CODE/)).toHaveCount(0);
     await expect(mountedApps(page)).toHaveCount(0);
     // the header still takes the user elsewhere
     await page.getByRole('link', { name: /go home/ }).click();
@@ -202,7 +208,7 @@ test.describe('sub-applications', () => {
         }, token);
         return versions.map((row) => `${row.serviceName} ${row.version} ${row.address}`).sort();
       })
-      .toEqual(expect.arrayContaining([`main-front 3.5.7.24112701 127.0.0.1:${e2ePort}`, `kq-fixture 0.9.1 127.0.0.1:${e2ePort}`, expect.stringMatching(new RegExp(`^subapp-qy \\S+ 127\\.0\\.0\\.1:${e2ePort}$`))]));
+      .toEqual(expect.arrayContaining([`main-front ${shellVersion} 127.0.0.1:${e2ePort}`, `kq-fixture 0.9.1 127.0.0.1:${e2ePort}`, expect.stringMatching(new RegExp(`^subapp-qy \\S+ 127\\.0\\.0\\.1:${e2ePort}$`))]));
   });
 
   test('the heap stays flat over 50 switches between two sub-apps', async ({ page }) => {

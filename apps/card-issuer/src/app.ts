@@ -9,6 +9,7 @@ import { IssuerError, issuerErrorHandler } from './http/envelope.ts';
 import { describeIssuerRoute, issuerOpenApi } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { ownOrigins, registerOriginGuard } from './http/origin-guard.ts';
+import { registerHealthRoute } from './routes/health-route.ts';
 import { VirtualReader } from './readers/virtual-reader.ts';
 import { Pairings } from './pairings.ts';
 import { ReaderLock } from './reader-lock.ts';
@@ -83,6 +84,7 @@ export async function buildIssuer(options: BuildIssuerOptions): Promise<FastifyI
   const panelOrigins = () => ownOrigins(port());
   if (options.reader instanceof VirtualReader) registerVirtualPanelRoutes(app, options.reader, panelOrigins);
   else if (listsReaders(options.reader)) registerPcscPanelRoutes(app, options.reader, panelOrigins);
+  registerHealthRoute(app, { reader: options.reader, readerKind: options.reader instanceof VirtualReader ? 'virtual' : 'pcsc' });
   registerCardRoutes(app, {
     reader: options.reader,
     session: new IssuerSession(),

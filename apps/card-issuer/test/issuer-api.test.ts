@@ -354,3 +354,21 @@ describe('the card issuer: card sign-in relayed to the server, one operation at 
     expect((await post(r, cardIssuerPaths.readBaseInfo, {})).body.code).toBe(0);
   });
 });
+
+describe('GET /healthz', () => {
+  it('answers 200 with the reader state, its kind and the version to a probe on this PC (no Origin)', async () => {
+    const r = await start();
+    const res = await fetch(`${r.url}/healthz`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { status: string; reader: { state: string; kind: string; name: string; card: boolean }; version: string };
+    expect(body.status).toBe('ok');
+    expect(body.reader).toMatchObject({ state: 'ready', kind: 'virtual', name: virtualReaderName });
+    expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('is refused to a page of an origin that is not allowed, like every other call', async () => {
+    const r = await start();
+    const res = await fetch(`${r.url}/healthz`, { headers: { origin: 'http://evil.example' } });
+    expect(res.status).toBe(403);
+  });
+});

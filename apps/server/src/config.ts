@@ -77,6 +77,42 @@ export interface Config {
   demoCards: boolean;
   /** SYSTEM_KEY_KEK_FILE: the key-encryption key of the gate system key (default `<data>/system-key.kek`; docs/cards.md). */
   systemKeyKekFile: string;
+  /** BACKUP_DIR: where `campus backup` writes its archives and the KEK copies beside them (default `<data>/backups`). */
+  backupDir: string;
+  /** BACKUP_RETENTION_DAYS: how long a backup is kept; each backup removes the ones past theirs. */
+  backupRetentionDays: number;
+  /** LOG_LEVEL: the least severe log line written (fatal … trace, or silent); default info. */
+  logLevel: LogLevel;
+  /** METRICS: whether /metrics answers (default off). */
+  metrics: boolean;
+  /** Who may read /metrics: loopback always, plus METRICS_ALLOW's addresses / CIDR ranges. */
+  metricsAllow: readonly string[];
+}
+
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+/** LOG_LEVEL: one of logLevels (any case). */
+function logLevelVar(env: Env, name: string): LogLevel {
+  const raw = textVar(env, name);
+  if (raw === null) return 'info';
+  const value = raw.toLowerCase();
+  const found = logLevels.find((level) => level === value);
+  if (found === undefined) throw new ConfigError(name, `must be one of ${logLevels.join(', ')}, got "${raw}"`);
+  return found;
+}
+
+/** Loopback callers: what METRICS_ALLOW defaults to (never open to the internet by default). */
+export const loopbackAddresses = ['127.0.0.1', '::1'] as const;
+
+/** METRICS_ALLOW: comma list of addresses / CIDR ranges, parsed like TRUST_PROXY's list; added to `always`. */
+function addressListVar(env: Env, name: string, always: readonly string[]): readonly string[] {
+  const raw = textVar(env, name);
+  if (raw === null) return always;
+  const items = raw.split(',').map((item) => item.trim());
+  const bad = items.find((item) => !isAddressOrRange(item));
+  if (bad !== undefined) throw new ConfigError(name, `must be addresses / CIDR ranges separated by commas; "${bad}" is none of these`);
+  return [...new Set([...always, ...items])];
 }
 
 export class ConfigError extends Error {
@@ -301,6 +337,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     demoLicence: switchVar(env, 'DEMO_LICENCE', true),
     demoCards: switchVar(env, 'DEMO_CARDS', false),
     systemKeyKekFile: path.resolve(cwd, textVar(env, 'SYSTEM_KEY_KEK_FILE') ?? path.join(dataDir, 'system-key.kek')),
+    logLevel: logLevelVar(env, 'LOG_LEVEL'),
+    backupDir: path.resolve(cwd, textVar(env, 'BACKUP_DIR') ?? path.join(dataDir, 'backups')),
+    backupRetentionDays: intVar(env, 'BACKUP_RETENTION_DAYS', 14, 1, 3650),
+    metrics: switchVar(env, 'METRICS', false),
+    metricsAllow: addressListVar(env, 'METRICS_ALLOW', loopbackAddresses),
   };
 }
 

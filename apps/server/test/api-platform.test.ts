@@ -45,6 +45,18 @@ describe.each(databases)('platform: health, docs, shell, files (%s)', (kind) => 
     expect(await res.json()).toEqual({ status: 'ok' });
   });
 
+  it('/livez and /readyz answer for probes; unknown paths under them and the API are 404, never the shell', async () => {
+    expect(await (await fetch(`${server.url}/livez`)).json()).toEqual({ status: 'ok' });
+    const ready = await fetch(`${server.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ok' });
+    for (const unknown of ['/readyz/x', '/livez/', '/metrics', '/metrics/x', '/qy/api/Nothing/Here', '/healthz/more']) {
+      const res = await fetch(`${server.url}${unknown}`, { headers: { accept: 'text/html' } });
+      expect(res.status, unknown).toBe(404);
+      expect(((await res.json()) as { code: number }).code, unknown).toBe(codes.notFound);
+    }
+  });
+
   it('/docs serves the OpenAPI description with the sign-in path, and the UI page under the CSP', async () => {
     const json = (await (await fetch(`${server.url}/docs/json`)).json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
     expect(json.openapi).toMatch(/^3\./);
@@ -272,10 +284,14 @@ function runMain(env: Record<string, string>, untilText: string | null, timeoutM
     }, timeoutMs);
     child.stdout.on('data', (c: Buffer) => {
       stdout += c.toString();
-      if (untilText && stdout.includes(untilText)) child.kill('SIGTERM');
+      if (untilText && `${stdout}${stderr}`.includes(untilText)) child.kill('SIGTERM');
     });
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('exit', (code) => {
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+      if (untilText && `${stdout}${stderr}`.includes(untilText)) child.kill('SIGTERM');
+    });
+    // 'close': both pipes read to their end (the log lines written before the exit included)
+    child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
@@ -291,18 +307,39 @@ describe('main.ts', () => {
     expect(fs.existsSync(path.join(dir, 'campus.db'))).toBe(false);
   });
 
-  it('a production start seeds no demo accounts and creates admin with a one-time password printed once', async () => {
+  it('names a data folder it cannot write in one line and exits 2, without a stack trace', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'not-a-folder');
+    fs.writeFileSync(file, '');
+    // a path below a file: refused even to root (chmod is not)
+    const dataDir = path.join(file, 'data');
+    const result = await runMain({ NODE_ENV: 'production', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' }, null);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(new RegExp(`^DATA_DIR ${dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not writable by user \\S+: ENOTDIR`, 'm'));
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(result.stdout).toBe('');
+  });
+
+  it('a production start seeds no demo accounts and leaves the one-time password in a private file, never in its output', async () => {
     const dir2 = tempDir();
-    const run = await runMain({ NODE_ENV: 'production', DATA_DIR: dir2, PORT: '0', HOST: '127.0.0.1' }, 'account admin');
-    expect(run.stdout).toMatch(/Campus shell server: http:\/\/127\.0\.0\.1:\d+\//);
-    expect(run.stdout).toContain(`SQLite ${path.join(dir2, 'campus.db')}`);
-    const match = /account admin {2}password (\S+)/.exec(run.stdout);
+    const run = await runMain({ NODE_ENV: 'production', DATA_DIR: dir2, PORT: '0', HOST: '127.0.0.1' }, 'server listening');
+    // stdout is the log: JSON lines only, the migrations named; the person's banner is on stderr
+    const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { level: number; msg: string; migration?: string; url?: string; passwordFile?: string });
+    expect(lines.filter((line) => line.msg === 'database migration applied').map((line) => line.migration)).toContain('0001_initial');
+    expect(lines.find((line) => line.msg === 'server listening')?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(run.stderr).toMatch(/Campus shell server: http:\/\/127\.0\.0\.1:\d+\//);
+    expect(run.stderr).toContain(`SQLite ${path.join(dir2, 'campus.db')}`);
+    const passwordFile = path.join(dir2, 'initial-admin-password');
+    expect(lines.find((line) => line.msg === 'first start: system administrator created')?.passwordFile).toBe(passwordFile);
+    expect(run.stderr).toContain(`its one-time password is in ${passwordFile}`);
+    expect(fs.statSync(passwordFile).mode & 0o777).toBe(0o600);
+    const match = /^password (\S+)$/m.exec(fs.readFileSync(passwordFile, 'utf8'));
     expect(match).not.toBeNull();
     const password = match?.[1] ?? '';
     expect(password).toMatch(/^.{16}$/);
-    expect(run.stdout.split(password).length - 1).toBe(1);
-    expect(run.stdout).not.toContain('Sysadmin#2026');
+    expect(run.stdout).not.toContain(password);
     expect(run.stderr).not.toContain(password);
+    expect(run.stdout + run.stderr).not.toContain('Sysadmin#2026');
 
     // The same data folder, started through the test harness: admin signs in, no demo account exists.
     const { openDatabase } = await import('../src/db/database.ts');
@@ -314,6 +351,44 @@ describe('main.ts', () => {
     expect(licences).toEqual([]);
     expect(fs.existsSync(path.join(dir2, 'tools', 'tools.json'))).toBe(false);
     fs.rmSync(dir2, { recursive: true, force: true });
+  });
+});
+
+describe('main.ts on a SQLite file another process is writing to', () => {
+  it('waits past busy_timeout for the write to end, then starts', async () => {
+    const dir = tempDir();
+    // another process (a backup writing its row, a second node) holds the write lock for 12 s: longer than the
+    // start's way to its first write (2-4 s) and the 5 s of busy_timeout together
+    const holder = spawn('sqlite3', [path.join(dir, 'campus.db')], { stdio: ['pipe', 'ignore', 'inherit'] });
+    holder.stdin.write('PRAGMA journal_mode=WAL; CREATE TABLE held (x); BEGIN EXCLUSIVE; INSERT INTO held VALUES (1);\n');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const release = setTimeout(() => holder.stdin.end('COMMIT;\n'), 12_000);
+    try {
+      const run = await runMain({ NODE_ENV: 'production', DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1' }, 'server listening', 60_000);
+      expect(run.stderr).not.toMatch(/Start-up failed/);
+      expect(run.stdout).toContain('server listening');
+    } finally {
+      clearTimeout(release);
+      holder.stdin.end();
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('main.ts when the one-time password cannot be written', () => {
+  it('keeps serving and says, once, how to give the administrator a new one', async () => {
+    const dir = tempDir();
+    // the password file's name is taken by a folder: the write fails, as on a full disk
+    fs.mkdirSync(path.join(dir, 'initial-admin-password', 'in-the-way'), { recursive: true });
+    const run = await runMain({ NODE_ENV: 'production', DATA_DIR: dir, PORT: '0', HOST: '127.0.0.1' }, 'server listening');
+    const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { level: number; msg: string });
+    const said = lines.filter((line) => line.msg.startsWith('first start: the one-time password could not be written'));
+    expect(said).toHaveLength(1);
+    expect(said[0]?.level).toBe(50);
+    expect(said[0]?.msg).toMatch(/\(EISDIR\); once that is fixed, give the administrator a new one: campus admin reset-password --tenant \S+ --account admin$/);
+    expect(lines.some((line) => line.msg === 'server listening')).toBe(true);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });
 

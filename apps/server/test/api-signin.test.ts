@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LicencePermission, MenuData, PermissionEntry, TenantEntry, UserInfo, UserSettings } from '@campus/contracts';
-import { apiPaths, codes } from '@campus/contracts';
+import { apiPaths, codes, shellVersion } from '@campus/contracts';
 import { call, databases, sha256, signIn, startServer, webLoginBody } from './helpers.ts';
 import type { TestServer } from './helpers.ts';
 
@@ -171,7 +171,7 @@ describe.each(databases)('sign-in and what each demo account gets (%s)', (kind) 
     const runtime = await call(server, 'GET', apiPaths.runtimeLoginSettings);
     expect(runtime.body.data).toEqual({ IsPrivateDeployment: false, OpenImageVerifyCode: false, CardLogin: false, MJSystem: 1, OpenLdap: false, IsOEM: false });
     const version = await call(server, 'GET', `${apiPaths.versionCheck}?guid=abc`);
-    expect(version.body.data).toEqual({ mjSystem: 1, version: '3.5.7.24112701' });
+    expect(version.body.data).toEqual({ mjSystem: 1, version: shellVersion });
     const logo = await call<{ url: string }>(server, 'GET', apiPaths.loginLogo);
     const image = await fetch(`${server.url}${logo.body.data.url}`);
     expect(image.status).toBe(200);

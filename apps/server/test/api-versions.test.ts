@@ -83,6 +83,25 @@ describe.each(databases)('ReportVersion and VersionList (%s)', (kind) => {
     expect((await report([door])).body.code).toBe(codes.ok);
   });
 
+  it('ReportFolders names the folders on this server that hold a report-version file, and only those (issue 27, item 12)', async () => {
+    const folders = async () => {
+      const reply = await call<string[]>(server, 'GET', apiPaths.reportFolders, undefined, { token });
+      expect(reply.status).toBe(200);
+      return reply.body.data;
+    };
+    const before = await folders();
+    expect(before).toContain('kq');
+    // no device service here, and door access lives on another server: the shell is not sent to ask for them
+    expect(before).not.toContain('device');
+    expect(before).not.toContain('mj');
+    const device = path.join(server.config.subAppsDir, 'device');
+    fs.mkdirSync(device, { recursive: true });
+    fs.writeFileSync(path.join(device, 'report-version.json'), JSON.stringify({ serviceName: 'device-service', version: '1.0.0' }));
+    expect(await folders()).toContain('device');
+    fs.rmSync(device, { recursive: true, force: true });
+    expect((await call(server, 'GET', apiPaths.reportFolders)).status).toBe(401);
+  });
+
   it('one report naming the same program twice keeps the later one', async () => {
     const reply = await report([{ ...shell, address: 'a.example.com' }, { ...shell, address: 'b.example.com' }]);
     expect(reply.body.code).toBe(codes.ok);

@@ -15,9 +15,9 @@ import type { ServerProcess } from './server-process.ts';
 
 /**
  * Issue 17 item 4: the database going away under load. Every request is answered (never held beyond a bound, never
- * a dropped connection): with success, or HTTP 503 and code 998 in the caller's language, each 503 in the server's
- * log; /healthz says 503 {status: unavailable} while the database is away; the process stays up and recovers by
- * itself once the database is back; every write it acknowledged is there.
+ * a dropped connection): with success, or HTTP 503 and code 998 in the caller's language, said in the server's log
+ * (once a minute with a count, not a line a 503); /healthz says 503 {status: unavailable} while the database is away;
+ * the process stays up and recovers by itself once the database is back; every write it acknowledged is there.
  * (a) the shared PostgreSQL of DATABASE_URL: the server's connections are killed (pg_terminate_backend, only those of
  * this test's database) several times. (b) a private PostgreSQL cluster started for the test: stopped and started
  * again, then frozen (SIGSTOP) and thawed, which only the timeouts get the server through. And, on every run, what
@@ -132,15 +132,19 @@ async function healthBecomes(server: ServerProcess, status: number, withinMs: nu
 }
 
 /**
- * After the fault: every reply was a success or the 503 envelope in its caller's language, within the bound; each
- * 503 is in the server's log; the server still runs; everything works again; nothing acknowledged is lost.
+ * After the fault: every reply was a success or the 503 envelope in its caller's language, within the bound; the
+ * server's log says so without a line for each 503; the server still runs; everything works again; nothing acknowledged is lost.
  */
 async function expectWhole(server: ServerProcess, run: ReturnType<typeof load>, databaseUrl: string) {
   const wrong = run.outcomes.filter((o) => !(isSuccess(o) || isUnavailable(o)) || o.ms > replyBoundMs);
   expect(wrong.map((o) => `${o.what} → ${o.failure ?? `${o.status} ${o.code} ${o.msg}`} in ${Math.round(o.ms)} ms`)).toEqual([]);
   const unavailable = run.outcomes.filter(isUnavailable).length;
-  const logged = server.stdout().split('\n').filter((line) => line.includes('"msg":"database unavailable: answered 503"')).length;
-  expect(logged).toBeGreaterThanOrEqual(unavailable);
+  // each kind of failure is logged, once a minute with the count of its repeats (lib/repeat-filter.ts): never a line
+  // a 503, which under load would flood the log
+  const logged = server.stdout().split('\n').filter((line) => line.includes('"msg":"database unavailable: answered 503')).length;
+  if (unavailable > 0) expect(logged).toBeGreaterThanOrEqual(1);
+  // a few lines (one a kind of failure, and its repeat count), however many calls failed
+  expect(logged).toBeLessThanOrEqual(20);
   expect(server.alive()).toBe(true);
 
   await healthBecomes(server, 200, 15_000);
@@ -361,7 +365,8 @@ describe.skipIf(clusterProblem !== null)(`the database going away: a private Pos
     let second: ServerProcess | null = null;
     try {
       const starting = startServerProcess({ port: 7223, dataDir: secondDir, databaseUrl: cluster.url, env: timeoutEnv, startTimeoutMs: 60_000 });
-      await sleep(3_000);
+      // long enough for a process that starts slowly on a busy machine to have tried once while the database is down
+      await sleep(8_000);
       cluster.start();
       second = await starting;
       expect(second.stderr()).toMatch(/^The database cannot be reached \(.*ECONNREFUSED.*\): trying again in 2 s$/m);

@@ -50,7 +50,7 @@ interface Slapd {
   stop: () => void;
 }
 
-/** Starts a throw-away slapd on a free loopback port (recipe: /work/shared/notes.md). */
+/** Starts a throw-away slapd on a free loopback port. */
 async function startSlapd(): Promise<Slapd> {
   if (!fs.existsSync(slapdBin)) throw new Error('slapd is missing: run apt-get install -y slapd ldap-utils');
   const dir = tempDir('campus-slapd-');

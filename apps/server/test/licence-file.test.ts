@@ -96,7 +96,7 @@ describe('licence files: SM2 with SM3', () => {
     expect(checkSignature(other, trust)).toBe('badSignature');
   });
 
-  it('interoperates with OpenSSL 3 (the DER fixture of notes.md, default user id)', () => {
+  it('interoperates with OpenSSL 3 (an OpenSSL-made DER fixture, default user id)', () => {
     const publicKey = '04d526d6e713087ee80c0806787bb8a0de8d9c9b40e70743dbef0e2989041e32ca6af617460188ecee8f03e294946df7b56a6fac3b9d953a0b69d3afae3d870bc3';
     const der = '3045022100cf10ed9c399d833c7045e61713a6178c6349bc31f14402012608c7d81fbaf34e02201a46f5c6107a5b82e435e2b675431fefa4ffb13b20c7ee083dd0b15c2a771c50';
     expect(sm2.doVerifySignature(new Uint8Array(Buffer.from('licence-payload')), der, publicKey, { hash: true, der: true })).toBe(true);

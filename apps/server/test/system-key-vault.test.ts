@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SystemKeyVault } from '../src/modules/gm-account/system-key-vault.ts';
 import { tempDir } from './helpers.ts';
 
@@ -33,5 +33,24 @@ describe('the system key vault on a KEK file shared by several processes', () =>
     // another KEK's text, or a changed one, still opens nothing
     expect(new SystemKeyVault(path.join(tempDir(), 'other.kek')).open(after)).toBeNull();
     expect(running.open(after.replace(/.$/, (c) => (c === '0' ? '1' : '0')))).toBeNull();
+  });
+
+  it('a disk that fills while the KEK is written leaves no half of it: the error says so, and the next try makes a whole one', () => {
+    const folder = tempDir();
+    const file = path.join(folder, 'system-key.kek');
+    const realWrite = fs.writeFileSync;
+    const full = vi.spyOn(fs, 'writeFileSync').mockImplementationOnce((target, data, options) => {
+      realWrite(target, String(data).slice(0, 10), options); // part of it reached the disk
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    });
+    try {
+      expect(() => new SystemKeyVault(file).seal(secret)).toThrow(/ENOSPC/);
+    } finally {
+      full.mockRestore();
+    }
+    expect(fs.readdirSync(folder)).toEqual([]);
+    const vault = new SystemKeyVault(file);
+    expect(vault.open(vault.seal(secret))).toEqual(secret);
+    expect(fs.readFileSync(file, 'utf8')).toMatch(/^[0-9a-f]{64}\n$/);
   });
 });

@@ -86,6 +86,8 @@ export const apiPaths = {
   reportVersion: '/common-service/api/Version/ReportVersion',
   /** GET → VersionEntry[]: every program version reported to this installation (About System, Version Info). */
   versionList: '/common-service/api/Version/VersionList',
+  /** GET → string[]: the folders under this server's /subapps/ that hold a report-version file (the shell asks only those). */
+  reportFolders: '/common-service/api/Version/ReportFolders',
   /** POST {pageInfo:{index,size}, startTime?, endTime?} → backup log rows, newest first (private deployments). */
   backupLogSearch: '/common-service/api/BackUpLog/SearchBackupLog',
   // gate set-up and card sign-in (spec §7 card section; docs/cards.md "The server's card calls"); all POST
@@ -188,6 +190,10 @@ export const apiPaths = {
   /** GET → one tool file as an attachment. */
   toolsFile: '/tools/:fileName',
   health: '/healthz',
+  /** 200 while the process answers (a restart probe). */
+  liveness: '/livez',
+  /** 200 when the database answers, migrations are done and the data folder takes writes; 503 naming what is not (a balancer probe). */
+  readiness: '/readyz',
 } as const;
 
 export type ApiPath = (typeof apiPaths)[keyof typeof apiPaths];

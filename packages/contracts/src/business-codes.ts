@@ -88,6 +88,8 @@ export const codes = {
   subAppBuiltIn: 262,
   subAppNotRegistered: 263,
   accountUnknown: 264,
+  /** The server's storage (database or data folder) is full (HTTP 507): nothing was written; the administrator must free space. */
+  storageFull: 997,
   /** The database cannot be reached or dropped the connection (HTTP 503): nothing was answered from it, try again. */
   serviceUnavailable: 998,
   internalError: 999,
@@ -188,6 +190,7 @@ export const codeMessages: Record<BusinessCode, Localised> = {
   [codes.subAppBuiltIn]: { 'en-US': '{appNo} is a built-in system: it cannot be registered, replaced or removed', 'zh-CN': '{appNo} 是内置系统：不能登记、替换或删除', 'zh-MO': '{appNo} 是內置系統：不能登記、替換或刪除' },
   [codes.subAppNotRegistered]: { 'en-US': 'No registered sub-system has the code {appNo}', 'zh-CN': '没有编码为 {appNo} 的已登记子系统', 'zh-MO': '沒有編碼為 {appNo} 的已登記子系統' },
   [codes.accountUnknown]: { 'en-US': 'Tenant {tenantCode} has no account {account}', 'zh-CN': '租户 {tenantCode} 中没有账号 {account}', 'zh-MO': '租戶 {tenantCode} 中沒有帳號 {account}' },
+  [codes.storageFull]: { 'en-US': "The server's storage is full, so nothing could be saved: please tell the administrator", 'zh-CN': '服务器存储空间已满，未能保存：请通知管理员', 'zh-MO': '伺服器儲存空間已滿，未能儲存：請通知管理員' },
   [codes.serviceUnavailable]: { 'en-US': 'The service is unavailable for a moment (the database cannot be reached): please try again shortly', 'zh-CN': '服务暂时不可用（无法连接数据库），请稍后再试', 'zh-MO': '服務暫時無法使用（無法連接資料庫），請稍後再試' },
   [codes.internalError]: { 'en-US': 'Internal server error!', 'zh-CN': '服务器内部错误！', 'zh-MO': '伺服器內部錯誤！' },
 };

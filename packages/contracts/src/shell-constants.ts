@@ -1,5 +1,5 @@
 /** Numbers fixed by the specification (§9) that both server and shell use. */
-export const shellVersion = '3.5.7.24112701';
+export const shellVersion = '3.6.0.26112601';
 /** The shell's service name in ReportVersion / VersionList (spec §7). */
 export const shellServiceName = 'main-front';
 export const defaultServicePort = 6300;

@@ -111,7 +111,7 @@ export class PcscLab {
       path.join(dir, 'reader.conf.d', 'vpcd'),
       `FRIENDLYNAME "${friendlyName}"\nDEVICENAME /dev/null:0x${vpcdPort.toString(16)}\nLIBPATH ${vpcdDriver}\nCHANNELID 0x${vpcdPort.toString(16)}\n`,
     );
-    // vicc imports Crypto; Debian ships PyCryptodome as Cryptodome (notes.md)
+    // vicc imports Crypto; Debian ships PyCryptodome as Cryptodome
     fs.mkdirSync(path.join(dir, 'python'));
     fs.symlinkSync(cryptodome, path.join(dir, 'python', 'Crypto'));
     const lab = new PcscLab(dir);

@@ -19,6 +19,8 @@ export interface DatabaseHandle {
    * main.ts points it at the server's log. Until then, a process warning.
    */
   onConnectionLost: (error: Error) => void;
+  /** PostgreSQL: the pool's connections (total, idle) and the clients waiting for one; SQLite: null (one connection). */
+  poolStats: () => { total: number; idle: number; waiting: number } | null;
 }
 
 // int8 (bigint) columns hold epoch milliseconds, which fit a JS number: parse them as numbers.
@@ -102,6 +104,7 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
       dialect: 'postgres',
       close: () => db.destroy(),
       onConnectionLost: (error) => process.emitWarning(`PostgreSQL connection lost: ${error.message}`),
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     };
     return handle;
   }
@@ -120,7 +123,7 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
   // PostgreSQL, so case-insensitive searches (lower(x) like lower(?)) answer the same on both.
   sqlite.defineFunction('lower', (value: unknown) => (value === null ? null : String(value).toLowerCase()));
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy(), onConnectionLost: () => undefined };
+  return { db, dialect: 'sqlite', close: () => db.destroy(), onConnectionLost: () => undefined, poolStats: () => null };
 }
 
 /** `select 1`: true when the database answers within `timeoutMs`. */

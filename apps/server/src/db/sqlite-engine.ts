@@ -20,8 +20,13 @@ export interface SqliteEngine {
   defineFunction(name: string, fn: (value: unknown) => unknown): void;
   /** Prepares a statement in Kysely's form. */
   prepare(sql: string): SqliteStatement;
+  /** A consistent copy of the whole database into `destination`, through SQLite's online backup API. */
+  backup(destination: string): Promise<void>;
   close(): void;
 }
+
+/** Pages a backup step copies: all of them in one step, so writers on other connections never restart it. */
+const wholeDatabase = 2 ** 31 - 1;
 
 // the parts of node:sqlite used here (@types/node for Node 20 does not describe it)
 interface NodeStatementSync {
@@ -44,7 +49,10 @@ export function hasNodeSqlite(version: string = process.versions.node): boolean 
 }
 
 function nodeSqlite(file: string): SqliteEngine {
-  const { DatabaseSync } = require('node:sqlite') as { DatabaseSync: new (file: string) => NodeDatabaseSync };
+  const { DatabaseSync, backup } = require('node:sqlite') as {
+    DatabaseSync: new (file: string) => NodeDatabaseSync;
+    backup: (source: NodeDatabaseSync, destination: string, options: { rate: number }) => Promise<number>;
+  };
   const db = new DatabaseSync(file);
   return {
     name: 'node:sqlite',
@@ -61,6 +69,9 @@ function nodeSqlite(file: string): SqliteEngine {
         iterate: (parameters) => statement.iterate(...parameters),
       };
     },
+    backup: async (destination) => {
+      await backup(db, destination, { rate: wholeDatabase });
+    },
     close: () => db.close(),
   };
 }
@@ -73,6 +84,9 @@ function betterSqlite3(file: string): SqliteEngine {
     exec: (text) => db.exec(text),
     defineFunction: (name, fn) => db.function(name, { deterministic: true }, fn),
     prepare: (text) => db.prepare(text),
+    backup: async (destination) => {
+      await db.backup(destination, { progress: () => wholeDatabase });
+    },
     close: () => db.close(),
   };
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { sql } from 'kysely';
 import type { DatabaseHandle } from './database.ts';
+import { processAlive } from '../lib/process-alive.ts';
 
 /** Any fixed number: the advisory lock every server process of one PostgreSQL database takes to start. */
 const postgresStartLockKey = 6_300_017;
@@ -12,15 +13,6 @@ export interface StartLockOptions {
   sqliteFile: string;
   /** How long to wait for another process's start before giving up. */
   timeoutMs?: number;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**
@@ -48,7 +40,7 @@ async function withLockFile<T>(file: string, timeoutMs: number, work: () => Prom
     }
     const named = Number.isInteger(holder) && holder > 0;
     // left by a process that died (an empty file is one being written, unless it has stayed empty)
-    if ((named && !alive(holder)) || (!named && age > staleEmptyMs)) {
+    if ((named && !processAlive(holder)) || (!named && age > staleEmptyMs)) {
       fs.rmSync(lockFile, { force: true });
       continue;
     }

@@ -17,6 +17,9 @@ export const apiPrefixes = [
   '/subapps',
   '/docs',
   '/healthz',
+  '/livez',
+  '/readyz',
+  '/metrics',
 ] as const;
 
 export function isApiPath(url: string): boolean {

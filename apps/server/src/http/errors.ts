@@ -1,7 +1,13 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { codes } from '@campus/contracts';
-import { isDatabaseUnavailable } from '../db/unavailable.ts';
+import { isDatabaseUnavailable, isStorageFull } from '../db/unavailable.ts';
+import { countDatabaseError } from '../lib/metrics.ts';
+import { createRepeatFilter } from '../lib/repeat-filter.ts';
+import type { StorageWatch } from '../lib/storage-watch.ts';
 import { AppError, InvalidRequest, sendFailure } from './envelope.ts';
+
+/** Identical errors are logged once a minute at most (a database that went away fails every request alike). */
+const repeats = createRepeatFilter(60_000);
 
 /** How long a caller told the database is unavailable is asked to wait before trying again. */
 const retryAfterSeconds = '5';
@@ -32,10 +38,27 @@ export function errorHandler(error: FastifyError | AppError | unknown, request: 
     const code = status === 404 ? codes.notFound : status === 403 ? codes.noPermission : codes.badRequest;
     return sendFailure(request, reply, code === codes.badRequest ? new InvalidRequest(e.message ?? '', status) : new AppError(code, status));
   }
+  if (isStorageFull(error)) {
+    countDatabaseError('storage_full');
+    const where = typeof (error as { path?: unknown }).path === 'string' ? String((error as { path: string }).path) : 'the database';
+    // logged once (with where), not once per request, until the storage takes writes again
+    (request.server as { storageWatch?: StorageWatch }).storageWatch?.reportFull(where);
+    return sendFailure(request, reply, new AppError(codes.storageFull, 507));
+  }
   if (isDatabaseUnavailable(error)) {
-    request.log.error({ err: error }, 'database unavailable: answered 503');
+    countDatabaseError('unavailable');
+    logOnceAWindow(request, error, 'database unavailable: answered 503');
     return sendFailure(request, reply, new AppError(codes.serviceUnavailable, 503, null, {}, null, { 'retry-after': retryAfterSeconds }));
   }
-  request.log.error({ err: error }, 'unhandled error');
+  logOnceAWindow(request, error, 'unhandled error');
   return sendFailure(request, reply, new AppError(codes.internalError, 500));
+}
+
+/** The first of identical errors (same code and message) in a window is logged; the next logged one says how many were left out. */
+function logOnceAWindow(request: FastifyRequest, error: unknown, what: string): void {
+  const e = (typeof error === 'object' && error !== null ? error : {}) as HttpLikeError;
+  const { log, repeated } = repeats.admit(`${what}|${e.code ?? ''}|${e.message ?? String(error)}`);
+  if (!log) return;
+  if (repeated > 0) request.log.error({ err: error, repeated }, `${what} (repeated ${repeated} times since last logged)`);
+  else request.log.error({ err: error }, what);
 }

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifySchema, RawServerDefaul
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { LanguageCode, LoginType } from '@campus/contracts';
 import type { ChangeStamps } from '../db/change-stamps.ts';
+import type { StorageWatch } from '../lib/storage-watch.ts';
 
 /** The Fastify instance with the TypeBox type provider, as route modules receive it. */
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -42,6 +43,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every registered route (method, URL pattern, schema), HEAD left out. */
     routeList: readonly RegisteredRoute[];
+    /** The data folder's storage state (lib/storage-watch.ts): storage-full errors mark it, /readyz reads it. */
+    storageWatch: StorageWatch;
   }
   interface FastifyRequest {
     /** Language of the `language` header (zh-CN when absent or unknown). */

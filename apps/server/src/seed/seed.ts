@@ -5,7 +5,6 @@ import { fileURLToPath } from 'node:url';
 import type { Localised, SkinCode } from '@campus/contracts';
 import type { Config } from '../config.ts';
 import type { Services } from '../services.ts';
-import type { NewBackupLog } from '../modules/backup-log/backup-log-service.ts';
 import { meetsPasswordPolicy } from '../modules/account/password.ts';
 import { catalogueSystems, cataloguePages, functionCodes, systems } from './catalogue.ts';
 import { demoOrganisations } from './enterprise.ts';
@@ -172,62 +171,6 @@ export function writeDemoTools(dataDir: string, issuerUrl: string): void {
   }
 }
 
-const dayMs = 86_400_000;
-/** The demo's backups are named and timed on the campus clock (UTC+8). */
-const campusOffsetMs = 8 * 3_600_000;
-
-function campusDate(time: number): string {
-  return new Date(time + campusOffsetMs).toISOString().slice(0, 10).replace(/-/g, '');
-}
-
-/**
- * About 25 backups of this server over the last weeks, newest first: a nightly database dump kept
- * 30 days, a weekly log archive kept 90 days, and one manual dump before the last upgrade. Sizes in bytes.
- */
-export function demoBackupLogs(now: number): NewBackupLog[] {
-  const today = Math.floor((now + campusOffsetMs) / dayMs) * dayMs - campusOffsetMs; // 00:00 on the campus clock
-  const rows: NewBackupLog[] = [];
-  for (let day = 1; day <= 18; day += 1) {
-    const backupTime = today - day * dayMs + 2 * 3_600_000 + ((day * 37) % 50) * 1000;
-    rows.push({
-      name: `campus-db-${campusDate(backupTime)}-0200.sql.gz`,
-      backupTime,
-      filePath: '/var/backups/campus/db/',
-      addr: '127.0.0.1',
-      retentionDay: 30,
-      size: 51_380_224 - day * 173_015 + ((day * 7919) % 311) * 1024,
-      remarks: 'Scheduled nightly database dump',
-    });
-  }
-  // Sundays before today, 03:30
-  const weekday = new Date(today + campusOffsetMs).getUTCDay();
-  const lastSunday = today - (weekday === 0 ? 7 : weekday) * dayMs;
-  for (let week = 0; week < 6; week += 1) {
-    const backupTime = lastSunday - week * 7 * dayMs + 3.5 * 3_600_000 + ((week * 53) % 60) * 1000;
-    rows.push({
-      name: `campus-logs-${campusDate(backupTime)}.tar.gz`,
-      backupTime,
-      filePath: '/var/backups/campus/logs/',
-      addr: '127.0.0.1',
-      retentionDay: 90,
-      size: 187_654_321 + ((week * 104_729) % 61) * 1_048_576 - week * 2_345_678,
-      remarks: 'Weekly archive of the server and access logs',
-    });
-  }
-  const upgrade = today - 12 * dayMs + 14 * 3_600_000 + 15 * 60_000;
-  rows.push({
-    name: `campus-db-${campusDate(upgrade)}-1415-pre-upgrade.sql.gz`,
-    backupTime: upgrade,
-    filePath: '/var/backups/campus/manual/',
-    addr: '127.0.0.1',
-    retentionDay: 90,
-    size: 49_872_896,
-    remarks: 'Manual backup before upgrading to 3.5.7.24112701; keep until the upgrade is signed off',
-  });
-  // each entry is logged when its backup finishes: about 2 MB of compressed output a second, plus a few seconds to start
-  for (const row of rows) row.logTime = row.backupTime + 3000 + Math.round(row.size / 2_000);
-  return rows.sort((a, b) => b.backupTime - a.backupTime);
-}
 
 async function seedDemo(services: Services, config: Config): Promise<void> {
   await createTenant(services, '1001', { 'en-US': 'Demo Campus', 'zh-CN': '演示园区', 'zh-MO': '演示園區' });
@@ -262,7 +205,6 @@ async function seedDemo(services: Services, config: Config): Promise<void> {
   await menu.grant(expired, 'qy', functionCodes('qy'));
 
   if (config.demoLicence) await addDemoLicence(services);
-  for (const row of demoBackupLogs(services.now())) await services.backupLogs.add(row);
   for (const org of demoOrganisations()) {
     await services.enterprise.addDepartments(org.tenantCode, org.departments);
     await services.enterprise.addEmployees(org.tenantCode, org.employees);

@@ -3,7 +3,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { message } from 'antd';
 import type { LicenceSearchRequest, VersionEntry } from '@campus/contracts';
-import { apiPaths } from '@campus/contracts';
+import { apiPaths, shellVersion } from '@campus/contracts';
 import { i18n } from '../lib/i18n.ts';
 import * as storage from '../lib/storage.ts';
 import { closeAbout, openAbout, useAboutDialog } from '../features/about/about-state.ts';
@@ -19,7 +19,7 @@ import AboutDialog from '../features/about/about-dialog.tsx';
 // licence feature's Licenses tab. Features do not import each other, so the test of both lives here.
 
 const versions: VersionEntry[] = [
-  { address: '10.0.0.5:6300', serviceName: 'main-front', version: '3.5.7.24112701' },
+  { address: '10.0.0.5:6300', serviceName: 'main-front', version: shellVersion },
   { address: '10.0.0.5:6300', serviceName: 'common-service', version: '2.1.0' },
   { address: 'campus.example', serviceName: 'qy', version: '1.4.2' },
 ];
@@ -68,7 +68,7 @@ const calls = (url: string) => seen.filter((call) => call.url === url);
 describe('About System: Version Info', () => {
   it('lists node, program and version of every reported program, with the total', async () => {
     renderAbout();
-    expect(screen.getByRole('dialog', { name: 'About System' })).toHaveTextContent('3.5.7.24112701');
+    expect(screen.getByRole('dialog', { name: 'About System' })).toHaveTextContent(shellVersion);
     await waitFor(() => expect(rows()).toHaveLength(3));
     expect(rows()[2]).toHaveTextContent('campus.example');
     expect(rows()[2]).toHaveTextContent('qy');
@@ -123,7 +123,7 @@ describe('About System: Version Info', () => {
     await waitFor(() => expect(rows()).toHaveLength(3));
     fireEvent.click(screen.getByRole('button', { name: /One Click Copying/ }));
     await waitFor(() => expect(writeText).toHaveBeenCalledTimes(1));
-    expect(writeText).toHaveBeenCalledWith('10.0.0.5:6300\tmain-front\t3.5.7.24112701\n10.0.0.5:6300\tcommon-service\t2.1.0\ncampus.example\tqy\t1.4.2');
+    expect(writeText).toHaveBeenCalledWith(`10.0.0.5:6300\tmain-front\t${shellVersion}\n10.0.0.5:6300\tcommon-service\t2.1.0\ncampus.example\tqy\t1.4.2`);
     expect(await screen.findByText('Copied to the clipboard')).toBeInTheDocument();
   });
 
@@ -176,9 +176,9 @@ describe('About System: Licenses', () => {
     renderAbout();
     await userEvent.click(screen.getByRole('tab', { name: 'Licenses' }));
     await waitFor(() => expect(rows()).toHaveLength(15));
-    const links = screen.getAllByRole('button', { name: /^Activate LIC-/ }).map((link) => link.getAttribute('aria-label'));
-    expect(links).toEqual(['Activate LIC-0', 'Activate LIC-4', 'Activate LIC-8', 'Activate LIC-12']);
-    await userEvent.click(screen.getByRole('button', { name: 'Activate LIC-4' }));
+    const links = screen.getAllByRole('button', { name: /^Activation LIC-/ }).map((link) => link.getAttribute('aria-label'));
+    expect(links).toEqual(['Activation LIC-0', 'Activation LIC-4', 'Activation LIC-8', 'Activation LIC-12']);
+    await userEvent.click(screen.getByRole('button', { name: 'Activation LIC-4' }));
     expect(useLicenceDialogs.getState().activation).toBe('L4');
     await userEvent.click(screen.getByRole('button', { name: /Add Authorization/ }));
     expect(useLicenceDialogs.getState().upload).toBe(true);
@@ -193,7 +193,7 @@ describe('About System: Licenses', () => {
     expect(rows()).toHaveLength(0);
     expect(screen.queryByRole('button', { name: /Retry/ })).toBeNull();
     expect(screen.queryByRole('button', { name: /Add Authorization/ })).toBeNull();
-    expect(screen.queryByRole('button', { name: /^Activate LIC-/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Activation LIC-/ })).toBeNull();
   });
 
   it('opened from a licence prompt it starts on Licenses; closed, it starts on Version Info again', async () => {

@@ -1,25 +1,19 @@
 import { useEffect } from 'react';
 import { App as AntdApp, ConfigProvider } from 'antd';
-import type { Locale } from 'antd/es/locale';
-import enUS from 'antd/locale/en_US';
-import zhCN from 'antd/locale/zh_CN';
-import zhHK from 'antd/locale/zh_HK';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router-dom';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { LanguageCode } from '@campus/contracts';
 import { toLanguage } from '@campus/contracts';
 import { registerNotifier } from '../lib/request.ts';
 import { staticNotifier } from '../lib/notifier.ts';
 import * as storage from '../lib/storage.ts';
 import { skinOf } from '../lib/skins.ts';
+import { antdLocales } from '../lib/antd-locales.ts';
 import { usePrefersReducedMotion } from '../lib/reduced-motion.ts';
 // every antd style as one static file instead of styles computed while rendering (zero-runtime mode):
 // the first render after sign-in is several times faster on slow machines
 import 'antd/dist/antd.css';
 
-/** antd has no zh_MO locale: Traditional Chinese (Hong Kong) is the nearest. */
-const antdLocales: Record<LanguageCode, Locale> = { 'en-US': enUS, 'zh-CN': zhCN, 'zh-MO': zhHK };
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { refetchOnWindowFocus: false, staleTime: 30_000 } },

@@ -251,6 +251,11 @@ export function apiPostRaw<T>(url: string, data?: unknown, options: RequestOptio
   return send<Envelope<T>>({ method: 'POST', url, data: data ?? {} }, { ...options, raw: true });
 }
 
+/** GET that resolves with the whole envelope, also on a failed code (quiet background calls). */
+export function apiGetRaw<T>(url: string, params?: Record<string, unknown>, options: RequestOptions = {}): Promise<Envelope<T>> {
+  return send<Envelope<T>>({ method: 'GET', url, params }, { ...options, raw: true });
+}
+
 /** GET that resolves with the data and the recordCount of a paged list. */
 export function apiGetCounted<T>(url: string, params?: Record<string, unknown>): Promise<CountedResult<T>> {
   return send<CountedResult<T>>({ method: 'GET', url, params }, { counted: true });

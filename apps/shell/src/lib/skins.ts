@@ -1,6 +1,7 @@
 import type { ThemeConfig } from 'antd';
 import type { SkinCode } from '@campus/contracts';
 import { defaultSkin, isSkinCode } from '@campus/contracts';
+import { readableColors } from './readable-colors.ts';
 
 /** Colours of the layout chrome that antd tokens do not cover (header and side bar). */
 export interface SkinChrome {
@@ -23,7 +24,17 @@ interface Skin {
  * (colorPrimaryBorder) for at least 3:1 on white. Links take the primary colour too (antd's own link blue is a
  * seed of its own, 4.1:1 on the card screens' background).
  */
-const readable = { colorTextTertiary: 'rgba(0, 0, 0, 0.6)', colorTextDescription: 'rgba(0, 0, 0, 0.6)', colorTextPlaceholder: 'rgba(0, 0, 0, 0.6)' } as const;
+const readable = {
+  colorTextTertiary: 'rgba(0, 0, 0, 0.6)',
+  colorTextDescription: 'rgba(0, 0, 0, 0.6)',
+  colorTextPlaceholder: 'rgba(0, 0, 0, 0.6)',
+  // danger buttons (white on it), error and success text (on white): antd's lighter defaults fail 4.5:1
+  colorError: readableColors.error,
+  colorErrorHover: readableColors.errorHover,
+  colorErrorActive: readableColors.errorActive,
+  colorSuccess: readableColors.success,
+  colorWarning: readableColors.warning,
+} as const;
 
 /**
  * The three skins of spec §2, chosen per tenant (TenantSettings.skin): DASUI001 the classic dark-blue
@@ -43,6 +54,9 @@ const skins: Record<SkinCode, Skin> = {
     chrome: { headerBg: '#ffffff', headerText: 'rgba(0, 0, 0, 0.88)', siderBg: '#faf7ff', menuTheme: 'light' },
   },
 };
+
+/** The theme of screens shown before a tenant is known (the login page's dialogs): the default skin's. */
+export const beforeSignInTheme: ThemeConfig = skins[defaultSkin].theme;
 
 export function skinOf(code: unknown): Skin & { code: SkinCode } {
   const chosen = isSkinCode(code) ? code : defaultSkin;

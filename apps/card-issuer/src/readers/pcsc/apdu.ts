@@ -49,7 +49,7 @@ export function readBinary(offset: number, length: number): Buffer {
 }
 
 /**
- * UPDATE BINARY. `withLe` appends an Le byte: vicc stops answering without one (notes.md); a card that refuses the
+ * UPDATE BINARY. `withLe` appends an Le byte: vicc stops answering without one; a card that refuses the
  * extra byte answers 6700 and the driver sends the plain form from then on.
  */
 export function updateBinary(offset: number, data: Uint8Array, withLe: boolean): Buffer {

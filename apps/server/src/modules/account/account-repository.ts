@@ -88,6 +88,16 @@ export class AccountRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /** An operator's reset: the new hash, to be changed at the next sign-in (as a first start's administrator). */
+  async setOneTimePassword(userId: string, passwordHash: string, digestMode: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('users')
+      .set({ password_hash: passwordHash, digest_mode: digestMode, pwd_edit_reason: 0, pwd_locking_time: null, is_first_login: 1 })
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   /**
    * Replaces the password hash and clears every "must change the password" mark, only while the stored
    * hash is still `expectedHash` (a concurrent change makes this a no-op). True when the row changed.

@@ -101,6 +101,11 @@ export class AccountService {
     return matches && user.digest_mode === this.digestMode;
   }
 
+  /** Gives a user a one-time password that must be changed at the next sign-in (`campus admin reset-password`). */
+  async resetToOneTimePassword(userId: string, password: string): Promise<boolean> {
+    return this.repo.setOneTimePassword(userId, await hashDigest(passwordDigest(password, this.digestMode)), this.digestMode);
+  }
+
   async createTenant(input: NewTenant): Promise<void> {
     await this.repo.insertTenant({
       code: input.code,

@@ -1,3 +1,4 @@
+import { countedCardOperation } from '../../lib/metrics.ts';
 import { adminCardKind, blankImage, buildAdminCard } from '@campus/card-crypto';
 import { cardStates, codes, mayRecycle } from '@campus/contracts';
 import type { AdminCardIssueRequest, AdminCardRewriteRequest, CardRecycleConfirm, CardRecycleData, CardWriteConfirm, LanguageCode, PreparedCardWrite } from '@campus/contracts';
@@ -166,6 +167,10 @@ export class AdminCardLifecycle {
    * the server did not finish (it stopped, the database went away) is sent again with the same prepareId.
    */
   async confirmWrite(actor: CardActor, confirm: CardWriteConfirm, clientIp: string): Promise<void> {
+    return countedCardOperation('admin-card-write', () => this.confirmWriteUncounted(actor, confirm, clientIp));
+  }
+
+  private async confirmWriteUncounted(actor: CardActor, confirm: CardWriteConfirm, clientIp: string): Promise<void> {
     await this.deps.db.transaction().execute(async (trx) => {
       const done = await this.recordWrite(trx, actor, confirm);
       await this.log(trx, actor, done.action, confirm.isSuccess, done.detail, clientIp);
@@ -214,6 +219,10 @@ export class AdminCardLifecycle {
    * meanwhile (the card on the reader is blank: the server agrees with it); its card sessions end.
    */
   async confirmRecycle(actor: CardActor, confirm: CardRecycleConfirm, clientIp: string): Promise<void> {
+    return countedCardOperation('admin-card-recycle', () => this.confirmRecycleUncounted(actor, confirm, clientIp));
+  }
+
+  private async confirmRecycleUncounted(actor: CardActor, confirm: CardRecycleConfirm, clientIp: string): Promise<void> {
     await this.deps.db.transaction().execute(async (trx) => {
       const write = await PreparedCardWrites.take<RecyclePayload>(trx, 'adminCardRecycle', confirm.prepareId, this.deps.now());
       if (write.payload.cardId !== confirm.id) throw new AppError(codes.cardWriteUnknown);

@@ -1,3 +1,4 @@
+import { countCardOperation, countSignIn } from '../../lib/metrics.ts';
 import { adminCardKind, buildAdminCard, CardTrustError, openAdminCard, trimImage } from '@campus/card-crypto';
 import { cardStateRules, codes, loginTypes } from '@campus/contracts';
 import type { AdminLoginCardRow as AdminLoginCardTableRow, CardSearchRequest, CardStateAction } from '@campus/contracts';
@@ -132,6 +133,16 @@ export class AdminLoginCardService {
    * ends its holder's sessions in the same transaction.
    */
   async applyStateAction(actor: CardActor, action: CardStateAction, ids: readonly string[], clientIp: string, language: LanguageCode): Promise<void> {
+    try {
+      await this.applyStateActionUncounted(actor, action, ids, clientIp, language);
+      countCardOperation(`admin-card-${action}`, 'ok');
+    } catch (error) {
+      countCardOperation(`admin-card-${action}`, error instanceof AppError ? 'refused' : 'failed');
+      throw error;
+    }
+  }
+
+  private async applyStateActionUncounted(actor: CardActor, action: CardStateAction, ids: readonly string[], clientIp: string, language: LanguageCode): Promise<void> {
     const rule = cardStateRules[action];
     const unique = [...new Set(ids)];
     if (rule.single && unique.length !== 1) throw new InvalidRequest('body/ids must name exactly one card for this action');
@@ -223,6 +234,7 @@ export class AdminLoginCardService {
   }
 
   private refuse(tenantCode: string, attempt: Attempt, result: 'failure' | 'refused' | 'locked', detail?: string) {
+    countSignIn('card', false);
     return this.deps.logs.record({ tenantCode, account: attempt.account, action: 'card-login', result, clientIp: attempt.clientIp, detail });
   }
 

@@ -1,4 +1,5 @@
 import { codes, decideForcedChange, loginTypes } from '@campus/contracts';
+import { countLockout, countSignIn } from '../../lib/metrics.ts';
 import type { LoginFailureData, LoginInfo, LoginType, OperationAction, OperationResult } from '@campus/contracts';
 import type { LdapConfig } from '../../config.ts';
 import { AppError } from '../../http/envelope.ts';
@@ -44,6 +45,13 @@ export interface LoginServiceDeps {
  * Sign-in by password digest (weblogin, accountLogin) and by LDAP. Check order (DESIGN §5):
  * schema (routes) → captcha (when on or required) → lock → credentials.
  */
+/** The sign-in kind of the metrics (lib/metrics.ts) for an operation-log action. */
+function signInKind(action: OperationAction): string {
+  if (action === 'login') return 'password';
+  if (action === 'ldap-login') return 'ldap';
+  return action.includes('card') ? 'card' : action;
+}
+
 export class LoginService {
   constructor(private readonly deps: LoginServiceDeps) {}
 
@@ -121,7 +129,9 @@ export class LoginService {
   async fail(tenantCode: string, attempt: Attempt, action: OperationAction): Promise<never> {
     const outcome = await this.deps.lockout.recordFailure(tenantCode, attempt.account, attempt.clientIp);
     await this.log(tenantCode, attempt, action, 'failure');
+    countSignIn(signInKind(action), false);
     if (outcome.lockedUntil !== null) {
+      if (outcome.lockedNow) countLockout('account');
       if (outcome.lockedNow) await this.log(tenantCode, attempt, 'lock', 'locked', `until ${new Date(outcome.lockedUntil).toISOString()}`);
       throw lockedError(outcome.lockedUntil);
     }
@@ -149,6 +159,7 @@ export class LoginService {
     const forced = loginType === loginTypes.card ? null : decideForcedChange({ oprtPwdEditReason: user.pwd_edit_reason, lockingTime: user.pwd_locking_time, thirdParty: false, licenceNormal: true });
     const token = await this.deps.sessions.create({ id: user.id, tenantCode: user.tenant_code, account: user.account }, loginType, forced?.forced ?? false, cardId);
     await this.log(user.tenant_code, attempt, action, 'success');
+    countSignIn(signInKind(action), true);
     return { token, tenantCode: user.tenant_code };
   }
 

@@ -33,6 +33,20 @@ export class BackupLogRepository {
       .execute();
   }
 
+  /** Rows of backups in `folder` whose retention has run out at `now`. */
+  expired(folder: string, now: number): Promise<BackupLogRecord[]> {
+    return this.db
+      .selectFrom('backup_logs')
+      .selectAll()
+      .where('file_path', '=', folder)
+      .where((eb) => eb(eb('backup_time', '+', eb('retention_day', '*', 86_400_000)), '<', now))
+      .execute();
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.db.deleteFrom('backup_logs').where('id', '=', id).execute();
+  }
+
   async count(range: BackupTimeRange): Promise<number> {
     const row = await this.within(this.db.selectFrom('backup_logs').select((eb) => eb.fn.countAll<number | string>().as('n')), range).executeTakeFirstOrThrow();
     return Number(row.n);

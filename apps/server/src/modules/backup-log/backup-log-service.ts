@@ -51,6 +51,15 @@ export class BackupLogService {
     return id;
   }
 
+  /** Backups in `folder` past their retention at `now`: their names and row ids. */
+  async expired(folder: string, now: number): Promise<{ id: string; name: string }[]> {
+    return (await this.repo.expired(folder, now)).map((record) => ({ id: record.id, name: record.name }));
+  }
+
+  remove(id: string): Promise<void> {
+    return this.repo.remove(id);
+  }
+
   /** One page (index from 1), newest first, and how many rows match the range in all. */
   async search(range: BackupTimeRange, index: number, size: number): Promise<{ rows: BackupLogRow[]; count: number }> {
     const [records, count] = await Promise.all([this.repo.page(range, (index - 1) * size, size), this.repo.count(range)]);

@@ -42,12 +42,17 @@ export class SystemKeyVault {
     if (stored) return stored;
     const made = randomBytes(kekBytes);
     makePrivateDir(path.dirname(this.kekFile));
+    // written whole beside it, then linked into place: a full disk leaves no half-written KEK that would stop every
+    // later start, and a second server process starting at the same time keeps the file the first one linked
+    const written = `${this.kekFile}.new-${process.pid}`;
     try {
-      // 'wx': a second server process starting at the same time keeps the file the first one wrote
-      fs.writeFileSync(this.kekFile, `${made.toString('hex')}\n`, { mode: privateFileMode, flag: 'wx' });
+      fs.writeFileSync(written, `${made.toString('hex')}\n`, { mode: privateFileMode, flag: 'w' });
+      fs.linkSync(written, this.kekFile);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') return this.loadOrCreate();
       throw error;
+    } finally {
+      fs.rmSync(written, { force: true });
     }
     return made;
   }

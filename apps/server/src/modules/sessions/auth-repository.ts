@@ -61,6 +61,17 @@ export class AuthRepository {
   }
 
   // sessions
+  /** Sessions not revoked and not idle-expired at `now` (the metrics gauge; ended rows are pruned after a day). */
+  async countActiveSessions(now: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('sessions')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('revoked_at', 'is', null)
+      .where('idle_expires_at', '>', now)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
   async insertSession(row: Insertable<SessionsTable>): Promise<void> {
     await this.db.insertInto('sessions').values(row).execute();
   }

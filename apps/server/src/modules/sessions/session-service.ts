@@ -17,6 +17,11 @@ export class SessionService {
     private readonly now: () => number,
   ) {}
 
+  /** Sessions in effect now (the metrics gauge). */
+  countActive(): Promise<number> {
+    return this.repo.countActiveSessions(this.now());
+  }
+
   /** A new session; `cardId` names the administrator login card of a card sign-in. */
   async create(user: { id: string; tenantCode: string; account: string }, loginType: LoginType, passwordChangeRequired = false, cardId: string | null = null): Promise<string> {
     const token = randomBytes(32).toString('base64url');

@@ -1,3 +1,4 @@
+import { countedCardOperation } from '../../lib/metrics.ts';
 import { blankImage, CardTrustError, readHeader, recoverSystemKey, trimImage } from '@campus/card-crypto';
 import { adminCardOfferedForRecovery, cardStates, codes, mayRecycle } from '@campus/contracts';
 import type { CardRecoveryCheck, CardRecycleConfirm, CardRecycleData, GateSetupState, LanguageCode, SystemKeyRecoveryConfirm } from '@campus/contracts';
@@ -47,6 +48,10 @@ export class KeyCardLifecycle {
 
   /** Recycle: phase two; a blanked key card is recycled even if its state changed meanwhile (the card is blank). */
   async confirmRecycle(actor: CardActor, confirm: CardRecycleConfirm, clientIp: string): Promise<void> {
+    return countedCardOperation('key-card-recycle', () => this.confirmRecycleUncounted(actor, confirm, clientIp));
+  }
+
+  private async confirmRecycleUncounted(actor: CardActor, confirm: CardRecycleConfirm, clientIp: string): Promise<void> {
     await this.deps.db.transaction().execute(async (trx) => {
       const write = await PreparedCardWrites.take<KeyCardRef>(trx, 'keyCardRecycle', confirm.prepareId, this.deps.now());
       if (write.payload.cardId !== confirm.id) throw new AppError(codes.cardWriteUnknown);
@@ -75,6 +80,10 @@ export class KeyCardLifecycle {
    * sealed again under this server's KEK. A wrong password keeps the check open for another try.
    */
   async confirmRecovery(actor: CardActor, confirm: SystemKeyRecoveryConfirm, clientIp: string, language: LanguageCode = 'en-US'): Promise<GateSetupState> {
+    return countedCardOperation('key-card-recovery', () => this.confirmRecoveryUncounted(actor, confirm, clientIp, language));
+  }
+
+  private async confirmRecoveryUncounted(actor: CardActor, confirm: SystemKeyRecoveryConfirm, clientIp: string, language: LanguageCode = 'en-US'): Promise<GateSetupState> {
     const fixedNo = fixedNoOf(confirm.fixedNo);
     try {
       await this.deps.db.transaction().execute(async (trx) => {

@@ -1,3 +1,4 @@
+import { countedCardOperation } from '../../lib/metrics.ts';
 import { adminCardKind, buildSystemKeyCard, CardTrustError, openSystemKeyCard, trimImage } from '@campus/card-crypto';
 import { cardStateRules, codes } from '@campus/contracts';
 import type { CardSearchRequest, CardStateAction, LanguageCode, SystemKeyCardRow } from '@campus/contracts';
@@ -83,6 +84,10 @@ export class SystemKeyCardService {
 
   /** SetIssueSecretCard, phase two: the card and its log entry in one transaction (the prepared write stays until it commits). */
   async confirmIssue(actor: CardActor, confirm: CardWriteConfirm, clientIp: string): Promise<void> {
+    return countedCardOperation('key-card-issue', () => this.confirmIssueUncounted(actor, confirm, clientIp));
+  }
+
+  private async confirmIssueUncounted(actor: CardActor, confirm: CardWriteConfirm, clientIp: string): Promise<void> {
     await this.deps.db.transaction().execute(async (trx) => {
       const write = await PreparedCardWrites.take<KeyCardPayload>(trx, 'systemKeyCard', confirm.prepareId, this.deps.now());
       if (!confirm.isSuccess) return this.deps.logs.over(trx).record(keyCardLogEntry(actor, 'card-issue', 'failure', clientIp, `system key card ${write.fixedNo}: the reader did not write it`));
@@ -114,6 +119,10 @@ export class SystemKeyCardService {
 
   /** Loss, unloss, freeze, unfreeze or damage of one system key card (spec §4 "Card states"). */
   async applyStateAction(actor: CardActor, action: CardStateAction, id: string, clientIp: string, language: LanguageCode): Promise<void> {
+    return countedCardOperation('key-card-state', () => this.applyStateActionUncounted(actor, action, id, clientIp, language));
+  }
+
+  private async applyStateActionUncounted(actor: CardActor, action: CardStateAction, id: string, clientIp: string, language: LanguageCode): Promise<void> {
     const rule = cardStateRules[action];
     const card = await this.deps.db.transaction().execute(async (trx) => {
       const repo = new SystemKeyCardRepository(trx);

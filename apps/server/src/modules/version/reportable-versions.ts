@@ -47,19 +47,32 @@ export class ReportableVersions {
     }
   }
 
-  async list(): Promise<Reportable[]> {
+  /** The folders under this server's /subapps/ that may report (each local sub-app's and the device service's), and the hosts of the others. */
+  private async folders(): Promise<{ local: Set<string>; remoteHosts: Map<string, string> }> {
     const entries = await this.registry.entries();
-    const folders = new Set<string>([deviceFolder]);
-    const remoteFolders = new Map<string, string>();
+    const local = new Set<string>([deviceFolder]);
+    const remoteHosts = new Map<string, string>();
     for (const entry of entries) {
-      if (entry.entry.startsWith(`${subAppsPathPrefix}`)) folders.add(entry.folder);
-      else if (!entry.entry.startsWith('/')) remoteFolders.set(entry.folder, hostOf(new URL(entry.entry)));
+      if (entry.entry.startsWith(`${subAppsPathPrefix}`)) local.add(entry.folder);
+      else if (!entry.entry.startsWith('/')) remoteHosts.set(entry.folder, hostOf(new URL(entry.entry)));
       // (an entry that is another path on this server is served by another program: not reported here)
     }
+    return { local, remoteHosts };
+  }
+
+  async list(): Promise<Reportable[]> {
+    const { local: folders, remoteHosts } = await this.folders();
     // one program per folder on another server (several systems may share a folder: mj and tk)
-    const remote: Reportable[] = [...remoteFolders.values()].map((address) => ({ serviceName: '', version: null, address }));
+    const remote: Reportable[] = [...remoteHosts.values()].map((address) => ({ serviceName: '', version: null, address }));
     const local = (await Promise.all([...folders].map((f) => this.localFile(f)))).filter((r): r is Reportable => r !== null);
     return [{ serviceName: shellServiceName, version: shellVersion, address: null }, ...local, ...remote];
+  }
+
+  /** The folders on this server that hold a report-version file: the shell asks only these, not every folder that might. */
+  async localReportFolders(): Promise<string[]> {
+    const { local } = await this.folders();
+    const held = await Promise.all([...local].map(async (folder) => ((await this.files.lookup(`${folder}/${reportVersionFileName}`)).kind === 'file' ? folder : null)));
+    return held.filter((folder): folder is string => folder !== null);
   }
 
   /**

@@ -36,6 +36,20 @@ export function registerVersionRoutes(app: App, deps: VersionRouteDeps) {
   );
 
   app.get(
+    apiPaths.reportFolders,
+    {
+      onRequest: deps.requireSession,
+      schema: {
+        tags: ['version'],
+        summary: "The folders under this server's /subapps/ that hold a report-version file (sub-apps and the device service): the shell asks only these, so a deployment without one is never asked for a file it does not have",
+        headers: tokenHeaders,
+        response: { 200: envelope(Type.Array(Type.String())), ...failureReplies },
+      },
+    },
+    async (request) => ok(request, await deps.versions.reportFolders()),
+  );
+
+  app.get(
     apiPaths.versionList,
     {
       onRequest: deps.requireSession,

@@ -27,6 +27,11 @@ export class VersionService {
     await this.repo.upsertAll(entries.map((e) => ({ address: e.address, service_name: e.serviceName, version: e.version, reported_at: reportedAt })));
   }
 
+  /** The folders under /subapps/ of this server that hold a report-version file. */
+  reportFolders(): Promise<string[]> {
+    return this.reportable.localReportFolders();
+  }
+
   /** Page `index` (1-based) of `size`: this server first, then every reported program by service name. */
   async list(index: number, size: number): Promise<{ rows: VersionEntry[]; count: number }> {
     const first = (index - 1) * size;

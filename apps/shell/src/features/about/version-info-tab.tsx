@@ -9,6 +9,7 @@ import { apiPaths, reportVersionRules } from '@campus/contracts';
 import { apiGetCounted } from '../../lib/request.ts';
 import { atLeast, minimumSpinMs, versionsAsText } from './version-text.ts';
 import { LoadFailedAlert } from '../../lib/load-failed-alert.tsx';
+import { usePaginationNames } from '../../lib/pagination-names.ts';
 
 const versionPageSize = 15;
 
@@ -26,6 +27,7 @@ async function allVersions(): Promise<VersionEntry[]> {
 /** About System, Version Info tab (spec §2, §9): node, program and version of every reported program. */
 export function VersionInfoTab() {
   const { t } = useTranslation();
+  const paginationNames = usePaginationNames();
   const [refreshing, setRefreshing] = useState(false);
   const [page, setPage] = useState(1);
   const query = useQuery({
@@ -88,7 +90,7 @@ export function VersionInfoTab() {
           columns={columns}
           dataSource={rows}
           loading={query.isFetching || refreshing}
-          pagination={total > versionPageSize ? { current: page, pageSize: versionPageSize, total, showSizeChanger: false, onChange: setPage } : false}
+          pagination={total > versionPageSize ? { ...paginationNames, current: page, pageSize: versionPageSize, total, showSizeChanger: false, onChange: setPage } : false}
           scroll={{ y: 400 }}
           locale={{ emptyText: query.isPending ? ' ' : t('about.versionsEmpty') }}
         />

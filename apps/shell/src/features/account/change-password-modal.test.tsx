@@ -126,8 +126,9 @@ describe('ChangePasswordModal: fields and rules', () => {
     await policyLoaded();
     await userEvent.type(newPassword(), 'abcdefgh');
     await waitFor(() => expect(newPassword()).toHaveAttribute('aria-invalid', 'true'));
-    // the tip is shown as the error, and not a second time as help text
-    await waitFor(() => expect(document.querySelector('.ant-form-item-explain-error')).toHaveTextContent(tip));
+    // the tip is shown as the field's error, and not a second time as help text (the original password, which had
+    // the focus when the dialog opened, says it is required)
+    await waitFor(() => expect(newPassword().closest('.ant-form-item')?.querySelector('.ant-form-item-explain-error')).toHaveTextContent(tip));
     expect(document.querySelector('.ant-form-item-extra')).toBeNull();
     await userEvent.type(newPassword(), '1');
     await waitFor(() => expect(newPassword()).not.toHaveAttribute('aria-invalid', 'true'));

@@ -1,5 +1,6 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Button, Form, Input, message, Modal } from 'antd';
+import type { InputRef } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -69,6 +70,7 @@ export function ChangePasswordModal({ open, forced, notice, onClose }: ChangePas
   const [newPasswordErrors, setNewPasswordErrors] = useState<string[]>([]);
   const [focusAfterFailure, setFocusAfterFailure] = useState<FieldName | null>(null);
   const [cardFlow, setCardFlow] = useState<CardFlow | null>(null);
+  const originalField = useRef<InputRef>(null);
   // only a card-login administrator needs his card's id (the layout has usually loaded it already)
   const user = useUserDetail(open && storage.cardLoginFlag.get());
 
@@ -195,6 +197,11 @@ export function ChangePasswordModal({ open, forced, notice, onClose }: ChangePas
       mask={{ closable: !forced }}
       onCancel={cancel}
       focusable={{ focusTriggerAfterClose: false }}
+      // antd gives the focus to Close once the dialog has opened: the first field takes it, unless the user is
+      // already typing in a field
+      afterOpenChange={(visible) => {
+        if (visible && !(document.activeElement instanceof HTMLInputElement)) originalField.current?.focus();
+      }}
       afterClose={() => {
         returnFocus();
         form.resetFields();
@@ -236,7 +243,7 @@ export function ChangePasswordModal({ open, forced, notice, onClose }: ChangePas
         validateTrigger="onBlur"
         rules={[{ validator: (_rule, value: string | undefined) => translate(checkOriginal(value)) }]}
       >
-        <Input.Password autoComplete="current-password" autoFocus disabled={sending} />
+        <Input.Password ref={originalField} autoComplete="current-password" autoFocus disabled={sending} />
       </Form.Item>
       <Form.Item
         name="newPassword"

@@ -31,6 +31,9 @@ interface TenantChoice {
   resolve: (code: string | null) => void;
 }
 
+/** Where the focus goes after a refused sign-in: the field to correct, or the button when no field is at fault. */
+type RefusedField = 'password' | 'captcha' | 'submit';
+
 /**
  * /login (spec §2, §5). A signed-in user who opens it goes on to the page he asked for, the remembered one,
  * or home (a stale token is refused there and brings him back here, signed out).
@@ -59,6 +62,9 @@ function LoginForm({ embedded }: { embedded: boolean }) {
   const [captcha, setCaptcha] = useState<{ verifyKey: string; image: string } | null>(null);
   const [captchaFailed, setCaptchaFailed] = useState(false);
   const [submitting, setSubmitting] = useState(false);
+  // why the last attempt was refused, on the page until the user edits the form (a toast passes, and a screen
+  // reader user would not know where the focus went); `field` takes the focus once the form is enabled again
+  const [refusal, setRefusal] = useState<{ message: string; field: RefusedField } | null>(null);
   // why the last session ended (say, the operator's own card was reported lost), said once
   const [signOutNotice] = useState(() => (embedded ? null : peekSignOutNotice()));
   useEffect(() => {
@@ -127,7 +133,17 @@ function LoginForm({ embedded }: { embedded: boolean }) {
   const update = (field: keyof LoginValues, value: string | boolean) => {
     setValues((previous) => ({ ...previous, [field]: value }));
     if (errors[field as keyof LoginErrors]) setErrors((previous) => ({ ...previous, [field]: undefined }));
+    setRefusal(null);
   };
+
+  const submitRef = useRef<HTMLButtonElement>(null);
+  const refusedField = refusal?.field;
+  useEffect(() => {
+    if (submitting || !refusedField) return;
+    const target = { password: passwordRef, captcha: captchaRef, submit: submitRef }[refusedField].current;
+    target?.focus();
+    if (target instanceof HTMLInputElement) target.select();
+  }, [submitting, refusedField, refusal, showCaptcha]);
 
   const chooseTenant = (tenants: TenantEntry[]) =>
     new Promise<string | null>((resolve) => {
@@ -175,6 +191,7 @@ function LoginForm({ embedded }: { embedded: boolean }) {
       return;
     }
     notifyError(outcome.message);
+    setRefusal({ message: outcome.message, field: 'submit' });
   };
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
@@ -191,6 +208,7 @@ function LoginForm({ embedded }: { embedded: boolean }) {
       await signIn();
     } catch (error) {
       // business failures were already shown by the request layer, with the server's message
+      const captchaCode = error instanceof RequestError && (error.code === codes.captchaRequired || error.code === codes.captchaWrong);
       if (error instanceof RequestError) {
         const data = error.data as LoginFailureData | null | undefined;
         if (error.code === codes.captchaRequired || data?.captchaRequired) setCaptchaRequired(true);
@@ -198,8 +216,11 @@ function LoginForm({ embedded }: { embedded: boolean }) {
       } else {
         notifyError(t('login.failed'));
       }
+      const serverSaid = error instanceof RequestError && error.code !== null && error.message !== '';
+      setRefusal({ message: serverSaid ? error.message : t('login.failed'), field: captchaCode ? 'captcha' : 'password' });
       if (showCaptcha) {
-        update('captcha', '');
+        // a used image code is spent: a new one, and its field empty
+        setValues((previous) => ({ ...previous, captcha: '' }));
         void refreshCaptcha();
       }
     } finally {
@@ -207,10 +228,11 @@ function LoginForm({ embedded }: { embedded: boolean }) {
     }
   };
 
+  const refusalId = `${ids}-refusal`;
   const field = (name: keyof LoginErrors) => ({
     id: `${ids}-${name}`,
     'aria-invalid': errors[name] ? true : undefined,
-    'aria-describedby': errors[name] ? `${ids}-${name}-error` : undefined,
+    'aria-describedby': [errors[name] ? `${ids}-${name}-error` : '', refusal?.field === name ? refusalId : ''].filter(Boolean).join(' ') || undefined,
   });
   const errorText = (name: keyof LoginErrors) =>
     errors[name] ? (
@@ -301,7 +323,18 @@ function LoginForm({ embedded }: { embedded: boolean }) {
               <label htmlFor={`${ids}-ldap`}>{t('login.ldap')}</label>
             </div>
           ) : null}
-          <button type="submit" className="campus-button campus-button--primary campus-login__submit" disabled={submitting}>
+          {refusal ? (
+            <p id={refusalId} className="campus-login__error campus-login__refusal">
+              {refusal.message}
+            </p>
+          ) : null}
+          <button
+            ref={submitRef}
+            type="submit"
+            className="campus-button campus-button--primary campus-login__submit"
+            disabled={submitting}
+            aria-describedby={refusal?.field === 'submit' ? refusalId : undefined}
+          >
             {submitting ? <span className="campus-spinner" aria-hidden="true" /> : null}
             {t('login.submit')}
           </button>

@@ -14,6 +14,7 @@ export default function SwipeLoginPage({ titleKey = 'cardSetup.screens.swipeLogi
         <>
           {settings.loginLogo ? <img className="campus-card-screen__logo" src={settings.loginLogo} alt="" /> : null}
           <Segmented
+            aria-label={t('cardLogin.methods')}
             block
             style={{ marginBottom: 16 }}
             value={mode}

@@ -2,6 +2,9 @@ import { useState } from 'react';
 import { ConfigProvider, Modal, Radio, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { TenantEntry } from '@campus/contracts';
+import { toLanguage } from '@campus/contracts';
+import { beforeSignInTheme } from '../../lib/skins.ts';
+import { antdLocales } from '../../lib/antd-locales.ts';
 
 export interface TenantModalProps {
   tenants: TenantEntry[];
@@ -15,12 +18,13 @@ export interface TenantModalProps {
  * Mount it only while choosing (its selection starts from the first tenant each time).
  */
 export function TenantModal({ tenants, onConfirm, onCancel }: TenantModalProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [selected, setSelected] = useState<string>(tenants[0]?.code ?? '');
 
   return (
-    // no ConfigProvider above the login page: keep button texts as written ("确定", not "确 定")
-    <ConfigProvider button={{ autoInsertSpace: false }}>
+    // no ConfigProvider above the login page: keep button texts as written ("确定", not "确 定"), the default
+    // skin's colours (antd's own blue gives white text 4.1:1) and antd's words in the user's language (Close)
+    <ConfigProvider button={{ autoInsertSpace: false }} theme={beforeSignInTheme} locale={antdLocales[toLanguage(i18n.language)]}>
     <Modal
       open
       title={t('login.chooseTenant')}

@@ -13,6 +13,7 @@ import { BackupLogDetailModal } from './backup-log-detail-modal.tsx';
 import { LoadFailedAlert } from '../../lib/load-failed-alert.tsx';
 import { returnFocus } from '../../lib/focus-return.ts';
 import { titleInViewerZone } from '../../lib/time-format.ts';
+import { usePaginationNames } from '../../lib/pagination-names.ts';
 
 type RangeValue = GetProps<typeof DatePicker.RangePicker>['value'];
 
@@ -41,6 +42,7 @@ function serverMessage(error: unknown): string | null {
 function BackupLogViewer({ onDetail }: { onDetail: (row: BackupLogRow) => void }) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
+  const paginationNames = usePaginationNames();
   const rangeId = useId();
   // the picker is controlled with null for "nothing picked": undefined would leave it uncontrolled, and Reset could not clear it
   const [range, setRange] = useState<RangeValue>(null);
@@ -121,6 +123,7 @@ function BackupLogViewer({ onDetail }: { onDetail: (row: BackupLogRow) => void }
           scroll={{ x: 1260, y: backupLogPaging.tableHeight }}
           locale={{ emptyText: query.isPending ? ' ' : t('backupLog.empty') }}
           pagination={{
+            ...paginationNames,
             current: page.index,
             pageSize: page.size,
             total: query.data?.total ?? 0,

@@ -10,6 +10,7 @@ import type { CardPage, CardSort, CardSortField } from './card-search.ts';
 import { cardTableKinds } from './card-table-kinds.ts';
 import type { CardRow, CardTableKind } from './card-table-kinds.ts';
 import { titleInViewerZone, viewerTime } from '../../lib/time-format.ts';
+import { usePaginationNames } from '../../lib/pagination-names.ts';
 
 // solid tags with white text, each at least 4.5:1 (antd's light green and orange presets are not)
 const stateColours: Record<number, string> = {
@@ -84,8 +85,10 @@ export function CardTableView({ kind, rows, total, loading, page, sort, kindOpti
     { key: 'createTime', dataIndex: 'createTime', title: titleInViewerZone(t('cardManagement.column.createTime')), sorter: true, sortOrder: order('createTime'), width: 220, render: (value: number) => issuedAt(value, i18n.language) },
   ];
 
+  const paginationNames = usePaginationNames();
   const pagination: TablePaginationConfig | false = page
     ? {
+        ...paginationNames,
         current: page.index,
         pageSize: page.size,
         total,
@@ -115,6 +118,8 @@ export function CardTableView({ kind, rows, total, loading, page, sort, kindOpti
           selectedRowKeys: selectedIds,
           onChange: (keys) => onSelect(keys.map(String)),
           getCheckboxProps: (row) => ({ 'aria-label': t('cardManagement.selectCard', { fixedNo: row.fixedNo }) }),
+          // antd names it "Select all" in every language
+          getTitleCheckboxProps: () => ({ 'aria-label': t('cardManagement.selectAllCards') }),
         }}
         onChange={(next, _filters, sorter) => {
           const one = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<CardRow> | undefined;

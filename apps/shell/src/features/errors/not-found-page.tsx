@@ -1,6 +1,7 @@
 import { Button, Result } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
+import { NotFoundImage } from '../../lib/not-found-image.tsx';
 
 export default function NotFoundPage() {
   const { t } = useTranslation();
@@ -8,7 +9,7 @@ export default function NotFoundPage() {
   return (
     <main className="campus-centered">
       <Result
-        status="404"
+        icon={<NotFoundImage />}
         title={<h1 className="campus-result-title">{t('notFound.title')}</h1>}
         subTitle={t('notFound.text')}
         extra={

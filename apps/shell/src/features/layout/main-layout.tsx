@@ -1,6 +1,6 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Button, Layout, Tooltip } from 'antd';
-import { HomeOutlined } from '@ant-design/icons';
+import { HomeOutlined, MenuOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useUserDetail } from '../../lib/user-detail.ts';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router-dom';
@@ -20,6 +20,8 @@ import { TopMenu, useTrackedWidth } from './top-menu.tsx';
 import { UserMenu, type CardTable, type UserMenuActions } from './user-menu.tsx';
 import { SideMenu } from './side-menu.tsx';
 import { PageTabs } from './page-tabs.tsx';
+import { NavigationDrawer } from './navigation-drawer.tsx';
+import { useCompactScreen } from '../../lib/compact-screen.ts';
 import { openTab, restoreTabs, tabActions, useTabStore } from './tab-store.ts';
 import './main-layout.css';
 
@@ -56,6 +58,9 @@ export default function MainLayout({ dialogs, viewport, openers }: { dialogs?: R
   const settings = storage.tenantSettings.get();
   const skin = skinOf(settings?.skin);
   const width = useTrackedWidth();
+  // a phone: the systems and the side menu go behind one menu button (issue 27, item 1)
+  const compact = useCompactScreen();
+  const [navigationOpen, setNavigationOpen] = useState(false);
 
   const user = useUserDetail();
   const logos = useQuery({ queryKey: ['system-logos', language], queryFn: () => apiGet<SystemLogoEntry[]>(apiPaths.systemLogos), retry: false });
@@ -138,11 +143,23 @@ export default function MainLayout({ dialogs, viewport, openers }: { dialogs?: R
         {t('layout.skipToContent')}
       </a>
       <Layout.Header className="campus-layout__header" style={{ background: chrome.headerBg, color: chrome.headerText }}>
+        {compact ? (
+          <Button
+            type="text"
+            className="campus-layout__menu-button"
+            icon={<MenuOutlined />}
+            aria-label={t('layout.openNavigation')}
+            aria-expanded={navigationOpen}
+            aria-haspopup="dialog"
+            style={{ color: chrome.headerText }}
+            onClick={() => setNavigationOpen(true)}
+          />
+        ) : null}
         <Link to="/home" className="campus-layout__brand" style={{ color: chrome.headerText }} aria-label={t('layout.goHomeLogo', { name: systemName })}>
           {logoUrl ? <img src={logoUrl} alt="" className="campus-layout__logo" /> : null}
           <span className="campus-layout__system-name" title={systemName}>{systemName}</span>
         </Link>
-        <TopMenu systems={systems} currentAppNo={currentSystem?.appNo ?? null} theme={chrome.menuTheme} width={width} onOpen={openSystem} />
+        {compact ? null : <TopMenu systems={systems} currentAppNo={currentSystem?.appNo ?? null} theme={chrome.menuTheme} width={width} onOpen={openSystem} />}
         <div className="campus-layout__tools">
           {entries.goHome ? (
             <Tooltip title={t('layout.goHome')}>
@@ -174,9 +191,22 @@ export default function MainLayout({ dialogs, viewport, openers }: { dialogs?: R
         </div>
       </Layout.Header>
       <Layout>
-        <Layout.Sider width={sideNavWidth} theme="light" className="campus-layout__sider" style={{ background: chrome.siderBg }}>
-          <SideMenu pages={pages} appNo={currentSystem?.appNo ?? null} currentPageId={page?.id ?? null} onOpenPath={openPath} />
-        </Layout.Sider>
+        {compact ? (
+          <NavigationDrawer
+            open={navigationOpen}
+            onClose={() => setNavigationOpen(false)}
+            systems={systems}
+            currentAppNo={currentSystem?.appNo ?? null}
+            pages={pages}
+            currentPageId={page?.id ?? null}
+            onOpenSystem={openSystem}
+            onOpenPath={openPath}
+          />
+        ) : (
+          <Layout.Sider width={sideNavWidth} theme="light" className="campus-layout__sider" style={{ background: chrome.siderBg }}>
+            <SideMenu pages={pages} appNo={currentSystem?.appNo ?? null} currentPageId={page?.id ?? null} onOpenPath={openPath} />
+          </Layout.Sider>
+        )}
         {/* antd's Content is the page's one <main> landmark */}
         <Layout.Content className="campus-layout__content" id="campus-main" ref={main} tabIndex={-1} aria-labelledby="campus-page-title">
           <h1 id="campus-page-title" className="campus-visually-hidden">

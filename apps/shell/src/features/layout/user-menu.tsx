@@ -1,4 +1,4 @@
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { cloneElement, isValidElement, useRef, useState, type KeyboardEvent } from 'react';
 import { Button, Dropdown } from 'antd';
 import type { MenuProps } from 'antd';
 import { DownOutlined, UserOutlined } from '@ant-design/icons';
@@ -84,6 +84,13 @@ export function UserMenu({
   };
 
   const [open, setOpen] = useState(false);
+  // each opening draws the menu anew, so it starts on its first entry: a menu that came back on the entry last
+  // highlighted (Quit) turned a second Enter into a sign-out
+  const [opening, setOpening] = useState(0);
+  const openMenu = (next: boolean) => {
+    if (next && !open) setOpening((count) => count + 1);
+    setOpen(next);
+  };
   const trigger = useRef<HTMLButtonElement>(null);
   const choose = (key: string) => {
     setOpen(false);
@@ -103,7 +110,15 @@ export function UserMenu({
 
   return (
     // autoFocus: the open menu takes the focus, so arrow keys move through it and Escape returns to the trigger
-    <Dropdown trigger={['click']} placement="bottomRight" open={open} onOpenChange={setOpen} autoFocus menu={{ items, onClick: ({ key }) => choose(key), onKeyDown: closeOnEscape }}>
+    <Dropdown
+      trigger={['click']}
+      placement="bottomRight"
+      open={open}
+      onOpenChange={openMenu}
+      autoFocus
+      // a new key (not a wrapper): the dropdown focuses the menu through its ref
+      popupRender={(menu) => (isValidElement(menu) ? cloneElement(menu, { key: opening }) : menu)}
+      menu={{ items, onClick: ({ key }) => choose(key), onKeyDown: closeOnEscape }}>
       <Button
         ref={trigger}
         type="text"
@@ -115,7 +130,7 @@ export function UserMenu({
         onKeyDown={(event) => {
           if (event.key === 'ArrowDown' && !open) {
             event.preventDefault();
-            setOpen(true);
+            openMenu(true);
           }
         }}
       >

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { Alert, Button, Modal, Space, Spin, Typography } from 'antd';
 import { CloseCircleFilled, ExclamationCircleFilled, InfoCircleFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { readableColors } from '../../lib/readable-colors.ts';
 import { useQuery } from '@tanstack/react-query';
 import type { LicencePermission } from '@campus/contracts';
 import { apiPaths } from '@campus/contracts';
@@ -19,7 +20,7 @@ function PromptBody({ decision, onViewDetails }: { decision: LicencePromptDecisi
   if (decision.kind === 'tampered') {
     return (
       <Space align="start">
-        <CloseCircleFilled style={{ color: '#ff4d4f', fontSize: 22 }} />
+        <CloseCircleFilled style={{ color: readableColors.error, fontSize: 22 }} />
         <Typography.Text strong>{t('licence.prompt.tampered')}</Typography.Text>
       </Space>
     );
@@ -29,9 +30,9 @@ function PromptBody({ decision, onViewDetails }: { decision: LicencePromptDecisi
     <>
       <Space align="start" style={{ marginBottom: 12 }}>
         {decision.condition === 'none' ? (
-          <InfoCircleFilled style={{ color: '#0958d9', fontSize: 22 }} />
+          <InfoCircleFilled style={{ color: readableColors.info, fontSize: 22 }} />
         ) : (
-          <ExclamationCircleFilled style={{ color: '#faad14', fontSize: 22 }} />
+          <ExclamationCircleFilled style={{ color: readableColors.warning, fontSize: 22 }} />
         )}
         <Typography.Text>{t(promptTextKey(decision.condition))}</Typography.Text>
       </Space>

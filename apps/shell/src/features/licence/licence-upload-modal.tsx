@@ -3,6 +3,7 @@ import { Alert, Button, List, message, Modal, Typography, Upload } from 'antd';
 import type { UploadFile } from 'antd';
 import { CheckCircleFilled, CloseCircleFilled, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+import { readableColors } from '../../lib/readable-colors.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import type { LicenceUploadResult } from '@campus/contracts';
 import { apiPaths, licenceLimits, licenceModalWidths } from '@campus/contracts';
@@ -113,7 +114,7 @@ export function LicenceUploadModal({ open, onClose, onActivate }: LicenceUploadM
               }
             >
               <List.Item.Meta
-                avatar={result.ok ? <CheckCircleFilled style={{ color: '#52c41a' }} /> : <CloseCircleFilled style={{ color: '#ff4d4f' }} />}
+                avatar={result.ok ? <CheckCircleFilled style={{ color: readableColors.success }} /> : <CloseCircleFilled style={{ color: readableColors.error }} />}
                 title={result.fileName}
                 description={<Typography.Text type={result.ok ? 'success' : 'danger'}>{result.ok ? t('licence.upload.uploaded') : result.msg}</Typography.Text>}
               />

@@ -13,6 +13,7 @@ import { useDisplayContext } from './use-display-context.ts';
 import { LicenceParts } from './licence-detail-view.tsx';
 import { LoadFailedAlert } from '../../lib/load-failed-alert.tsx';
 import { titleInViewerZone } from '../../lib/time-format.ts';
+import { usePaginationNames } from '../../lib/pagination-names.ts';
 
 /** The applications and devices of one licence, fetched when its row is expanded. */
 function ExpandedDetail({ id }: { id: string }) {
@@ -35,6 +36,7 @@ function ExpandedDetail({ id }: { id: string }) {
 export default function LicencesTab() {
   const context = useDisplayContext();
   const { t } = context;
+  const paginationNames = usePaginationNames();
   const user = useUserDetail();
   const isSystemAdmin = user.data?.isSystemAdmin === true;
   const [page, setPage] = useState<{ index: number; size: number }>({ index: 1, size: licencePaging.pageSize });
@@ -113,6 +115,7 @@ export default function LicencesTab() {
           locale={{ emptyText: licences.isPending ? ' ' : t('licence.empty') }}
           expandable={{ expandedRowRender: (row) => <ExpandedDetail id={row.id} /> }}
           pagination={{
+            ...paginationNames,
             current: page.index,
             pageSize: page.size,
             total: licences.data?.count ?? 0,

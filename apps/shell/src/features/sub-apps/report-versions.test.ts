@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { shellVersion } from '@campus/contracts';
 import { parseReportVersionFile, reportVersions, versionAddress } from './report-versions.ts';
 import { http } from '../../lib/request.ts';
 import type { SubAppDefinition } from '../../lib/sub-apps.ts';
@@ -22,32 +23,57 @@ describe('report versions', () => {
     expect(parseReportVersionFile(null)).toBeNull();
   });
 
-  it('asks every folder and the device folder, and reports the shell with the files it found', async () => {
+  it('asks the folders the server says hold a file and the sub-apps on other servers, and reports the shell with the files it found', async () => {
     const asked: string[] = [];
     vi.stubGlobal('fetch', async (url: URL) => {
-      asked.push(url.pathname);
+      asked.push(url.href);
       if (url.pathname === '/subapps/qy/report-version.json') return new Response(JSON.stringify({ serviceName: 'subapp-qy', version: '1.2.3' }));
       if (url.pathname === '/subapps/kq/report-version.json') return new Response('<html>not json</html>');
+      if (url.href === 'https://door.example.com/build/report-version.json') return new Response(JSON.stringify({ serviceName: 'mj-door', version: '5.0.0' }));
       return new Response('missing', { status: 404 });
     });
-    const posted: unknown[] = [];
+    const calls: unknown[] = [];
     const adapter = http.defaults.adapter;
     http.defaults.adapter = async (config) => {
-      posted.push({ url: config.url, body: JSON.parse(String(config.data)) });
-      return { data: { code: 0, msg: 'ok', data: null }, status: 200, statusText: 'OK', headers: {}, config };
+      calls.push({ method: config.method, url: config.url, body: config.data === undefined ? undefined : JSON.parse(String(config.data)) });
+      // no device service on this server: its folder is not among those holding a file
+      const data = config.url === '/common-service/api/Version/ReportFolders' ? ['qy', 'kq'] : null;
+      return { data: { code: 0, msg: 'ok', data }, status: 200, statusText: 'OK', headers: {}, config };
     };
     const apps: SubAppDefinition[] = [
       { name: 'qy', entry: '/subapps/qy/', basePath: '/qy/', appNos: ['qy', 'xt'], installed: true },
       { name: 'kq', entry: '/subapps/kq/', basePath: '/kq/', appNos: ['kq'], installed: true },
-      { name: 'mj', entry: '/subapps/mj/', basePath: '/mj/', appNos: ['mj'], installed: false },
+      { name: 'mj', entry: 'https://door.example.com/build/', basePath: '/mj/', appNos: ['mj'], installed: true },
+      { name: 'tk', entry: '/subapps/tk/', basePath: '/tk/', appNos: ['tk'], installed: false },
     ];
     const versions = await reportVersions(apps, new URL('http://10.0.0.5/qy/homePage'));
-    expect(asked.sort()).toEqual(['/subapps/device/report-version.json', '/subapps/kq/report-version.json', '/subapps/qy/report-version.json']);
+    expect(asked.sort()).toEqual(['http://10.0.0.5/subapps/kq/report-version.json', 'http://10.0.0.5/subapps/qy/report-version.json', 'https://door.example.com/build/report-version.json']);
     expect(versions).toEqual([
-      { address: '10.0.0.5:6300', serviceName: 'main-front', version: '3.5.7.24112701' },
+      { address: '10.0.0.5:6300', serviceName: 'main-front', version: shellVersion },
       { address: '10.0.0.5:6300', serviceName: 'subapp-qy', version: '1.2.3' },
+      { address: 'door.example.com', serviceName: 'mj-door', version: '5.0.0' },
     ]);
-    expect(posted).toEqual([{ url: '/common-service/api/Version/ReportVersion', body: { versions } }]);
+    expect(calls).toEqual([
+      { method: 'get', url: '/common-service/api/Version/ReportFolders', body: undefined },
+      { method: 'post', url: '/common-service/api/Version/ReportVersion', body: { versions } },
+    ]);
+    http.defaults.adapter = adapter;
+  });
+
+  it('asks nothing of this server when it cannot say which folders hold a file, and still reports the shell', async () => {
+    const asked: string[] = [];
+    vi.stubGlobal('fetch', async (url: URL) => {
+      asked.push(url.href);
+      return new Response('missing', { status: 404 });
+    });
+    const adapter = http.defaults.adapter;
+    http.defaults.adapter = async (config) => {
+      if (config.url === '/common-service/api/Version/ReportFolders') return { data: { code: 192, msg: 'licence required', data: null }, status: 200, statusText: 'OK', headers: {}, config };
+      return { data: { code: 0, msg: 'ok', data: null }, status: 200, statusText: 'OK', headers: {}, config };
+    };
+    const versions = await reportVersions([{ name: 'qy', entry: '/subapps/qy/', basePath: '/qy/', appNos: ['qy'], installed: true }], new URL('http://10.0.0.5/qy/homePage'));
+    expect(asked).toEqual([]);
+    expect(versions).toEqual([{ address: '10.0.0.5:6300', serviceName: 'main-front', version: shellVersion }]);
     http.defaults.adapter = adapter;
   });
 });

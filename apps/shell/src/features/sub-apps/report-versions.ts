@@ -1,10 +1,7 @@
 import type { ReportVersionFile, VersionEntry } from '@campus/contracts';
 import { apiPaths, defaultServicePort, reportVersionFileName, reportVersionRules, shellServiceName, shellVersion, subAppsPathPrefix } from '@campus/contracts';
-import { apiPostRaw } from '../../lib/request.ts';
+import { apiGetRaw, apiPostRaw } from '../../lib/request.ts';
 import type { SubAppDefinition } from '../../lib/sub-apps.ts';
-
-/** The device service's folder, asked like the sub-apps' (spec §7). */
-const deviceFolder = 'device';
 
 // the server's own rules for ReportVersion, so a file it would refuse is left out here
 const serviceNamePattern = new RegExp(reportVersionRules.serviceNamePattern);
@@ -40,14 +37,26 @@ async function readReportFile(folderUrl: URL): Promise<VersionEntry | null> {
   }
 }
 
+/** The folders of this server that hold a report-version file (the sub-apps' and the device service's), as the server says. */
+async function localReportFolders(): Promise<string[]> {
+  try {
+    const reply = await apiGetRaw<string[]>(apiPaths.reportFolders);
+    return reply.code % 10 === 0 && Array.isArray(reply.data) ? reply.data.filter((folder) => typeof folder === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
 /**
  * Reports the shell's version and each sub-app folder's report-version file (spec §7) with ReportVersion.
- * Quiet: it informs About System, and nobody should see a message when a folder has no file.
+ * Quiet: it informs About System, and nobody should see a message when a folder has no file. On this server it
+ * asks only the folders the server says hold one (a deployment without the device service has no device file:
+ * asking put an error in the console on every page load); a sub-app on another server is asked where it lives.
  */
 export async function reportVersions(apps: SubAppDefinition[], location: URL): Promise<VersionEntry[]> {
-  // a system whose build is not installed has no report file: asking would only fail, every page load
-  const installed = apps.filter((app) => app.installed);
-  const folders = [...installed.map((app) => new URL(app.entry, location)), new URL(`${subAppsPathPrefix}${deviceFolder}/`, location)];
+  const elsewhere = apps.filter((app) => app.installed && !app.entry.startsWith(subAppsPathPrefix)).map((app) => new URL(app.entry, location));
+  const local = (await localReportFolders()).map((folder) => new URL(`${subAppsPathPrefix}${folder}/`, location));
+  const folders = [...local, ...elsewhere];
   const found = await Promise.all(folders.map(readReportFile));
   const versions: VersionEntry[] = [
     { address: versionAddress(location), serviceName: shellServiceName, version: shellVersion },

@@ -1,6 +1,7 @@
 import { Button, Result, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
+import { NotFoundImage } from '../../lib/not-found-image.tsx';
 import { findMenuPage, isAlwaysAcceptedPath, systemLabelKey, useMenuStore } from '../../lib/menus.ts';
 import { subAppContainerId, subAppForPath, useSubAppStore, type SubAppFailure } from '../../lib/sub-apps.ts';
 import './sub-app-viewport.css';
@@ -11,12 +12,15 @@ function Failure({ system, failure, detail, onRetry }: { system: string; failure
   return (
     <Result
       className="campus-subapp-status"
-      status={failure === 'not-installed' ? '404' : 'warning'}
-      title={<h1 className="campus-result-title">{t(`subApps.${failure}.title`, { system })}</h1>}
+      status={failure === 'not-installed' ? 'info' : 'warning'}
+      icon={failure === 'not-installed' ? <NotFoundImage /> : undefined}
+      // the layout's h1 names the page: this is its one heading below it
+      title={<h2 className="campus-result-title">{t(`subApps.${failure}.title`, { system })}</h2>}
       subTitle={
         <>
           <p>{t(`subApps.${failure}.text`, { system })}</p>
-          {detail ? <p className="campus-subapp-status__detail">{detail}</p> : null}
+          {/* what the loader saw helps whoever fixes a broken build; "not installed" says all there is to say */}
+          {detail && failure !== 'not-installed' ? <p className="campus-subapp-status__detail">{detail}</p> : null}
         </>
       }
       extra={[

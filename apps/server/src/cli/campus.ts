@@ -1,0 +1,363 @@
+/**
+ * The operating command of an installation (docs/operating.md): `campus <command>` in a release,
+ * `npm run campus -- <command>` in the repository. It reads the server's own settings (the environment file of a
+ * release, or the environment) and acts on the same database and folders.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import { shellVersion } from '@campus/contracts';
+import { ConfigError, describeDatabase, loadConfig } from '../config.ts';
+import type { Config } from '../config.ts';
+import { openDatabase } from '../db/database.ts';
+import type { DatabaseHandle } from '../db/database.ts';
+import { appliedSchema, knownMigrations, migrateToLatestNamed, pendingMigrations } from '../db/migrations.ts';
+import { withStartLock } from '../db/start-lock.ts';
+import { probeWrite } from '../lib/storage-watch.ts';
+import { BackupLogRepository } from '../modules/backup-log/backup-log-repository.ts';
+import { BackupLogService } from '../modules/backup-log/backup-log-service.ts';
+import { BackupError, takeBackup } from '../modules/backup/backup-archive.ts';
+import { putInPlace, RestoreError, unpackAndCheck } from '../modules/backup/restore-archive.ts';
+import { OperationLogRepository } from '../modules/operation-log/operation-log-repository.ts';
+import { installationWide, OperationLogService } from '../modules/operation-log/operation-log-service.ts';
+import { createServices } from '../services.ts';
+import { oneTimePassword, seedDatabase } from '../seed/seed.ts';
+
+class UsageError extends Error {}
+
+/** A path the operator typed, from where they typed it (npm run moves to the repository first; npm says where from). */
+function fromCaller(file: string): string {
+  return path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
+}
+
+const help = `campus: operate this installation (with the server's settings: DATABASE_URL or DATA_DIR, BACKUP_DIR, ...)
+
+  campus backup [--remarks TEXT] [--scheduled]
+      A consistent copy of the database (while the server runs), DATA_DIR/tools and the sub-app builds, in one
+      archive of BACKUP_DIR, with the KEK file (gate deployments) as a file of its own beside it. Writes the row
+      About System > Backup Logs lists, and removes backups past BACKUP_RETENTION_DAYS with their rows.
+      --scheduled marks it as taken by the timer.
+
+  campus restore <archive> [--kek <file>] --yes
+      Into a STOPPED installation: checks the archive against its manifest, then replaces the database, the tools
+      and the sub-app builds with its copies (and the KEK with --kek's file). What was there is put back if a
+      step fails. Every session ends; the operation log says which backup was restored.
+
+  campus init
+      For the installer: migrates a new database and creates the system administrator with a one-time password,
+      printed on stdout only ("tenant … account … password …"; redirect it into a file only root reads). On a
+      database that holds an installation already it prints nothing and says so on stderr.
+
+  campus admin reset-password --tenant <code> --account <account>
+      For a lost password (the first one-time password included): gives the account a new one-time password, printed
+      on stdout only, that must be changed at the next sign-in; ends the account's sessions; the operation log says
+      who reset it (never the password).
+
+  campus migrate [--dry-run]
+      Applies the database migrations this release has and the database lacks, naming each one;
+      --dry-run only lists them.
+
+  campus check
+      One line per check (ok / warn / FAIL): the database answers and is migrated, the data and backup folders exist,
+      take writes and are for the service user only (0700; the database and KEK 0600), free space, the KEK file of
+      a gate deployment. Exit 1 when a check fails.
+
+  campus version
+      This release, the Node.js it runs on, the database and the schema it is at.
+
+Exit codes: 0 done, 1 failed (the message says what and where), 2 bad usage or configuration.
+`;
+
+async function withDatabase<T>(config: Config, work: (handle: DatabaseHandle) => Promise<T>): Promise<T> {
+  const handle = openDatabase({ ...config, databaseStatementTimeoutMs: 0, databasePreparedStatements: false });
+  try {
+    return await work(handle);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function backup(config: Config, values: { remarks?: string; scheduled?: boolean }): Promise<number> {
+  if (values.remarks !== undefined && values.remarks.length > 200) throw new UsageError('--remarks is at most 200 characters');
+  return withDatabase(config, async (handle) => {
+    if ((await appliedSchema(handle.db)) === '') throw new BackupError(`${describeDatabase(config)} holds no installation yet (never started or migrated): nothing to back up`);
+    const now = () => Date.now();
+    const outcome = await takeBackup(
+      { settings: config, db: handle.db, dialect: handle.dialect, backupLogs: new BackupLogService(new BackupLogRepository(handle.db), now), now },
+      { scheduled: values.scheduled === true, remarks: values.remarks },
+    );
+    process.stdout.write(`Backup ${outcome.archive} (${outcome.size} bytes) of ${describeDatabase(config)}\n`);
+    if (outcome.kekCopy) process.stdout.write(`The system key's KEK: ${outcome.kekCopy} (store it apart from the archives)\n`);
+    process.stdout.write(`Kept ${config.backupRetentionDays} days; listed in About System > Backup Logs.\n`);
+    for (const name of outcome.pruned) process.stdout.write(`Removed ${name} (past its retention)\n`);
+    return 0;
+  });
+}
+
+/** Whether a server answers on this installation's port (a restore under a running server would be lost or worse). */
+async function serverAnswers(config: Config): Promise<string | null> {
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}/livez`;
+  try {
+    const reply = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+    return reply.ok ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+async function restore(config: Config, archive: string | undefined, values: { kek?: string; yes?: boolean }): Promise<number> {
+  if (!archive) throw new UsageError('restore needs the archive: campus restore <archive> [--kek <file>] --yes');
+  if (values.yes !== true) throw new UsageError(`campus restore replaces this installation's database, tools and sub-app builds with the copies in ${archive}: add --yes to go on`);
+  const running = await serverAnswers(config);
+  if (running) throw new RestoreError(`a server answers at ${running}: stop it first (systemctl stop campus-server, and every other node on this database), then restore`);
+  const dialect = config.databaseUrl ? 'postgres' : 'sqlite';
+  const checked = await unpackAndCheck(fromCaller(archive), config, dialect, knownMigrations(dialect));
+  try {
+    const resetPostgres = () =>
+      withDatabase(config, async (handle) => {
+        await sql`drop schema public cascade`.execute(handle.db);
+        await sql`create schema public`.execute(handle.db);
+      });
+    await putInPlace(checked, config, dialect, values.kek ? fromCaller(values.kek) : null, resetPostgres);
+  } finally {
+    fs.rmSync(checked.folder, { recursive: true, force: true });
+  }
+  const { manifest } = checked;
+  await withDatabase(config, async (handle) => {
+    // whoever was signed in when the backup was taken signs in again
+    const ended = await handle.db.deleteFrom('sessions').executeTakeFirst();
+    // a copy holds the rows of the backups before it, not its own: listed again when it lies in BACKUP_DIR, so
+    // About System shows it and its retention removes it in time
+    const file = fromCaller(archive);
+    const backupLogs = new BackupLogService(new BackupLogRepository(handle.db), () => Date.now());
+    if (path.dirname(file) === config.backupDir && !(await handle.db.selectFrom('backup_logs').select('id').where('name', '=', path.basename(file)).executeTakeFirst())) {
+      await backupLogs.add({
+        name: path.basename(file),
+        backupTime: manifest.createdAt,
+        filePath: config.backupDir,
+        addr: manifest.host,
+        retentionDay: config.backupRetentionDays,
+        size: fs.statSync(file).size,
+        remarks: 'Listed again after it was restored',
+      });
+    }
+    const logs = new OperationLogService(new OperationLogRepository(handle.db), () => Date.now());
+    await logs.record({
+      tenantCode: installationWide,
+      account: `cli:${os.userInfo().username}`,
+      action: 'restore',
+      result: 'success',
+      clientIp: 'localhost',
+      detail: `restored from ${path.basename(archive)} (taken ${new Date(manifest.createdAt).toISOString()} on ${manifest.host} by release ${manifest.version}, schema ${manifest.schema}); ${Number(ended.numDeletedRows)} session(s) ended`,
+    });
+  });
+  process.stdout.write(`Restored ${archive} (taken ${new Date(manifest.createdAt).toISOString()} by release ${manifest.version}, schema ${manifest.schema}) into ${describeDatabase(config)}.
+`);
+  if (!values.kek && fs.existsSync(path.join(path.dirname(fromCaller(archive)), path.basename(archive).replace(/\.tar\.gz$/, '.kek')))) {
+    process.stdout.write('The KEK copy beside the archive was not restored (give it with --kek if the installation lost its own).\n');
+  }
+  process.stdout.write('Every session has ended. Start the server: it applies any migration this release adds.\n');
+  return 0;
+}
+
+async function migrate(config: Config, dryRun: boolean): Promise<number> {
+  return withDatabase(config, async (handle) => {
+    const pending = await pendingMigrations(handle.db, handle.dialect);
+    if (pending.length === 0) {
+      process.stdout.write(`The database is up to date (${(await appliedSchema(handle.db)) || 'no migration'}).\n`);
+      return 0;
+    }
+    if (dryRun) {
+      process.stdout.write(`Would apply ${pending.length} migration(s) to ${describeDatabase(config)}:\n${pending.map((name) => `  ${name}\n`).join('')}`);
+      return 0;
+    }
+    // one process at a time per database, like the servers' own start
+    await withStartLock(handle, config, () => migrateToLatestNamed(handle.db, handle.dialect, (name) => process.stdout.write(`Applied ${name}\n`)));
+    process.stdout.write(`The database is at ${await appliedSchema(handle.db)}.\n`);
+    return 0;
+  });
+}
+
+async function init(config: Config): Promise<number> {
+  return withDatabase(config, async (handle) => {
+    const seeded = await withStartLock(handle, config, async () => {
+      await migrateToLatestNamed(handle.db, handle.dialect, (name) => process.stderr.write(`Applied ${name}\n`));
+      return seedDatabase(createServices(handle, config), config);
+    });
+    if (seeded.mode === 'production') {
+      process.stdout.write(`tenant ${seeded.admin.tenantCode}\naccount ${seeded.admin.account}\npassword ${seeded.admin.password}\n`);
+      process.stderr.write(`Initialised ${describeDatabase(config)}: the system administrator must change the one-time password at the first sign-in.\n`);
+    } else if (seeded.mode === 'demo') {
+      process.stderr.write(`Initialised ${describeDatabase(config)} with the demo (NODE_ENV is not production): its accounts are in the README.\n`);
+    } else {
+      process.stderr.write(`${describeDatabase(config)} holds an installation already: nothing to initialise.\n`);
+    }
+    return 0;
+  });
+}
+
+async function resetPassword(config: Config, tenant: string | undefined, account: string | undefined): Promise<number> {
+  if (!tenant || !account) throw new UsageError('admin reset-password needs --tenant and --account: campus admin reset-password --tenant 1001 --account admin');
+  return withDatabase(config, async (handle) => {
+    if ((await pendingMigrations(handle.db, handle.dialect)).length > 0) throw new UsageError(`${describeDatabase(config)} is not migrated to this release: run campus migrate first`);
+    const services = createServices(handle, config);
+    const user = await services.account.findUser(tenant, account);
+    if (!user) throw new UsageError(`no account "${account}" in tenant ${tenant}`);
+    const password = oneTimePassword();
+    await services.account.resetToOneTimePassword(user.id, password);
+    const ended = await services.sessions.revokeAllOfUser(user.id);
+    await services.logs.record({
+      tenantCode: tenant,
+      account,
+      action: 'password-reset',
+      result: 'success',
+      clientIp: 'localhost',
+      detail: `one-time password set by cli:${os.userInfo().username}; ${ended} session(s) ended`,
+    });
+    process.stdout.write(`tenant ${tenant}\naccount ${account}\npassword ${password}\n`);
+    process.stderr.write(`The password must be changed at the next sign-in; ${ended} session(s) of ${tenant}/${account} ended.\n`);
+    return 0;
+  });
+}
+
+type Verdict = 'ok' | 'warn' | 'FAIL';
+
+/** Mode bits others than the owner have on `file` (0 when private), or null when it does not exist. */
+function wideBits(file: string): number | null {
+  try {
+    return fs.statSync(file).mode & 0o077;
+  } catch {
+    return null;
+  }
+}
+
+function freeSpace(folder: string): { bytes: number; share: number } | null {
+  try {
+    const stats = fs.statfsSync(folder);
+    return { bytes: Number(stats.bavail) * Number(stats.bsize), share: Number(stats.bavail) / Number(stats.blocks) };
+  } catch {
+    return null;
+  }
+}
+
+async function check(config: Config): Promise<number> {
+  const lines: [Verdict, string][] = [];
+  const say = (verdict: Verdict, text: string) => lines.push([verdict, text]);
+  say('ok', `configuration read (NODE_ENV ${config.nodeEnv}, ${describeDatabase(config)})`);
+  for (const [name, folder] of [['data folder (DATA_DIR)', config.dataDir], ['backup folder (BACKUP_DIR)', config.backupDir]] as const) {
+    const wide = wideBits(folder);
+    if (wide === null) {
+      say(name.startsWith('backup') ? 'warn' : 'FAIL', `${name} ${folder} does not exist${name.startsWith('backup') ? ' (the first backup makes it)' : ''}`);
+      continue;
+    }
+    const failed = probeWrite(folder);
+    const problem = failed && (failed.code ?? failed.message);
+    say(problem ? 'FAIL' : 'ok', problem ? `${name} ${folder} does not take writes (${problem})` : `${name} ${folder} takes writes`);
+    say(wide === 0 ? 'ok' : 'warn', wide === 0 ? `${name} is for its owner only` : `${name} ${folder} is open to others (mode ${(fs.statSync(folder).mode & 0o777).toString(8)}): chmod 700`);
+    const free = freeSpace(folder);
+    if (free) {
+      const low = free.bytes < 1024 ** 3 || free.share < 0.1;
+      say(low ? 'warn' : 'ok', `${name}: ${(free.bytes / 1024 ** 3).toFixed(1)} GiB free (${Math.round(free.share * 100)} %)${low ? ': under 10 % or 1 GiB' : ''}`);
+    }
+  }
+  for (const [name, file] of [['the SQLite database', config.databaseUrl ? null : config.sqliteFile], ['the KEK file (SYSTEM_KEY_KEK_FILE)', config.systemKeyKekFile]] as const) {
+    if (file === null) continue;
+    const wide = wideBits(file);
+    if (wide === null) {
+      if (name.startsWith('the KEK') && config.nationalCrypto) say('warn', `${name} ${file} does not exist yet (the gate set-up makes it; back it up apart)`);
+      continue;
+    }
+    say(wide === 0 ? 'ok' : 'FAIL', wide === 0 ? `${name} is for its owner only` : `${name} ${file} is readable by others (mode ${(fs.statSync(file).mode & 0o777).toString(8)}): chmod 600`);
+  }
+  // last: opening the SQLite file makes it private, and the modes above are read as they were
+  try {
+    await withDatabase(config, async (handle) => {
+      const pending = await pendingMigrations(handle.db, handle.dialect);
+      say('ok', 'the database answers');
+      if (pending.length === 0) say('ok', `the database is migrated (${await appliedSchema(handle.db)})`);
+      else say('warn', `migrations not applied yet: ${pending.join(', ')} (the server applies them at start; campus migrate --dry-run lists them)`);
+    });
+  } catch (error) {
+    say('FAIL', `the database cannot be used: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  for (const [verdict, text] of lines) process.stdout.write(`${verdict.padEnd(4)}  ${text}\n`);
+  return lines.some(([verdict]) => verdict === 'FAIL') ? 1 : 0;
+}
+
+async function version(config: Config): Promise<number> {
+  const latest = knownMigrations(config.databaseUrl ? 'postgres' : 'sqlite').at(-1) ?? '';
+  process.stdout.write(`campus-shell ${shellVersion}\nNode.js ${process.version} on ${os.platform()}-${os.arch()}\nDatabase ${describeDatabase(config)}\n`);
+  try {
+    const schema = await withDatabase(config, (handle) => appliedSchema(handle.db));
+    const state = schema === latest ? 'up to date' : schema === '' ? 'new: not migrated yet' : `this release's is ${latest}: run campus migrate`;
+    process.stdout.write(`Schema ${schema || '(none)'} (${state})\n`);
+  } catch (error) {
+    process.stdout.write(`Schema unknown: the database cannot be read (${error instanceof Error ? error.message : String(error)})\n`);
+  }
+  return 0;
+}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        remarks: { type: 'string' },
+        scheduled: { type: 'boolean' },
+        'dry-run': { type: 'boolean' },
+        kek: { type: 'string' },
+        yes: { type: 'boolean' },
+        tenant: { type: 'string' },
+        account: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(`${error instanceof Error ? error.message : String(error)}\n\n${help}`);
+  }
+  const { positionals, values } = parsed;
+  const [command, ...rest] = positionals;
+  if (values.help || !command) {
+    process.stdout.write(help);
+    return command || values.help ? 0 : 2;
+  }
+  if (rest.length > (command === 'restore' || command === 'admin' ? 1 : 0)) throw new UsageError(`campus ${command} takes no argument "${rest.join(' ')}"\n\n${help}`);
+  const config = loadConfig();
+  switch (command) {
+    case 'backup':
+      return backup(config, values);
+    case 'restore':
+      return restore(config, rest[0], values);
+    case 'init':
+      return init(config);
+    case 'admin':
+      if (rest[0] !== 'reset-password') throw new UsageError(`campus admin ${rest[0] ?? ''}: the only admin command is reset-password\n\n${help}`);
+      return resetPassword(config, values.tenant, values.account);
+    case 'migrate':
+      return migrate(config, values['dry-run'] === true);
+    case 'version':
+      return version(config);
+    case 'check':
+      return check(config);
+    default:
+      throw new UsageError(`Unknown command "${command}".\n\n${help}`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError || error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    const words = error instanceof BackupError ? `Backup failed: ${error.message}` : error instanceof RestoreError ? `Restore failed: ${error.message}` : `Failed: ${error instanceof Error ? error.message : String(error)}`;
+    process.stderr.write(`${words}\n`);
+    process.exit(1);
+  },
+);

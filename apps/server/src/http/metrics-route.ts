@@ -1,0 +1,55 @@
+import { BlockList, isIP } from 'node:net';
+import { Type } from 'typebox';
+import { codes } from '@campus/contracts';
+import { countRequest, metricsRegistry } from '../lib/metrics.ts';
+import { AppError, sendFailure } from './envelope.ts';
+import type { App } from './types.ts';
+
+export interface MetricsOptions {
+  /** METRICS: off → /metrics is a 404 like any unknown path. */
+  enabled: boolean;
+  /** Addresses / CIDR ranges that may read it (config.metricsAllow: loopback plus METRICS_ALLOW). */
+  allow: readonly string[];
+}
+
+function blockListOf(items: readonly string[]): BlockList {
+  const list = new BlockList();
+  for (const item of items) {
+    const [address = '', prefix] = item.split('/');
+    const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) list.addAddress(address, family);
+    else list.addSubnet(address, Number(prefix), family);
+  }
+  return list;
+}
+
+/** An IPv4 address a dual-stack socket shows as ::ffff:a.b.c.d is that IPv4 address. */
+function isAllowed(list: BlockList, ip: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped?.[1] !== undefined) return list.check(mapped[1], 'ipv4');
+  const family = isIP(ip);
+  if (family === 0) return false;
+  return list.check(ip, family === 6 ? 'ipv6' : 'ipv4');
+}
+
+/**
+ * Counts every answered request by its route pattern (never the raw URL: unknown paths count as one route), and
+ * serves /metrics in Prometheus text format to allowed callers. Off or not allowed: the 404 envelope, so a
+ * scanner learns nothing. The caller's address is request.ip, which follows TRUST_PROXY.
+ */
+export function registerMetrics(app: App, options: MetricsOptions): void {
+  // nobody reads the counts while METRICS is off: no hook on every request then
+  if (options.enabled) {
+    app.addHook('onResponse', (request, reply, done) => {
+      const route = request.routeOptions.url ?? '(unknown)';
+      countRequest(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    });
+  }
+  const allowed = blockListOf(options.allow);
+  app.get('/metrics', { schema: { tags: ['health'], summary: 'Prometheus metrics (METRICS=on; loopback and METRICS_ALLOW callers only, else 404)', produces: ['text/plain'], response: { 200: Type.String({ description: 'Prometheus text format' }) } } }, async (request, reply) => {
+    if (!options.enabled || !isAllowed(allowed, request.ip)) return sendFailure(request, reply, new AppError(codes.notFound, 404));
+    const text = await metricsRegistry.metrics();
+    return reply.code(200).type(metricsRegistry.contentType).header('Cache-Control', 'no-store').send(text);
+  });
+}

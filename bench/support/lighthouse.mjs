@@ -1,0 +1,88 @@
+// Lighthouse (from the npm registry) in Debian's Chromium on /login and on the signed-in layout, with its mobile
+// settings (a mid-range phone: 4x CPU slowdown, a slow 4G link, simulated) and its desktop ones. The layout is
+// measured as a signed-in user reloading it: the session is made in the same browser first and Lighthouse is
+// told to keep the storage, so it loads the page the way a returning user does, cold cache included.
+import lighthouse from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium } from '@playwright/test';
+
+const categories = ['performance', 'accessibility', 'best-practices', 'seo'];
+/** The figures a report row shows, by Lighthouse audit id. */
+const audits = {
+  fcp: 'first-contentful-paint',
+  lcp: 'largest-contentful-paint',
+  tbt: 'total-blocking-time',
+  cls: 'cumulative-layout-shift',
+  bootup: 'bootup-time',
+  longTasks: 'long-tasks',
+};
+
+function summarise(lhr) {
+  const score = (id) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+  const value = (id) => lhr.audits[id]?.numericValue ?? null;
+  const failing = Object.values(lhr.audits)
+    .filter((audit) => audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode !== 'informative' && audit.scoreDisplayMode !== 'notApplicable' && audit.scoreDisplayMode !== 'manual')
+    .map((audit) => audit.id);
+  return {
+    scores: Object.fromEntries(categories.map((id) => [id, score(id)])),
+    fcp: value(audits.fcp),
+    lcp: value(audits.lcp),
+    tbt: value(audits.tbt),
+    cls: value(audits.cls),
+    bootup: value(audits.bootup),
+    longTasks: lhr.audits[audits.longTasks]?.details?.items?.length ?? null,
+    failing,
+    warnings: lhr.runWarnings ?? [],
+  };
+}
+
+/** Signs `account` in on the login page in `context`, leaving the token in its storage; answers the page it lands on. */
+async function signInThere(context, baseUrl, account) {
+  const page = await context.newPage();
+  try {
+    await page.goto(`${baseUrl}/login`, { waitUntil: 'networkidle' });
+    await page.locator('input[name="username"]').fill(account.account);
+    await page.locator('input[name="password"]').fill(account.password);
+    await page.locator('button[type="submit"]').click();
+    await page.locator('.campus-layout').waitFor({ timeout: 30_000 });
+    await page.waitForLoadState('networkidle');
+    return new URL(page.url()).pathname;
+  } finally {
+    await page.close();
+  }
+}
+
+/**
+ * Lighthouse runs on each page in each form factor, the best of `runs` by performance score kept (one run's
+ * score moves by a few points on a shared machine). Answers { login: { mobile, desktop }, layout: { ... } }.
+ */
+export async function measureLighthouse({ baseUrl, account, executablePath, args, port, runs = 2 }) {
+  // the browser's own profile (not a fresh context): the tabs Lighthouse opens share the signed-in storage
+  const profile = mkdtempSync(path.join(tmpdir(), 'campus-bench-lighthouse-'));
+  const context = await chromium.launchPersistentContext(profile, { executablePath, args: [...args, `--remote-debugging-port=${port}`], locale: 'en-US' });
+  const run = async (url, formFactor, keepStorage) => {
+    const flags = { port, output: 'json', logLevel: 'error', onlyCategories: categories, disableStorageReset: keepStorage };
+    const result = await lighthouse(url, flags, formFactor === 'desktop' ? desktopConfig : undefined);
+    if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+    if (result.lhr.runtimeError) throw new Error(`Lighthouse on ${url}: ${result.lhr.runtimeError.message}`);
+    return summarise(result.lhr);
+  };
+  const best = async (url, formFactor, keepStorage) => {
+    const results = [];
+    for (let i = 0; i < runs; i += 1) results.push(await run(url, formFactor, keepStorage));
+    return results.sort((a, b) => b.scores.performance - a.scores.performance)[0];
+  };
+  try {
+    const login = { mobile: await best(`${baseUrl}/login`, 'mobile', false), desktop: await best(`${baseUrl}/login`, 'desktop', false) };
+    const layoutPath = await signInThere(context, baseUrl, account);
+    const layoutUrl = `${baseUrl}${layoutPath}`;
+    const layout = { path: layoutPath, mobile: await best(layoutUrl, 'mobile', true), desktop: await best(layoutUrl, 'desktop', true) };
+    return { login, layout };
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,225 @@
+#!/bin/sh
+# Installs this campus shell release on a Linux server with systemd and nginx: no network, no compiler needed.
+# Run as root from the unpacked release folder: ./install.sh --help
+set -eu
+# what is made here is readable by the service user unless made private on purpose below
+umask 022
+
+usage() {
+  cat <<'USAGE'
+usage: ./install.sh [options]          (as root, from the unpacked campus-shell-<version> folder)
+
+Installs to /opt/campus/releases/<version> with /opt/campus/current pointing at it, creates the service user
+`campus`, writes /etc/campus/campus.env (kept when it exists), makes /var/lib/campus and /var/backups/campus
+(0700, campus), installs the systemd units and the nginx TLS site, initialises the database and writes the
+one-time administrator password to /etc/campus/initial-admin-password (0600, root only).
+
+  --tls-cert FILE       the site's certificate (PEM, with its chain); with --tls-key
+  --tls-key FILE        its private key. Without both, a self-signed certificate is made (browsers warn)
+  --server-name NAME    the site's host name (default: this machine's name)
+  --port N              the server's loopback port behind nginx (default 6300)
+  --root DIR            lay everything out under DIR instead of / (tests); the paths written into the
+                        environment file and units are then under DIR too
+  --no-systemd          install the unit files but do not call systemctl; print the command the unit runs
+  --no-nginx-reload     install the nginx site and check it, but do not reload nginx
+  -h, --help            this help
+Re-running is safe: the environment file, the data and the password file are kept. Over an installation that
+has data (an upgrade, or the same release again), it first takes a backup with `campus backup` and stops
+campus-server; if the backup fails, nothing is switched.
+USAGE
+}
+
+step=''
+fail() { echo "install.sh: FAILED at: $step${1:+: $1}" >&2; exit 1; }
+trap 'status=$?; [ $status -eq 0 ] || echo "install.sh: stopped at step: $step (exit $status)" >&2' EXIT
+say() { step=$1; echo "==> $1"; }
+
+root='' tls_cert='' tls_key='' server_name='' port=6300 systemd=1 nginx_reload=1
+while [ $# -gt 0 ]; do
+  case $1 in
+    --tls-cert) [ $# -ge 2 ] || fail "--tls-cert needs a file"; tls_cert=$2; shift 2 ;;
+    --tls-key) [ $# -ge 2 ] || fail "--tls-key needs a file"; tls_key=$2; shift 2 ;;
+    --server-name) [ $# -ge 2 ] || fail "--server-name needs a name"; server_name=$2; shift 2 ;;
+    --port) [ $# -ge 2 ] || fail "--port needs a number"; port=$2; shift 2 ;;
+    --root) [ $# -ge 2 ] || fail "--root needs a folder"; root=${2%/}; shift 2 ;;
+    --no-systemd) systemd=0; shift ;;
+    --no-nginx-reload) nginx_reload=0; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) step='reading the options'; usage >&2; fail "unknown option $1" ;;
+  esac
+done
+
+step='checking the options'
+[ "$(id -u)" = 0 ] || fail "run as root (the installer creates a user and writes to /etc and /opt)"
+case $port in ''|*[!0-9]*) fail "--port must be a number, got $port" ;; esac
+[ "$port" -ge 1 ] && [ "$port" -le 65535 ] || fail "--port must be between 1 and 65535"
+if [ -n "$tls_cert$tls_key" ]; then
+  [ -n "$tls_cert" ] && [ -n "$tls_key" ] || fail "give both --tls-cert and --tls-key, or neither"
+  [ -r "$tls_cert" ] || fail "cannot read the certificate $tls_cert"
+  [ -r "$tls_key" ] || fail "cannot read the key $tls_key"
+fi
+[ -n "$server_name" ] || server_name=$(hostname -f 2>/dev/null || hostname)
+case $server_name in *[!A-Za-z0-9.-]*|'') fail "--server-name must be a host name, got $server_name" ;; esac
+if [ -n "$root" ]; then mkdir -p "$root"; root=$(cd "$root" && pwd -P); fi
+
+here=$(cd "$(dirname "$0")" && pwd -P)
+[ -f "$here/VERSION" ] && [ -x "$here/node/bin/node" ] || fail "run install.sh from the unpacked release folder ($here has no VERSION or node/)"
+version=$(cat "$here/VERSION")
+user=campus
+opt=/opt/campus
+release=$opt/releases/$version
+etc=/etc/campus
+env_file=$etc/campus.env
+data_dir=/var/lib/campus
+backup_dir=/var/backups/campus
+password_file=$etc/initial-admin-password
+units=/etc/systemd/system
+nginx_site=/etc/nginx/conf.d/campus-shell.conf
+tls_dir=$etc/tls
+log_dir=/var/log/nginx
+
+say "checking the release's files (SHA256SUMS)"
+(cd "$here" && sha256sum --quiet -c SHA256SUMS) || fail "some files of the release are damaged or changed"
+
+say "creating the service user $user"
+if ! id "$user" >/dev/null 2>&1; then
+  useradd --system --user-group --no-create-home --home-dir "$data_dir" --shell /usr/sbin/nologin "$user"
+  echo "    created system user $user (no login shell)"
+else
+  echo "    $user exists"
+fi
+
+# the release in use now, if any: an upgrade (or a re-install) backs up before it switches
+previous=''
+if [ -L "$root$opt/current" ]; then previous=$(readlink "$root$opt/current"); fi
+
+say "copying the release to $root$release"
+if [ "$here" != "$root$release" ]; then
+  mkdir -p "$root$opt/releases"
+  rm -rf "$root$release.new"
+  cp -a "$here" "$root$release.new"
+  rm -rf "$root$release"
+  mv "$root$release.new" "$root$release"
+fi
+chown -R root:root "$root$release"
+chmod -R go-w,a+rX "$root$release"
+chmod 0755 "$root$opt" "$root$opt/releases"
+
+say "writing the environment file $root$env_file"
+mkdir -p "$root$etc"
+chmod 0755 "$root$etc"
+if [ -f "$root$env_file" ]; then
+  echo "    kept (it exists)"
+else
+  sed -e "s#@DATA_DIR@#$root$data_dir#" -e "s#@BACKUP_DIR@#$root$backup_dir#" -e "s#@PORT@#$port#" \
+    "$here/deploy/campus.env.template" > "$root$env_file.new"
+  chown root:"$user" "$root$env_file.new"
+  chmod 0640 "$root$env_file.new"
+  mv "$root$env_file.new" "$root$env_file"
+  echo "    written from the template; edit it, then: systemctl restart campus-server"
+fi
+chown root:"$user" "$root$env_file"
+chmod 0640 "$root$env_file"
+
+say "making the data folder $root$data_dir and the backup folder $root$backup_dir"
+for dir in "$root$data_dir" "$root$backup_dir"; do
+  mkdir -p "$dir"
+  chown "$user:$user" "$dir"
+  chmod 0700 "$dir"
+done
+
+say "installing the systemd units into $root$units"
+mkdir -p "$root$units"
+for unit in campus-server.service campus-backup.service campus-backup.timer; do
+  sed -e "s#@CURRENT@#$root$opt/current#g" -e "s#@ENV_FILE@#$root$env_file#g" -e "s#@DATA_DIR@#$root$data_dir#g" \
+    -e "s#@BACKUP_DIR@#$root$backup_dir#g" "$here/deploy/systemd/$unit" > "$root$units/$unit"
+  chmod 0644 "$root$units/$unit"
+done
+
+has_data=0
+if [ -f "$root$data_dir/campus.db" ] || grep -Eq '^[[:space:]]*DATABASE_URL=[^[:space:]]' "$root$env_file"; then has_data=1; fi
+if [ -n "$previous" ] && [ "$has_data" = 1 ]; then
+  say "backing up the installation before switching from ${previous#releases/} to $version (campus backup)"
+  CAMPUS_ENV_FILE="$root$env_file" "$root$release/bin/campus" backup --remarks "before installing $version over ${previous#releases/}" \
+    || fail "the backup failed (its messages are above); nothing was switched, $root$opt/current still points at $previous"
+  if [ "$systemd" = 1 ]; then
+    say "stopping campus-server for the switch"
+    systemctl stop campus-server.service
+  fi
+fi
+
+say "switching $root$opt/current to releases/$version"
+ln -sfn "releases/$version" "$root$opt/current.new"
+mv -T "$root$opt/current.new" "$root$opt/current"
+echo "    $root$opt/current -> releases/$version"
+back=''
+if [ -n "$previous" ] && [ "$has_data" = 1 ]; then
+  back="; the backup taken before the switch is the newest in $root$backup_dir: to go back, campus restore it with $root$release/bin/campus, then ln -sfn $previous $root$opt/current (docs/operating.md, Rolling back)"
+fi
+
+say "initialising the database and the system administrator (campus init)"
+[ -f "$root$release/apps/server/dist/campus.mjs" ] || fail "this release has no campus command (apps/server/dist/campus.mjs)"
+if [ -s "$root$password_file" ]; then
+  echo "    kept $password_file (it exists): the administrator was set up before"
+  CAMPUS_ENV_FILE="$root$env_file" "$root$release/bin/campus" init > /dev/null || fail "campus init failed (its messages are above)$back"
+else
+  # the password file is root's only before a byte goes into it
+  rm -f "$root$password_file"
+  (umask 077 && : > "$root$password_file")
+  chown root:root "$root$password_file"
+  chmod 0600 "$root$password_file"
+  CAMPUS_ENV_FILE="$root$env_file" "$root$release/bin/campus" init > "$root$password_file" \
+    || { rm -f "$root$password_file"; fail "campus init failed (its messages are above)$back"; }
+  if [ -s "$root$password_file" ]; then
+    echo "    the one-time administrator password is in $password_file (root only): sign in, change it, delete the file"
+  else
+    rm -f "$root$password_file"
+    echo "    the database was initialised before: no new administrator password"
+  fi
+fi
+
+say "installing the nginx site $root$nginx_site"
+if [ -z "$tls_cert" ]; then
+  mkdir -p "$root$tls_dir"
+  tls_cert=$tls_dir/selfsigned.crt
+  tls_key=$tls_dir/selfsigned.key
+  if [ ! -f "$root$tls_key" ]; then
+    openssl req -x509 -newkey rsa:2048 -nodes -days 825 -subj "/CN=$server_name" \
+      -addext "subjectAltName=DNS:$server_name" -keyout "$root$tls_key" -out "$root$tls_cert" 2>/dev/null
+    chmod 0600 "$root$tls_key"
+  fi
+  echo "    !!! No --tls-cert/--tls-key given: using a SELF-SIGNED certificate ($tls_cert)."
+  echo "    !!! Browsers will warn. Re-run with --tls-cert and --tls-key for the real one."
+  cert_path=$root$tls_cert key_path=$root$tls_key
+else
+  cert_path=$(cd "$(dirname "$tls_cert")" && pwd -P)/$(basename "$tls_cert")
+  key_path=$(cd "$(dirname "$tls_key")" && pwd -P)/$(basename "$tls_key")
+fi
+mkdir -p "$root$(dirname "$nginx_site")" "$root$log_dir"
+sed -e "s#@PORT@#$port#g" -e "s#@SERVER_NAME@#$server_name#g" -e "s#@TLS_CERT@#$cert_path#g" \
+  -e "s#@TLS_KEY@#$key_path#g" -e "s#@LOG_DIR@#$root$log_dir#g" "$here/deploy/nginx/campus-shell-tls.conf" > "$root$nginx_site"
+chmod 0644 "$root$nginx_site"
+
+if [ -z "$root" ]; then
+  say "checking nginx's configuration (nginx -t)"
+  nginx -t || fail "nginx -t refused the configuration; $nginx_site is installed, fix it and re-run"
+else
+  echo "    (--root: nginx -t is left to the caller, with $root$nginx_site included in its http block)"
+fi
+
+if [ "$systemd" = 1 ]; then
+  say "starting the services (systemctl)"
+  systemctl daemon-reload
+  systemctl enable --now campus-server.service campus-backup.timer
+  systemctl restart campus-server.service
+else
+  step='printing the service command'
+  echo "==> --no-systemd: the units are installed but not started. campus-server.service runs, as $user:"
+  echo "    CAMPUS_ENV_FILE=$root$env_file $root$opt/current/bin/campus-server"
+fi
+if [ "$nginx_reload" = 1 ] && [ -z "$root" ]; then
+  say "reloading nginx"
+  systemctl reload nginx || nginx -s reload || fail "nginx did not reload"
+fi
+step='done'
+echo "Installed campus shell $version. Site: https://$server_name/  Settings: $env_file  Data: $data_dir"

@@ -1,0 +1,132 @@
+// `npm run release [-- --platform linux-x64[,linux-arm64]] [--out DIR] [--no-build]`: the archive a customer installs
+// with no network and no compiler (DESIGN.md §10): release/campus-shell-<version>-<platform>.tar.gz and its .sha256.
+// Inside: Node 24, the server compiled with esbuild, the native addons, the built shell and sub-app, the card issuer
+// downloads, the docs, install.sh, the systemd units and the TLS nginx site (deploy/), SHA256SUMS.
+import { execFileSync } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { bundleServer, shippedPackages } from './release/bundle.mjs';
+import { writeArchiveSum, writeSha256Sums } from './release/checksums.mjs';
+import { addNodeRuntime, nodeVersion, platforms } from './release/node-runtime.mjs';
+import { writeNotices } from './release/notices.mjs';
+import { addNativeAddons, copyRuntimePackages } from './release/runtime-deps.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const cacheDir = path.join(root, '.cache', 'release');
+
+/** The one version of the product (About System, `campus version`): shellVersion in packages/contracts. */
+export function shellVersion() {
+  const source = readFileSync(path.join(root, 'packages/contracts/src/shell-constants.ts'), 'utf8');
+  const match = /export const shellVersion = '([^']+)'/.exec(source);
+  if (!match) throw new Error('shellVersion not found in packages/contracts/src/shell-constants.ts');
+  return match[1];
+}
+
+function fail(message) {
+  console.error(`release: ${message}`);
+  process.exit(1);
+}
+
+const builtFolders = ['apps/shell/dist', 'apps/subapp-qy/dist', 'dist/card-issuer'];
+const issuerDownloads = ['card-issuer-linux-x64.tar.gz', 'card-issuer-win-x64.zip'];
+
+function ensureBuilds(noBuild) {
+  if (!noBuild) {
+    console.log('Building the shell, the sub-app and the card issuer downloads (npm run build) ...');
+    execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  }
+  for (const folder of builtFolders) {
+    if (!existsSync(path.join(root, folder))) fail(`${folder} is missing: run without --no-build (or npm run build) first`);
+  }
+  for (const download of issuerDownloads) {
+    if (!existsSync(path.join(root, 'dist/card-issuer', download))) fail(`dist/card-issuer/${download} is missing: npm run build:issuer (it needs the npm registry once)`);
+  }
+  if (!existsSync(path.join(root, 'apps/shell/dist/index.html'))) fail('apps/shell/dist/index.html is missing: the shell build is incomplete');
+}
+
+const copy = (from, to) => cpSync(path.join(root, from), to, { recursive: true, dereference: true });
+
+function writeExecutable(file, text) {
+  writeFileSync(file, text);
+  chmodSync(file, 0o755);
+}
+
+async function makeRelease(platform, version, outDir) {
+  const name = `campus-shell-${version}`;
+  const staging = path.join(root, '.tmp', 'release', platform);
+  const dir = path.join(staging, name);
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  console.log(`\n== ${name} (${platform}, Node ${nodeVersion})`);
+
+  addNodeRuntime(cacheDir, platform, dir);
+  const bundle = await bundleServer(root, dir);
+  console.log(`Bundled: ${bundle.names.map((entry) => `apps/server/dist/${entry}.mjs`).join(', ')}`);
+  const shippedDirs = [...copyRuntimePackages(root, dir, shippedPackages), ...addNativeAddons(root, dir, platform, cacheDir)];
+  // the bundles are ES modules whatever a parent package.json says
+  writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ name: 'campus-shell-release', version, private: true, type: 'module' }, null, 2)}\n`);
+  writeNotices(root, dir, { bundledPackages: bundle.bundledPackages, shippedDirs });
+
+  copy('apps/shell/dist', path.join(dir, 'apps/shell/dist'));
+  copy('apps/subapp-qy/dist', path.join(dir, 'apps/subapp-qy/dist'));
+  // the downloads the server offers under /tools (tools-service.ts), not their unpacked folders
+  for (const download of issuerDownloads) copy(`dist/card-issuer/${download}`, path.join(dir, 'dist/card-issuer', download));
+  copy('docs', path.join(dir, 'docs'));
+  copy('README.md', path.join(dir, 'README.md'));
+  copy('CHANGELOG.md', path.join(dir, 'CHANGELOG.md'));
+  copy('apps/server/CONFIG.md', path.join(dir, 'apps/server/CONFIG.md'));
+  copy('deploy/systemd', path.join(dir, 'deploy/systemd'));
+  copy('deploy/nginx', path.join(dir, 'deploy/nginx'));
+  copy('deploy/release/campus.env.template', path.join(dir, 'deploy/campus.env.template'));
+  mkdirSync(path.join(dir, 'bin'), { recursive: true });
+  mkdirSync(path.join(dir, 'lib'), { recursive: true });
+  writeExecutable(path.join(dir, 'lib', 'run-node'), readFileSync(path.join(root, 'deploy/release/run-node.sh'), 'utf8'));
+  for (const script of ['campus', 'campus-server']) writeExecutable(path.join(dir, 'bin', script), readFileSync(path.join(root, 'deploy/release/bin', script), 'utf8'));
+  writeExecutable(path.join(dir, 'install.sh'), readFileSync(path.join(root, 'deploy/release/install.sh'), 'utf8'));
+  writeFileSync(path.join(dir, 'VERSION'), `${version}\n`);
+  writeSha256Sums(dir);
+
+  mkdirSync(outDir, { recursive: true });
+  const archive = path.join(outDir, `${name}-${platform}.tar.gz`);
+  // the same inputs make the same archive: sorted names, fixed times and owners, gzip without a timestamp
+  const tar = ['--sort=name', '--mtime=@0', '--owner=0', '--group=0', '--numeric-owner', '-C', staging, '-cf', '-', name];
+  execFileSync('sh', ['-c', `tar ${tar.map((arg) => `'${arg}'`).join(' ')} | gzip -n -9 > '${archive}'`], { stdio: 'inherit' });
+  writeArchiveSum(archive);
+  rmSync(staging, { recursive: true, force: true });
+  console.log(`Made ${path.relative(process.cwd(), archive)} and its .sha256`);
+  return archive;
+}
+
+async function main() {
+  let options;
+  try {
+    ({ values: options } = parseArgs({
+      options: {
+        platform: { type: 'string', default: 'linux-x64' },
+        out: { type: 'string', default: path.join(root, 'release') },
+        'no-build': { type: 'boolean', default: false },
+        help: { type: 'boolean', default: false },
+      },
+    }));
+  } catch (error) {
+    fail(`${error.message}\nusage: npm run release -- [--platform linux-x64[,linux-arm64]] [--out DIR] [--no-build]`);
+  }
+  if (options.help) {
+    console.log('usage: npm run release -- [--platform linux-x64[,linux-arm64]] [--out DIR] [--no-build]');
+    return;
+  }
+  const wanted = options.platform.split(',').map((value) => value.trim()).filter(Boolean);
+  for (const platform of wanted) if (!platforms.includes(platform)) fail(`unknown platform "${platform}" (known: ${platforms.join(', ')})`);
+  if (wanted.length === 0) fail('--platform names no platform');
+  const version = shellVersion();
+  // a release says what it changed: the deployment team reads it before they upgrade
+  if (!readFileSync(path.join(root, 'CHANGELOG.md'), 'utf8').includes(`\n## ${version}\n`)) fail(`CHANGELOG.md has no section "## ${version}": say what this release changes first`);
+  ensureBuilds(options['no-build']);
+  for (const platform of wanted) await makeRelease(platform, version, path.resolve(options.out));
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error) => fail(error instanceof Error ? error.message : String(error)));
+}

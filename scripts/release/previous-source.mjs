@@ -1,0 +1,179 @@
+#!/usr/bin/env node
+// Finds "the previous release" in git history and checks it out beside this one, ready to run.
+//
+//   node scripts/release/previous-source.mjs            -> prints {"folder","version","commit","nodeModules","seconds"}
+//   node scripts/release/previous-source.mjs --schema   -> the same for the newest commit one schema behind HEAD
+//   node scripts/release/previous-source.mjs --remove <folder>
+//
+// The previous release is the newest commit (first-parent walk from HEAD) whose shellVersion in
+// packages/contracts/src/shell-constants.ts differs from HEAD's. Its worktree gets node_modules hard-linked from this
+// checkout when every package in its package-lock.json is here at the same version; otherwise `npm ci` runs there.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const VERSION_FILE = 'packages/contracts/src/shell-constants.ts';
+const MIGRATIONS_FILE = 'apps/server/src/db/migrations.ts';
+const repoRoot = git(['rev-parse', '--show-toplevel'], process.cwd()).trim();
+
+function git(args, cwd = repoRoot) {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+function fail(message) {
+  process.stderr.write(`previous-source: ${message}\n`);
+  process.exit(1);
+}
+
+function versionAt(commit) {
+  let text;
+  try {
+    text = git(['show', `${commit}:${VERSION_FILE}`]);
+  } catch {
+    return undefined; // the file did not exist yet
+  }
+  return /shellVersion\s*=\s*['"]([^'"]+)['"]/.exec(text)?.[1];
+}
+
+/** The migrations a commit's server knows, oldest first (their names in MIGRATIONS_FILE). */
+function migrationsAt(commit) {
+  let text;
+  try {
+    text = git(['show', `${commit}:${MIGRATIONS_FILE}`]);
+  } catch {
+    return [];
+  }
+  return [...text.matchAll(/'(\d{4}_[a-z0-9_]+)'\s*:/g)].map((match) => match[1]).sort();
+}
+
+/**
+ * The newest commit (first-parent walk from HEAD) where `read` gives something else than at HEAD. Only commits that
+ * touched `file` can change it: find the one that brought HEAD's value; the answer is its first parent.
+ */
+function newestBefore(file, read, what) {
+  const headValue = read('HEAD');
+  if (!headValue) fail(`HEAD has no ${what} in ${file}`);
+  const commits = git(['log', '--first-parent', '--format=%H', 'HEAD', '--', file]).split('\n').filter(Boolean);
+  let introducing;
+  for (const commit of commits) {
+    if (read(commit) !== headValue) break;
+    introducing = commit;
+  }
+  if (introducing) {
+    let parent = '';
+    try { parent = git(['rev-parse', '--verify', '--quiet', `${introducing}^1`]).trim(); } catch { /* root commit */ }
+    const value = parent && read(parent);
+    if (value && value !== headValue) return parent;
+  }
+  fail(`no commit with a ${what} other than HEAD's ${headValue}`);
+}
+
+/** The previous release: the newest commit on another shellVersion than HEAD's. */
+export function findPreviousRelease() {
+  const commit = newestBefore(VERSION_FILE, versionAt, 'shellVersion');
+  return { commit, version: versionAt(commit), headVersion: versionAt('HEAD') };
+}
+
+/**
+ * An installation one schema behind: the newest commit (first-parent walk from HEAD) whose migrations are a shorter
+ * start of HEAD's. A commit whose list is not such a start (a migration renumbered later, on the way to HEAD) made a
+ * database no release ever had, and is passed over.
+ */
+export function findPreviousSchema() {
+  const head = migrationsAt('HEAD');
+  for (const commit of git(['rev-list', '--first-parent', 'HEAD']).split('\n').filter(Boolean)) {
+    const known = migrationsAt(commit);
+    if (known.length > 0 && known.length < head.length && known.every((name, index) => head[index] === name)) {
+      return { commit, version: `${versionAt(commit)}, schema ${known.at(-1)}`, headVersion: `${versionAt('HEAD')}, schema ${head.at(-1)}` };
+    }
+  }
+  fail(`no commit whose migrations are a start of HEAD's (${head.at(-1)})`);
+}
+
+/** name@version of every installed package a lockfile lists (links and the root excluded). */
+function lockedPackages(lockText) {
+  const lock = JSON.parse(lockText);
+  const result = new Map();
+  for (const [path, entry] of Object.entries(lock.packages ?? {})) {
+    if (!path.includes('node_modules/') || entry.link) continue;
+    result.set(path, entry.version);
+  }
+  return result;
+}
+
+function lockDifferences(oldLockText, newLockText) {
+  const current = lockedPackages(newLockText);
+  const differences = [];
+  for (const [path, version] of lockedPackages(oldLockText)) {
+    if (current.get(path) !== version) differences.push(`${path}@${version} (here: ${current.get(path) ?? 'absent'})`);
+  }
+  return differences;
+}
+
+function giveNodeModules(folder) {
+  const started = Date.now();
+  const oldLock = readFileSync(join(folder, 'package-lock.json'), 'utf8');
+  const newLock = readFileSync(join(repoRoot, 'package-lock.json'), 'utf8');
+  const differences = lockDifferences(oldLock, newLock);
+  const seconds = () => Math.round((Date.now() - started) / 100) / 10;
+  if (differences.length === 0 && existsSync(join(repoRoot, 'node_modules'))) {
+    // Workspace packages are symlinks relative to the root, so the copied links point into the new worktree.
+    execFileSync('cp', ['-al', join(repoRoot, 'node_modules'), join(folder, 'node_modules')]);
+    for (const workspace of workspaceFolders(folder)) {
+      const source = join(repoRoot, workspace, 'node_modules');
+      if (existsSync(source) && existsSync(join(folder, workspace))) {
+        rmSync(join(folder, workspace, 'node_modules'), { recursive: true, force: true });
+        execFileSync('cp', ['-al', source, join(folder, workspace, 'node_modules')]);
+      }
+    }
+    return { nodeModules: 'hard-linked', seconds: seconds() };
+  }
+  process.stderr.write(`previous-source: ${differences.length} package(s) differ, running npm ci (e.g. ${differences.slice(0, 3).join(', ')})\n`);
+  execFileSync('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: folder, stdio: ['ignore', 2, 2] });
+  const took = seconds();
+  process.stderr.write(`previous-source: npm ci took ${took} s\n`);
+  return { nodeModules: 'npm ci', seconds: took };
+}
+
+function workspaceFolders(folder) {
+  const pkg = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+  return Array.isArray(pkg.workspaces) ? pkg.workspaces : [];
+}
+
+function prepare(find) {
+  const { commit, version, headVersion } = find();
+  const folder = mkdtempSync(join(tmpdir(), `campus-previous-${version.replace(/[^\w.-]+/g, '-')}-`));
+  rmSync(folder, { recursive: true }); // git worktree add wants to create it
+  git(['worktree', 'add', '--detach', folder, commit]);
+  try {
+    const installed = giveNodeModules(folder);
+    process.stdout.write(`${JSON.stringify({ folder, version, commit, headVersion, ...installed })}\n`);
+  } catch (error) {
+    remove(folder);
+    fail(`could not give ${folder} its node_modules: ${error.message}`);
+  }
+}
+
+function remove(folder) {
+  const absolute = resolve(folder);
+  const worktrees = git(['worktree', 'list', '--porcelain']).split('\n')
+    .filter((line) => line.startsWith('worktree ')).map((line) => line.slice('worktree '.length));
+  if (!worktrees.includes(absolute)) fail(`${absolute} is not a worktree of ${repoRoot}`);
+  if (absolute === repoRoot) fail('refusing to remove the current checkout');
+  git(['worktree', 'remove', '--force', absolute]);
+  rmSync(absolute, { recursive: true, force: true });
+  git(['worktree', 'prune']);
+}
+
+const args = process.argv.slice(2);
+if (args[0] === '--remove') {
+  if (!args[1]) fail('usage: previous-source.mjs --remove <folder>');
+  remove(args[1]);
+} else if (args.length === 0) {
+  prepare(findPreviousRelease);
+} else if (args[0] === '--schema' && args.length === 1) {
+  prepare(findPreviousSchema);
+} else {
+  fail(`unknown arguments: ${args.join(' ')} (usage: previous-source.mjs [--schema | --remove <folder>])`);
+}

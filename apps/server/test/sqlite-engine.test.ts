@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -78,6 +79,21 @@ describe('the embedded database on disk', () => {
     const handle = openDatabase({ databaseUrl: null, sqliteFile });
     await sql`select 1`.execute(handle.db);
     expect(modeOf(sqliteFile)).toBe(0o600);
+    await handle.close();
+  });
+
+  it('a second handle on the file (the migrations\' own) leaves the first one\'s locks: other processes cannot pull its WAL away', async () => {
+    const sqliteFile = path.join(tempDir(), 'campus.db');
+    const handle = openDatabase({ databaseUrl: null, sqliteFile });
+    await sql`create table a (x integer)`.execute(handle.db);
+    await openDatabase({ databaseUrl: null, sqliteFile }).close();
+    // another process (campus backup, a second node, an operator's sqlite3) reads and goes: the file is still in use
+    const sqlite3 = (statement: string) => spawnSync('sqlite3', [sqliteFile, statement], { encoding: 'utf8' });
+    expect(sqlite3('select count(*) from a').stdout.trim()).toBe('0');
+    expect(fs.existsSync(`${sqliteFile}-wal`)).toBe(true);
+    // and what it writes next, this process reads
+    expect(sqlite3('create table b (y integer); insert into b values (2)').status).toBe(0);
+    expect((await sql<{ y: number }>`select y from b`.execute(handle.db)).rows).toEqual([{ y: 2 }]);
     await handle.close();
   });
 });

@@ -15,6 +15,14 @@ export function makePrivateDir(dir: string): void {
  * exists (an installation made before this rule): SQLite gives its -wal and -shm files the database file's mode.
  */
 export function makePrivateFile(file: string): void {
-  fs.closeSync(fs.openSync(file, 'a', privateFileMode));
+  try {
+    fs.closeSync(fs.openSync(file, 'wx', privateFileMode));
+    return;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  // An existing file is never opened here: it may be a database this process has open, and closing any descriptor
+  // of a file drops every POSIX lock the process holds on it, SQLite's too. Another process closing the file would
+  // then think itself its last user and remove the WAL from under this process's connection.
   if ((fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, privateFileMode);
 }

@@ -77,6 +77,8 @@ async function makeRelease(platform, version, outDir) {
   copy('README.md', path.join(dir, 'README.md'));
   copy('CHANGELOG.md', path.join(dir, 'CHANGELOG.md'));
   copy('apps/server/CONFIG.md', path.join(dir, 'apps/server/CONFIG.md'));
+  // the image code's spoken characters (modules/auth/captcha-audio.ts reads them from here)
+  copy('apps/server/captcha-voices', path.join(dir, 'apps/server/captcha-voices'));
   copy('deploy/systemd', path.join(dir, 'deploy/systemd'));
   copy('deploy/nginx', path.join(dir, 'deploy/nginx'));
   copy('deploy/release/campus.env.template', path.join(dir, 'deploy/campus.env.template'));

@@ -1,5 +1,7 @@
 import { expect, test } from '@playwright/test';
-import { demo, fillLogin, headerModules, quit, signIn, systemsNav, userMenu } from '../support/sign-in.ts';
+import { captchaText } from '../support/env.ts';
+import { seriousViolations } from '../support/axe.ts';
+import { demo, fillLogin, headerModules, quit, signIn, switchLanguage, systemsNav, userMenu } from '../support/sign-in.ts';
 
 test.describe('signing in with a password', () => {
   test('sysadmin lands on the enterprise home page and sees every system', async ({ page }) => {
@@ -82,6 +84,49 @@ test.describe('signing in with a password', () => {
     const next = page.waitForResponse((res) => res.url().includes('/auth/api/verifyCode/getimage'));
     await refresh.click();
     expect((await next).ok()).toBe(true);
+  });
+
+  test('the login background arrives as AVIF, a tenth of the PNG it was stored as', async ({ page }) => {
+    const background = page.waitForResponse((res) => res.url().endsWith('/oss/file/getObject/login-bg'));
+    await page.goto('/login');
+    const res = await background;
+    expect(res.headers()['content-type']).toBe('image/avif');
+    const png = await page.request.get(res.url(), { headers: { accept: 'image/png' } });
+    expect(png.headers()['content-type']).toBe('image/png');
+    expect((await res.body()).length * 10).toBeLessThan((await png.body()).length);
+  });
+
+  test('the image code can be heard instead of seen, by keyboard, in the language of the page; what is heard signs in', async ({ page }) => {
+    await page.goto('/login');
+    const code = page.getByRole('textbox', { name: 'Verification code' });
+    await code.focus();
+    // after the image (a button that refreshes it) comes "Hear the code"
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    const hear = page.getByRole('button', { name: 'Hear the code' });
+    await expect(hear).toBeFocused();
+    const spoken = page.waitForResponse((res) => res.url().includes('/auth/api/verifyCode/getimage') && res.url().includes('audio=true'));
+    await page.keyboard.press('Enter');
+    expect((await spoken).ok()).toBe(true);
+    const player = page.getByLabel('The code, spoken');
+    await expect(player).toBeVisible();
+    // it plays at once, and it is long enough to say the code's characters one by one
+    await expect.poll(() => player.evaluate((audio: HTMLAudioElement) => audio.duration)).toBeGreaterThan(3);
+    await expect.poll(() => player.evaluate((audio: HTMLAudioElement) => audio.currentTime > 0 || audio.ended)).toBe(true);
+    await expect(hear).toBeFocused();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // in Chinese it is said in Chinese: the request carries the page's language
+    await switchLanguage(page, 'zh-CN');
+    const chinese = page.waitForRequest((req) => req.url().includes('audio=true'));
+    await page.getByRole('button', { name: '收听验证码' }).click();
+    expect((await chinese).headers()['language']).toBe('zh-CN');
+    await expect(page.getByLabel('验证码语音')).toBeVisible();
+    await switchLanguage(page, 'en-US');
+
+    // the spoken code is the code: typed in, it signs in
+    await fillLogin(page, demo.staff.account, demo.staff.password, captchaText);
+    await expect(userMenu(page)).toBeVisible();
   });
 
   test('Quit signs out and protected pages ask for sign-in again', async ({ page }) => {

@@ -79,6 +79,41 @@ describe.each(databases)('sign-in failures, captcha and lock-out (%s)', (kind) =
     }
   });
 
+  it('audio=true says the same code aloud, in the language of the request, differently every time; its answer signs in', async () => {
+    server = await startServer(kind, { env: { IMAGE_CODE: 'on' } });
+    server.captcha.text = 'HW27';
+    const spoken = async (verifyKey: string, language: string) => {
+      const reply = await call<{ verifyKey: string; image: string; audio?: string }>(server, 'GET', `${apiPaths.captchaImage}?verifyKey=${verifyKey}&audio=true`, undefined, { language });
+      expect(reply.status, reply.text).toBe(200);
+      expect(reply.body.data.image).toMatch(/^data:image\/png;base64,/);
+      expect(reply.body.data.audio).toMatch(/^data:audio\/wav;base64,/);
+      const wav = Buffer.from((reply.body.data.audio ?? '').split(',')[1] ?? '', 'base64');
+      // RIFF WAVE, PCM, mono, 8 kHz, 8 bits: what every browser plays
+      expect([wav.toString('ascii', 0, 4), wav.toString('ascii', 8, 12)]).toEqual(['RIFF', 'WAVE']);
+      expect([wav.readUInt16LE(20), wav.readUInt16LE(22), wav.readUInt32LE(24), wav.readUInt16LE(34)]).toEqual([1, 1, 8000, 8]);
+      return wav;
+    };
+    const english = await spoken('abcdefgh-en1', 'en-US');
+    const seconds = (english.length - 44) / 8000;
+    // four characters, each about half a second, with a pause of its own before it
+    expect(seconds).toBeGreaterThan(3);
+    expect(seconds).toBeLessThan(8);
+    // no two recordings of a code alike: nothing fixed for a recogniser to match
+    const again = await spoken('abcdefgh-en2', 'en-US');
+    expect(again.equals(english)).toBe(false);
+    const mandarin = await spoken('abcdefgh-zh1', 'zh-CN');
+    const cantonese = await spoken('abcdefgh-mo1', 'zh-MO');
+    expect(mandarin.length).toBeGreaterThan(44 + 8000 * 2);
+    expect(cantonese.length).toBeGreaterThan(44 + 8000 * 2);
+    // without audio=true, no audio (the login page asks for it only on "Hear the code")
+    const plain = await call<{ audio?: string }>(server, 'GET', `${apiPaths.captchaImage}?verifyKey=abcdefgh-pl1`);
+    expect(plain.body.data.audio).toBeUndefined();
+    // the spoken code is the code of its key: it signs in once
+    expect((await login('staff', 'Staff#2026', '1001', { verifyKey: 'abcdefgh-en2', imageVerifyCode: 'hw27' })).body.code).toBe(0);
+    const bad = await call(server, 'GET', `${apiPaths.captchaImage}?verifyKey=abcdefgh-xx1&audio=loud`);
+    expect(bad.status).toBe(400);
+  });
+
   it('from 3 failures a captcha is required even with the image code off; a success resets the count', async () => {
     server = await startServer(kind);
     for (let i = 1; i <= 2; i += 1) expect((await login('staff', 'Wrong#2026')).body.data.captchaRequired).toBe(false);

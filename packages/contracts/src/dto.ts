@@ -57,6 +57,8 @@ export interface CaptchaImage {
   verifyKey: string;
   /** `data:image/png;base64,…` */
   image: string;
+  /** `data:audio/wav;base64,…`: the same code said aloud, when asked for with `audio=true`. */
+  audio?: string;
   /** Seconds the code stays valid. */
   expiresIn: number;
 }

@@ -27,6 +27,8 @@ export interface RequestOptions {
   language?: LanguageCode;
   /** Resolve with `{data, recordCount}` instead of `data` (paged calls); failures reject as usual. */
   counted?: boolean;
+  /** The caller shows a refusal on its own page (the login form): no message pops up besides. */
+  quiet?: boolean;
 }
 
 /** A successful call of a paged list: its data and the total the server counted. */
@@ -168,7 +170,7 @@ function onEnvelope(body: unknown, options: RequestOptions): unknown {
   }
   if (options.raw) return body;
   const text = failureText(body);
-  notifierImpl.error(text);
+  if (!options.quiet) notifierImpl.error(text);
   throw new RequestError(text, { code: body.code, data: body.data });
 }
 
@@ -197,11 +199,11 @@ function onHttpError(error: unknown, options: RequestOptions): unknown {
   } else if (status === 403) {
     // a refusal of the server's rules (password change first, no valid licence) says why; raw callers decide themselves
     if (options.raw && isEnvelope(data)) return data;
-    notifierImpl.error(isEnvelope(data) && data.msg ? data.msg : i18n.t('request.noPermission'));
+    if (!options.quiet) notifierImpl.error(isEnvelope(data) && data.msg ? data.msg : i18n.t('request.noPermission'));
   } else if (status === 429 && isEnvelope(data) && data.msg) {
     // too many tries: the server says how long to wait
     if (options.raw) return data;
-    notifierImpl.error(data.msg);
+    if (!options.quiet) notifierImpl.error(data.msg);
   }
   // 400, 404, 408, 5xx and network failures: rejected silently, callers show their own text
   // an envelope's code, message and data as for a failed business code; anything else as it came

@@ -145,18 +145,28 @@ export function registerAuthRoutes(app: App, deps: AuthRouteDeps) {
       config: rateLimit,
       schema: {
         tags: ['auth'],
-        summary: 'A new image verification code for verifyKey (valid 2 minutes, one use)',
+        summary: 'A new image verification code for verifyKey (valid 2 minutes, one use); with audio=true, said aloud as well',
         headers: languageHeaders,
-        querystring: Type.Object({ verifyKey: Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$' }) }),
+        querystring: Type.Object({
+          verifyKey: Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$' }),
+          audio: Type.Optional(Type.Literal('true', { description: 'the same code said in the language of the request, for people who cannot see the image' })),
+        }),
         response: {
-          200: envelope(Type.Object({ verifyKey: Type.String(), image: Type.String({ description: 'data:image/png;base64,…' }), expiresIn: Type.Integer() })),
+          200: envelope(
+            Type.Object({
+              verifyKey: Type.String(),
+              image: Type.String({ description: 'data:image/png;base64,…' }),
+              audio: Type.Optional(Type.String({ description: 'data:audio/wav;base64,… (only with audio=true)' })),
+              expiresIn: Type.Integer(),
+            }),
+          ),
           ...failureReplies,
         },
       },
     },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
-      return ok(request, await captcha.issue(request.query.verifyKey));
+      return ok(request, await captcha.issue(request.query.verifyKey, request.query.audio === 'true' ? request.lang : undefined));
     },
   );
 

@@ -1,8 +1,10 @@
 import { randomInt } from 'node:crypto';
 import { createCanvas } from '@napi-rs/canvas';
 import { captchaTtlSeconds } from '@campus/contracts';
+import type { LanguageCode } from '@campus/contracts';
 import { sha256Hex } from '../../lib/hash.ts';
 import type { AuthRepository } from '../sessions/auth-repository.ts';
+import { speakCaptcha } from './captcha-audio.ts';
 
 /** No 0/O, 1/I/L: characters people do not confuse. */
 const alphabet = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
@@ -81,7 +83,8 @@ export class CaptchaService {
     private readonly now: () => number,
   ) {}
 
-  async issue(verifyKey: string): Promise<{ verifyKey: string; image: string; expiresIn: number }> {
+  /** A new code for `verifyKey`, drawn; and said in `spokenIn` as well when asked (the one code answers both). */
+  async issue(verifyKey: string, spokenIn?: LanguageCode): Promise<{ verifyKey: string; image: string; audio?: string; expiresIn: number }> {
     const text = this.text();
     const now = this.now();
     await this.repo.deleteCaptchasExpiredBefore(now);
@@ -91,7 +94,9 @@ export class CaptchaService {
       expires_at: now + captchaTtlSeconds * 1000,
     });
     const png = drawCaptcha(text);
-    return { verifyKey, image: `data:image/png;base64,${png.toString('base64')}`, expiresIn: captchaTtlSeconds };
+    const image = `data:image/png;base64,${png.toString('base64')}`;
+    if (spokenIn === undefined) return { verifyKey, image, expiresIn: captchaTtlSeconds };
+    return { verifyKey, image, audio: `data:audio/wav;base64,${speakCaptcha(text, spokenIn).toString('base64')}`, expiresIn: captchaTtlSeconds };
   }
 
   async check(verifyKey: string, answer: string): Promise<CaptchaCheck> {

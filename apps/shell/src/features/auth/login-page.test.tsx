@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import type { AxiosAdapter } from 'axios';
-import { apiPaths } from '@campus/contracts';
+import { apiPaths, codes } from '@campus/contracts';
 import { i18n } from '../../lib/i18n.ts';
 import { http, registerNotifier } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
@@ -23,6 +23,8 @@ let calls: Call[] = [];
 let settings = { imgVerifyCode: false, openLdap: false, mjSystem: 0, systemName: 'Campus' };
 let tenants = [{ code: '1001', name: 'Demo Campus' }];
 let captchaDown = false;
+let audioDown = false;
+let loginRefusal: { code: number; msg: string; data: unknown } | null = null;
 const messages: string[] = [];
 
 const ok = (data: unknown) => ({ code: 0, msg: 'ok', data });
@@ -37,10 +39,16 @@ function fakeServer(): AxiosAdapter {
         return reply(ok(settings));
       case apiPaths.captchaImage:
         if (captchaDown) return reply({ code: 998, msg: 'unavailable', data: null });
+        if ((config.params as { audio?: string }).audio === 'true') {
+          if (audioDown) return reply({ code: 998, msg: 'unavailable', data: null });
+          const { verifyKey } = config.params as { verifyKey: string };
+          return reply(ok({ verifyKey, image: 'data:image/png;base64,BBBB', audio: `data:audio/wav;base64,${verifyKey}`, expiresIn: 120 }));
+        }
         return reply(ok({ verifyKey: (config.params as { verifyKey: string }).verifyKey, image: 'data:image/png;base64,AAAA', expiresIn: 120 }));
       case apiPaths.tenantSearch:
         return reply(ok(tenants));
       case apiPaths.webLogin:
+        if (loginRefusal) return reply(loginRefusal);
         return reply(ok({ loginInfo: { token: 'tok', tenantCode: JSON.parse(String(config.data)).user.tenantCode } }));
       case apiPaths.userSettings:
         return reply(ok({ language: 'en-US', timeZone: { utcDiff: 8 } }));
@@ -83,6 +91,8 @@ beforeEach(async () => {
   settings = { imgVerifyCode: false, openLdap: false, mjSystem: 0, systemName: 'Campus' };
   tenants = [{ code: '1001', name: 'Demo Campus' }];
   captchaDown = false;
+  audioDown = false;
+  loginRefusal = null;
   http.defaults.adapter = fakeServer();
   registerNotifier({ error: (text) => messages.push(text) });
   resetMenus();
@@ -111,6 +121,19 @@ describe('LoginPage', () => {
     renderLogin();
     expect(screen.getByRole('alert')).toHaveTextContent('您自己的管理员登录卡已挂失，因此您的登录已结束。请用密码重新登录。');
     await waitFor(() => expect(peekSignOutNotice()).toBeNull());
+  });
+
+  it('a refused sign-in says why once, on the page beside the field to correct, with nothing popping up besides', async () => {
+    await i18n.changeLanguage('en-US');
+    loginRefusal = { code: codes.accountOrPasswordWrong, msg: 'Wrong account or password', data: { captchaRequired: false, remainingAttempts: 4 } };
+    renderLogin();
+    await userEvent.type(screen.getByLabelText('Username'), 'staff');
+    await userEvent.type(screen.getByLabelText('Password'), 'not-it');
+    await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
+    expect(await screen.findAllByText('Wrong account or password')).toHaveLength(1);
+    await waitFor(() => expect(screen.getByLabelText('Password')).toHaveFocus());
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription('Wrong account or password');
+    expect(messages).not.toContain('Wrong account or password');
   });
 
   it('shows the English messages in en-US', async () => {
@@ -148,6 +171,37 @@ describe('LoginPage', () => {
     await userEvent.click(retry);
     const image = await screen.findByRole('img', { name: '换一张图片' });
     expect(screen.getByRole('button', { name: '换一张图片' })).toContainElement(image);
+  });
+
+  it('"Hear the code" asks for a new code said aloud: the player plays it, the image shows the same code; a failure says so and keeps the image', async () => {
+    settings = { ...settings, imgVerifyCode: true };
+    const played: string[] = [];
+    const play = HTMLMediaElement.prototype.play;
+    HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
+      played.push(this.src);
+      return Promise.resolve();
+    };
+    try {
+      renderLogin();
+      await screen.findByRole('img', { name: '换一张图片' });
+      audioDown = true;
+      await userEvent.click(screen.getByRole('button', { name: '收听验证码' }));
+      expect(await screen.findByRole('alert')).toHaveTextContent('验证码语音未能加载，请重试。');
+      expect(screen.getByRole('img', { name: '换一张图片' })).toHaveAttribute('src', 'data:image/png;base64,AAAA');
+      audioDown = false;
+      await userEvent.click(screen.getByRole('button', { name: '收听验证码' }));
+      const player = await screen.findByLabelText('验证码语音');
+      const spokenKey = calls.filter((call) => call.url === apiPaths.captchaImage).at(-1)?.params?.verifyKey;
+      expect(player).toHaveAttribute('src', `data:audio/wav;base64,${String(spokenKey)}`);
+      await waitFor(() => expect(played).toEqual([`data:audio/wav;base64,${String(spokenKey)}`]));
+      expect(screen.getByRole('img', { name: '换一张图片' })).toHaveAttribute('src', 'data:image/png;base64,BBBB');
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+      // a new image is a new code: the recording of the old one goes
+      await userEvent.click(screen.getByRole('button', { name: '换一张图片' }));
+      await waitFor(() => expect(screen.queryByLabelText('验证码语音')).not.toBeInTheDocument());
+    } finally {
+      HTMLMediaElement.prototype.play = play;
+    }
   });
 
   it('shows the LDAP box only when LDAP is on', async () => {

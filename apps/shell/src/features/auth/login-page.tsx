@@ -11,7 +11,7 @@ import type {
   WebLoginRequest,
 } from '@campus/contracts';
 import { apiPaths, codes, digestModeFor, isGateSystem, loginTypes, toLanguage } from '@campus/contracts';
-import { apiGet, apiPost, notifyError, RequestError } from '../../lib/request.ts';
+import { apiGet, apiPost, RequestError } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
 import { base64Utf8, passwordDigest, randomId } from '../../lib/crypto.ts';
 import { LanguagePicker } from '../../lib/language-picker.tsx';
@@ -24,6 +24,16 @@ import { validateLogin, type LoginErrors, type LoginValues } from './login-valid
 import './login-page.css';
 
 // antd's Modal and Radio load only when an account matches several tenants
+/** A loudspeaker, drawn here: the login page loads no icon library. */
+function SpeakerIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
+      <path fill="currentColor" d="M4 9h4l5-4v14l-5-4H4z" />
+      <path fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" d="M16 9.5a3.5 3.5 0 0 1 0 5M18.5 7a7 7 0 0 1 0 10" />
+    </svg>
+  );
+}
+
 const TenantModal = lazy(() => import('./tenant-modal.tsx').then((module) => ({ default: module.TenantModal })));
 
 interface TenantChoice {
@@ -59,8 +69,11 @@ function LoginForm({ embedded }: { embedded: boolean }) {
   const [values, setValues] = useState<LoginValues>({ username: '', password: '', captcha: '', ldap: false });
   const [errors, setErrors] = useState<LoginErrors>({});
   const [captchaRequired, setCaptchaRequired] = useState(false);
-  const [captcha, setCaptcha] = useState<{ verifyKey: string; image: string } | null>(null);
+  const [captcha, setCaptcha] = useState<{ verifyKey: string; image: string; audio?: string } | null>(null);
   const [captchaFailed, setCaptchaFailed] = useState(false);
+  // the code said aloud (WCAG 1.1.1), asked for by "Hear the code"
+  const [hearing, setHearing] = useState<'idle' | 'loading' | 'failed'>('idle');
+  const captchaAudioRef = useRef<HTMLAudioElement>(null);
   const [submitting, setSubmitting] = useState(false);
   // why the last attempt was refused, on the page until the user edits the form (a toast passes, and a screen
   // reader user would not know where the focus went); `field` takes the focus once the form is enabled again
@@ -111,20 +124,33 @@ function LoginForm({ embedded }: { embedded: boolean }) {
     };
   }, [language]);
 
-  const refreshCaptcha = useCallback(async () => {
+  /** A new code; `spoken`: said aloud as well (the image shows the same new code). */
+  const refreshCaptcha = useCallback(async (spoken = false) => {
     const ticket = ++captchaTicket.current;
     const verifyKey = randomId();
+    setHearing(spoken ? 'loading' : 'idle');
     try {
-      const image = await apiGet<CaptchaImage>(apiPaths.captchaImage, { verifyKey });
+      const image = await apiGet<CaptchaImage>(apiPaths.captchaImage, spoken ? { verifyKey, audio: 'true' } : { verifyKey });
       if (ticket !== captchaTicket.current) return;
-      setCaptcha({ verifyKey: image.verifyKey || verifyKey, image: image.image });
+      setCaptcha({ verifyKey: image.verifyKey || verifyKey, image: image.image, audio: image.audio });
       setCaptchaFailed(false);
+      setHearing('idle');
     } catch {
       if (ticket !== captchaTicket.current) return;
+      if (spoken) {
+        // the code shown stays; the failure is said beside the button
+        setHearing('failed');
+        return;
+      }
       setCaptcha(null);
       setCaptchaFailed(true);
     }
   }, []);
+
+  // a code asked for aloud plays at once (the click that asked for it lets the browser play it)
+  useEffect(() => {
+    if (captcha?.audio) void captchaAudioRef.current?.play().catch(() => undefined);
+  }, [captcha?.audio]);
 
   useEffect(() => {
     if (showCaptcha) void refreshCaptcha();
@@ -174,10 +200,10 @@ function LoginForm({ embedded }: { embedded: boolean }) {
     let reply: WebLoginReply;
     if (ldap || digest === null) {
       const body: LdapLoginRequest = { account, password: base64Utf8(values.password), tenantCode, verifyModel };
-      reply = await apiPost<WebLoginReply>(apiPaths.ldapLogin, body);
+      reply = await apiPost<WebLoginReply>(apiPaths.ldapLogin, body, { quiet: true });
     } else {
       const body: WebLoginRequest = { user: { account, password: await digest, tenantCode }, verifyModel };
-      reply = await apiPost<WebLoginReply>(apiPaths.webLogin, body);
+      reply = await apiPost<WebLoginReply>(apiPaths.webLogin, body, { quiet: true });
     }
 
     const outcome = await completeLogin(reply.loginInfo, {
@@ -190,7 +216,6 @@ function LoginForm({ embedded }: { embedded: boolean }) {
       void navigate(outcome.to, { replace: true });
       return;
     }
-    notifyError(outcome.message);
     setRefusal({ message: outcome.message, field: 'submit' });
   };
 
@@ -207,14 +232,11 @@ function LoginForm({ embedded }: { embedded: boolean }) {
     try {
       await signIn();
     } catch (error) {
-      // business failures were already shown by the request layer, with the server's message
+      // the reason stays on the page, beside the field to correct (the sign-in calls pop no message up besides)
       const captchaCode = error instanceof RequestError && (error.code === codes.captchaRequired || error.code === codes.captchaWrong);
       if (error instanceof RequestError) {
         const data = error.data as LoginFailureData | null | undefined;
         if (error.code === codes.captchaRequired || data?.captchaRequired) setCaptchaRequired(true);
-        if (error.status !== null && ![401, 403, 429].includes(error.status)) notifyError(t('login.failed'));
-      } else {
-        notifyError(t('login.failed'));
       }
       const serverSaid = error instanceof RequestError && error.code !== null && error.message !== '';
       setRefusal({ message: serverSaid ? error.message : t('login.failed'), field: captchaCode ? 'captcha' : 'password' });
@@ -306,7 +328,25 @@ function LoginForm({ embedded }: { embedded: boolean }) {
                 <button type="button" className="campus-login__captcha-image" title={t('login.refreshCaptcha')} onClick={() => void refreshCaptcha()}>
                   {captcha ? <img src={captcha.image} alt={t('login.refreshCaptcha')} /> : <span>{captchaFailed ? t('login.captchaUnavailable') : t('common.loading')}</span>}
                 </button>
+                <button
+                  type="button"
+                  className="campus-login__captcha-hear"
+                  aria-label={t('login.hearCaptcha')}
+                  title={t('login.hearCaptcha')}
+                  aria-busy={hearing === 'loading'}
+                  onClick={() => {
+                    if (hearing !== 'loading') void refreshCaptcha(true);
+                  }}
+                >
+                  <SpeakerIcon />
+                </button>
               </div>
+              {captcha?.audio ? <audio ref={captchaAudioRef} className="campus-login__captcha-audio" controls src={captcha.audio} aria-label={t('login.captchaAudio')} /> : null}
+              {hearing === 'failed' ? (
+                <p className="campus-login__error" role="alert">
+                  {t('login.captchaAudioFailed')}
+                </p>
+              ) : null}
               {errorText('captcha')}
             </div>
           ) : null}

@@ -7,6 +7,7 @@ import { baseURL } from '../support/env.ts';
 import { expect, test, type Page } from '@playwright/test';
 import { chooseUserMenuEntry, demo, fillLogin, quit, signIn, switchLanguage, userMenu } from '../support/sign-in.ts';
 import { asSetUp } from '../support/set-up-time.ts';
+import { expectOneTableWithHeaders } from '../support/table-headers.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -94,6 +95,7 @@ test.describe('tools', () => {
     await page.goto('/tools');
     const rows = page.locator('.ant-table-tbody tr.ant-table-row');
     await expect(rows.first()).toBeVisible();
+    await expectOneTableWithHeaders(page.locator('body'), 'Tools');
     const link = rows.first().getByRole('link');
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
     const file = await download.path();
@@ -164,6 +166,7 @@ test.describe('user menu', () => {
     // newest first: the one just taken, then the ones on disk before it
     await expect(rows.first()).toContainText(path.basename(archive));
     await expect(rows.nth(1)).toContainText(before.at(-1) ?? '');
+    await expectOneTableWithHeaders(dialog, 'Backup Logs');
     await dialog.getByRole('button', { name: /^Detail/ }).first().click();
     const detail = page.getByRole('dialog', { name: 'Backup Log Detail' });
     for (const field of ['Log time', 'File name', 'Backup time', 'Path', 'Host', 'Retention days', 'File size']) {

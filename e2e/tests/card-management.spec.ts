@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { startGateDeployment, type GateDeployment } from '../support/gate-deployment.ts';
 import { setUpGateByApi } from '../support/gate-set-up-by-api.ts';
 import { switchLanguage } from '../support/sign-in.ts';
+import { expectOneTableWithHeaders } from '../support/table-headers.ts';
 
 // Card management (issue 14) on a set-up gate deployment with the virtual reader and the demo's card history:
 // the buttons follow the state rules for mixed selections; a card is issued, lost (its card sign-in is refused),
@@ -80,6 +81,7 @@ test('card management in the browser: mixed selections, issue, loss, unloss, fre
   await page.getByRole('button', { name: 'Start swiping' }).click();
   await expect(page).toHaveURL(/\/systemadmin-logincard$/);
   await expect(page.getByText('5 cards')).toBeVisible();
+  await expectOneTableWithHeaders(page.locator('body'), 'System administrator login cards');
 
   // the buttons follow spec §4 for the selection
   const actions = ['Report lost', 'Found again', 'Freeze', 'Unfreeze', 'Damaged', 'Recycle'];

@@ -5,6 +5,7 @@ import { shellVersion } from '@campus/contracts';
 import { sm3 } from 'sm-crypto-v2';
 import { chooseUserMenuEntry, demo, fillLogin, signIn, switchLanguage, userMenu } from '../support/sign-in.ts';
 import { startSecondServer, type SecondServer } from '../support/second-server.ts';
+import { expectOneTableWithHeaders } from '../support/table-headers.ts';
 import { issueLicence, licenceWorkDir as workDir, repoRoot as root } from '../support/licences.ts';
 
 // Licences (issue 5): the suite's server runs on the demo licence; a second server starts without one.
@@ -12,7 +13,7 @@ import { issueLicence, licenceWorkDir as workDir, repoRoot as root } from '../su
 const aboutDialog = (page: Page) => page.getByRole('dialog', { name: 'About System' });
 /** About System's open tab. */
 const aboutPanel = (page: Page) => aboutDialog(page).getByRole('tabpanel');
-/** The data rows of the open tab's table (antd draws header and body as separate tables). */
+/** The data rows of the open tab's table. */
 const aboutRows = (page: Page) => aboutPanel(page).locator('tr.ant-table-row');
 
 async function openAbout(page: Page, tab: 'Version Info' | 'Licenses') {
@@ -31,6 +32,7 @@ test.describe('About System', () => {
     await expect(aboutRows(page).filter({ hasText: 'campus-server' })).toHaveCount(1);
     const rows = await aboutRows(page).count();
     await expect(aboutDialog(page)).toContainText(`${rows} programs in total`);
+    await expectOneTableWithHeaders(aboutPanel(page), 'Version Info');
     await aboutDialog(page).getByRole('button', { name: 'One Click Copying' }).click();
     await expect(page.getByText('Copied to the clipboard')).toBeVisible();
     const copied = await page.evaluate(() => navigator.clipboard.readText());

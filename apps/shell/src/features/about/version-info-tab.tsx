@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, message, Space, Table, Tooltip, Typography } from 'antd';
+import { Button, message, Space, Tooltip, Typography } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { CopyOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import type { VersionEntry } from '@campus/contracts';
 import { apiPaths, reportVersionRules } from '@campus/contracts';
 import { apiGetCounted } from '../../lib/request.ts';
 import { atLeast, minimumSpinMs, versionsAsText } from './version-text.ts';
+import { HeightLimitedTable } from '../../lib/height-limited-table.tsx';
 import { LoadFailedAlert } from '../../lib/load-failed-alert.tsx';
 import { usePaginationNames } from '../../lib/pagination-names.ts';
 
@@ -84,14 +85,15 @@ export function VersionInfoTab() {
       {query.isError && !refreshing ? (
         <LoadFailedAlert title={t('about.versionsFailed')} onRetry={() => void refresh()} />
       ) : (
-        <Table<VersionEntry>
+        <HeightLimitedTable<VersionEntry>
+          label={t('about.versionTab')}
+          bodyHeight={400}
           rowKey={(row) => `${row.address}|${row.serviceName}`}
           size="small"
           columns={columns}
           dataSource={rows}
           loading={query.isFetching || refreshing}
           pagination={total > versionPageSize ? { ...paginationNames, current: page, pageSize: versionPageSize, total, showSizeChanger: false, onChange: setPage } : false}
-          scroll={{ y: 400 }}
           locale={{ emptyText: query.isPending ? ' ' : t('about.versionsEmpty') }}
         />
       )}

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { Button, DatePicker, Modal, Space, Table } from 'antd';
+import { Button, DatePicker, Modal, Space } from 'antd';
 import type { GetProps, TableColumnsType } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -10,6 +10,7 @@ import { closeBackupLogs, useBackupLogDialog } from './backup-log-state.ts';
 import { backupLogSearchBody, filterFromRange, formatBackupTime, formatFileSize, noFilter } from './backup-log-format.ts';
 import type { BackupLogFilter } from './backup-log-format.ts';
 import { BackupLogDetailModal } from './backup-log-detail-modal.tsx';
+import { HeightLimitedTable } from '../../lib/height-limited-table.tsx';
 import { LoadFailedAlert } from '../../lib/load-failed-alert.tsx';
 import { returnFocus } from '../../lib/focus-return.ts';
 import { titleInViewerZone } from '../../lib/time-format.ts';
@@ -114,13 +115,15 @@ function BackupLogViewer({ onDetail }: { onDetail: (row: BackupLogRow) => void }
           retrying={query.isFetching}
         />
       ) : (
-        <Table<BackupLogRow>
+        <HeightLimitedTable<BackupLogRow>
+          label={t('backupLog.title')}
+          bodyHeight={backupLogPaging.tableHeight}
+          scrollX={1260}
           rowKey="id"
           size="small"
           columns={columns}
           dataSource={query.data?.rows ?? []}
           loading={query.isFetching}
-          scroll={{ x: 1260, y: backupLogPaging.tableHeight }}
           locale={{ emptyText: query.isPending ? ' ' : t('backupLog.empty') }}
           pagination={{
             ...paginationNames,

@@ -1,7 +1,6 @@
-import { Table, Tag } from 'antd';
+import { Tag } from 'antd';
 import type { TableColumnsType, TablePaginationConfig } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
-import { useCallback, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CardOption } from '@campus/contracts';
 import { cardStates, cardTablePaging } from '@campus/contracts';
@@ -11,6 +10,7 @@ import { cardTableKinds } from './card-table-kinds.ts';
 import type { CardRow, CardTableKind } from './card-table-kinds.ts';
 import { titleInViewerZone, viewerTime } from '../../lib/time-format.ts';
 import { usePaginationNames } from '../../lib/pagination-names.ts';
+import { HeightLimitedTable } from '../../lib/height-limited-table.tsx';
 
 // solid tags with white text, each at least 4.5:1 (antd's light green and orange presets are not)
 const stateColours: Record<number, string> = {
@@ -19,22 +19,6 @@ const stateColours: Record<number, string> = {
   [cardStates.frozen]: '#0958d9',
   [cardStates.damaged]: '#a8071a',
 };
-
-/**
- * antd measures column widths in a hidden row holding copies of the column titles, the select-all checkbox among
- * them: made inert, that copy leaves the Tab order (a keyboard user would land on an invisible checkbox).
- */
-function useInertMeasureRows(): (container: HTMLDivElement | null) => void {
-  const observer = useRef<MutationObserver | null>(null);
-  return useCallback((container: HTMLDivElement | null) => {
-    observer.current?.disconnect();
-    if (!container) return;
-    const mark = () => container.querySelectorAll('.ant-table-measure-row:not([inert])').forEach((row) => row.setAttribute('inert', ''));
-    mark();
-    observer.current = new MutationObserver(mark);
-    observer.current.observe(container, { childList: true, subtree: true });
-  }, []);
-}
 
 const sortableFields: readonly CardSortField[] = ['createTime', 'state', 'fixedNo', 'num'];
 
@@ -99,37 +83,35 @@ export function CardTableView({ kind, rows, total, loading, page, sort, kindOpti
       }
     : false;
 
-  const inertMeasureRows = useInertMeasureRows();
   return (
-    <div ref={inertMeasureRows}>
-      <Table<CardRow>
-        rowKey="id"
-        size="small"
-        columns={columns}
-        dataSource={rows}
-        loading={loading}
-        pagination={pagination}
-        scroll={{ y: cardTablePaging.tableHeight }}
-        // never back to "unsorted": the server orders by issue time (newest first) by default
-        sortDirections={['ascend', 'descend', 'ascend']}
-        locale={{ emptyText: loading ? ' ' : t('cardManagement.empty') }}
-        rowSelection={{
-          type: cardTableKinds[kind].selection,
-          selectedRowKeys: selectedIds,
-          onChange: (keys) => onSelect(keys.map(String)),
-          getCheckboxProps: (row) => ({ 'aria-label': t('cardManagement.selectCard', { fixedNo: row.fixedNo }) }),
-          // antd names it "Select all" in every language
-          getTitleCheckboxProps: () => ({ 'aria-label': t('cardManagement.selectAllCards') }),
-        }}
-        onChange={(next, _filters, sorter) => {
-          const one = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<CardRow> | undefined;
-          const field = one?.order && sortableFields.includes(one.columnKey as CardSortField) ? (one.columnKey as CardSortField) : null;
-          const nextSort: CardSort = field ? { field, isAsc: one?.order === 'ascend' } : defaultCardSort;
-          const size = next.pageSize ?? page?.size ?? cardTablePaging.pageSize;
-          const sameView = size === page?.size && nextSort.field === sort.field && nextSort.isAsc === sort.isAsc;
-          onPageSort({ index: sameView ? (next.current ?? 1) : 1, size }, nextSort);
-        }}
-      />
-    </div>
+    <HeightLimitedTable<CardRow>
+      label={t(cardTableKinds[kind].titleKey)}
+      bodyHeight={cardTablePaging.tableHeight}
+      rowKey="id"
+      size="small"
+      columns={columns}
+      dataSource={rows}
+      loading={loading}
+      pagination={pagination}
+      // never back to "unsorted": the server orders by issue time (newest first) by default
+      sortDirections={['ascend', 'descend', 'ascend']}
+      locale={{ emptyText: loading ? ' ' : t('cardManagement.empty') }}
+      rowSelection={{
+        type: cardTableKinds[kind].selection,
+        selectedRowKeys: selectedIds,
+        onChange: (keys) => onSelect(keys.map(String)),
+        getCheckboxProps: (row) => ({ 'aria-label': t('cardManagement.selectCard', { fixedNo: row.fixedNo }) }),
+        // antd names it "Select all" in every language
+        getTitleCheckboxProps: () => ({ 'aria-label': t('cardManagement.selectAllCards') }),
+      }}
+      onChange={(next, _filters, sorter) => {
+        const one = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<CardRow> | undefined;
+        const field = one?.order && sortableFields.includes(one.columnKey as CardSortField) ? (one.columnKey as CardSortField) : null;
+        const nextSort: CardSort = field ? { field, isAsc: one?.order === 'ascend' } : defaultCardSort;
+        const size = next.pageSize ?? page?.size ?? cardTablePaging.pageSize;
+        const sameView = size === page?.size && nextSort.field === sort.field && nextSort.isAsc === sort.isAsc;
+        onPageSort({ index: sameView ? (next.current ?? 1) : 1, size }, nextSort);
+      }}
+    />
   );
 }

@@ -1,8 +1,9 @@
-import { Alert, Table } from 'antd';
+import { Alert } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { apiPaths, toLanguage, toolFileUrl } from '@campus/contracts';
+import { HeightLimitedTable } from '../../lib/height-limited-table.tsx';
 import { plainGet } from '../../lib/request.ts';
 
 export interface ToolItem {
@@ -27,12 +28,13 @@ export default function ToolsPage() {
     <main className="campus-page">
       <h1 className="campus-page__title">{t('tools.title')}</h1>
       {query.isError ? <Alert type="error" showIcon title={t('tools.loadFailed')} style={{ marginBottom: 16 }} /> : null}
-      <Table<ToolItem>
+      <HeightLimitedTable<ToolItem>
+        label={t('tools.title')}
+        bodyHeight={450}
         rowKey="fileName"
         loading={query.isLoading}
         dataSource={query.data ?? []}
         pagination={false}
-        scroll={{ y: 450 }}
         locale={{ emptyText: query.isError ? t('tools.loadFailed') : t('tools.empty') }}
         columns={[
           { title: t('tools.name'), dataIndex: 'showName', key: 'showName' },

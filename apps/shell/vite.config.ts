@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { decorativeIcons } from './vite-plugins/decorative-icons.ts';
@@ -8,6 +9,10 @@ const apiPrefixes = ['/user', '/iot-login', '/iot_login', '/global', '/auth', '/
 export default defineConfig({
   base: '/',
   plugins: [decorativeIcons(), react()],
+  resolve: {
+    // Node's crypto, imported by sm-crypto-v2 for runtimes without Web Crypto: the browser's own (lib/node-crypto-stand-in.ts)
+    alias: [{ find: /^crypto$/, replacement: fileURLToPath(new URL('./src/lib/node-crypto-stand-in.ts', import.meta.url)) }],
+  },
   server: {
     proxy: Object.fromEntries(apiPrefixes.map((prefix) => [prefix, { target: backend, changeOrigin: true }])),
   },

@@ -1,6 +1,11 @@
 import '@testing-library/jest-dom/vitest';
 import { afterEach } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
+import { languageCodes } from '@campus/contracts';
+import { loadLanguage } from '../src/lib/i18n.ts';
+
+// the app fetches one language's texts at a time; tests switch among all three directly
+await Promise.all(languageCodes.map((language) => loadLanguage(language)));
 
 // findBy… and waitFor give up after 1 s by default; antd's first render in jsdom on a busy machine takes longer
 configure({ asyncUtilTimeout: 10_000 });

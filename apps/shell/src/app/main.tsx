@@ -1,5 +1,5 @@
 // first: sets the stored language on i18n and <html lang> before anything renders (no paint in another language)
-import '../lib/i18n.ts';
+import { firstLanguageReady } from '../lib/i18n.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router-dom';
@@ -16,10 +16,13 @@ registerCurrentPath(() => router.state.location.pathname);
 registerNotifier(staticNotifier);
 installChunkRecovery();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Providers>
-      <RouterProvider router={router} />
-    </Providers>
-  </StrictMode>,
+// the router has begun loading the first page's code; the first paint waits for its texts as well
+void firstLanguageReady.then(() =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <Providers>
+        <RouterProvider router={router} />
+      </Providers>
+    </StrictMode>,
+  ),
 );

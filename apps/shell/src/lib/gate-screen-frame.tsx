@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation } from 'react-router-dom';
@@ -11,6 +11,7 @@ import { gateEntryRedirect, gateFamilyOf, gateStepPathsOf } from './gate-setup.t
 import type { GateScreen, GateStep } from './gate-setup.ts';
 import { LanguagePicker } from './language-picker.tsx';
 import * as storage from './storage.ts';
+import { loadLanguage } from './i18n.ts';
 
 export const gateStateQueryKey = ['gate-setup-state'] as const;
 
@@ -41,12 +42,19 @@ export function useGateStepPaths(): Record<GateStep, string> {
 export function BilingualTitle({ titleKey }: { titleKey: string }) {
   const { t, i18n } = useTranslation();
   const other = i18n.language === 'en-US' ? 'zh-CN' : 'en-US';
+  // the other language's texts are fetched for this line (the page re-renders when they are in)
+  const otherLoaded = i18n.hasResourceBundle(other, 'translation');
+  useEffect(() => {
+    if (!otherLoaded) void loadLanguage(other).catch(() => undefined);
+  }, [other, otherLoaded]);
   return (
     <header className="campus-card-screen__header">
       <h1 className="campus-card-screen__title">{t(titleKey)}</h1>
-      <p className="campus-card-screen__subtitle" lang={other}>
-        {i18n.getFixedT(other)(titleKey)}
-      </p>
+      {otherLoaded ? (
+        <p className="campus-card-screen__subtitle" lang={other}>
+          {i18n.getFixedT(other)(titleKey)}
+        </p>
+      ) : null}
     </header>
   );
 }

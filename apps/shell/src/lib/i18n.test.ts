@@ -30,3 +30,18 @@ describe('the language before the first paint', () => {
     languages.mockRestore();
   });
 });
+
+describe('one language at a time', () => {
+  it('a page load fetches the texts of its language only; another language comes when chosen, before it is shown', async () => {
+    localStorage.setItem('campus.language', 'en-US');
+    vi.resetModules();
+    const module = await import('./i18n.ts');
+    await module.firstLanguageReady;
+    expect(module.i18n.t('login.captcha')).toBe('Verification code');
+    expect(module.i18n.hasResourceBundle('zh-MO', 'translation')).toBe(false);
+    expect(module.i18n.hasResourceBundle('zh-CN', 'translation')).toBe(false);
+    await module.applyLanguage('zh-MO');
+    expect(module.i18n.language).toBe('zh-MO');
+    expect(module.i18n.t('login.captcha')).toBe('驗證碼');
+  });
+});

@@ -2,20 +2,15 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import type { LanguageCode } from '@campus/contracts';
 import { fallbackLanguage, languageCodes } from '@campus/contracts';
-import enUS from '../locales/en-US.json';
-import zhCN from '../locales/zh-CN.json';
-import zhMO from '../locales/zh-MO.json';
 import * as storage from './storage.ts';
 import { matchBrowserLanguage } from './browser-language.ts';
 
 export const i18n = i18next.createInstance();
 
 void i18n.use(initReactI18next).init({
-  resources: {
-    'en-US': { translation: enUS },
-    'zh-CN': { translation: zhCN },
-    'zh-MO': { translation: zhMO },
-  },
+  // each language's texts are a chunk of their own, fetched when it is first shown (loadLanguage)
+  resources: {},
+  partialBundledLanguages: true,
   // the user's own pick, else the browser's preference, else the fallback (zh-CN)
   lng: storage.language.getStored() ?? matchBrowserLanguage(typeof navigator === 'undefined' ? [] : navigator.languages) ?? fallbackLanguage,
   fallbackLng: fallbackLanguage,
@@ -36,6 +31,22 @@ function markDocumentLanguage(language: string): void {
 // must already be in the stored language, page and <html lang> alike
 markDocumentLanguage(i18n.language);
 
+const languageBundles = import.meta.glob<{ default: Record<string, unknown> }>('../locales/*.json');
+
+/** Fetches a language's texts once (a page shows only one language; the others come when chosen). */
+export async function loadLanguage(language: LanguageCode): Promise<void> {
+  if (i18n.hasResourceBundle(language, 'translation')) return;
+  const load = languageBundles[`../locales/${language}.json`];
+  if (!load) throw new Error(`no texts for ${language}`);
+  i18n.addResourceBundle(language, 'translation', (await load()).default, true, false);
+}
+
+/**
+ * The first language's texts: main.tsx renders once they are in (the route's code loads meanwhile). A failed fetch
+ * (a new release deployed while the page was open) is left to the chunk recovery; the texts then show their keys.
+ */
+export const firstLanguageReady: Promise<void> = loadLanguage(currentLanguage()).catch(() => undefined);
+
 /** The language names as shown in the picker, each in its own language. */
 export const languageOptions: { code: LanguageCode; label: string }[] = [
   { code: 'en-US', label: 'English' },
@@ -52,6 +63,7 @@ export function currentLanguage(): LanguageCode {
 export async function applyLanguage(language: LanguageCode): Promise<void> {
   storage.language.set(language);
   markDocumentLanguage(language);
+  await loadLanguage(language);
   // switching to the language already shown would re-render every text for nothing
   if (i18n.language !== language) await i18n.changeLanguage(language);
 }

@@ -4,7 +4,7 @@ import { apiPaths } from '@campus/contracts';
 import { apiGet } from './request.ts';
 import * as storage from './storage.ts';
 import { firstSegment, normalisePath } from './paths.ts';
-import { currentLanguage, i18n } from './i18n.ts';
+import { currentLanguage, i18n, loadLanguage } from './i18n.ts';
 
 export interface MenuState {
   loaded: boolean;
@@ -126,6 +126,8 @@ export async function fetchMenus(language: LanguageCode = currentLanguage()): Pr
   const [data, permissions] = await Promise.all([
     apiGet<MenuData>(apiPaths.menus, undefined, { language }),
     apiGet<PermissionEntry[]>(apiPaths.permissions, undefined, { language }),
+    // applyMenus names some entries in this language: its texts come with the menus
+    loadLanguage(language),
   ]);
   return {
     language,

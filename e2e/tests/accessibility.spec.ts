@@ -148,11 +148,9 @@ test.describe('where the focus goes (issue 27, item 8)', () => {
     await expect(password).toHaveAccessibleDescription(/password/i);
     const refusal = page.locator('.campus-login__refusal');
     await expect(refusal).toBeVisible();
-    // still there once the passing message has gone; editing the form clears it
-    const toast = page.locator('.ant-message-notice');
-    await expect(toast).toBeVisible();
-    await expect(toast).toBeHidden();
-    await expect(refusal).toBeVisible();
+    // said once, on the page (no passing message repeats it), and there until the form is edited
+    await expect(page.getByText('Wrong account or password')).toHaveCount(1);
+    await expect(page.locator('.ant-message-notice')).toHaveCount(0);
     await page.keyboard.type('x');
     await expect(refusal).toHaveCount(0);
   });

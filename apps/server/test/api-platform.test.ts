@@ -76,7 +76,7 @@ describe.each(databases)('platform: health, docs, shell, files (%s)', (kind) => 
     expect(root.status).toBe(200);
     expect(await root.text()).toContain('<div id="root">');
     const csp = root.headers.get('content-security-policy') ?? '';
-    for (const part of ["default-src 'self'", "img-src 'self' data: blob:", "style-src 'self' 'unsafe-inline'", "script-src 'self'", 'connect-src', 'http://127.0.0.1:18085', "frame-ancestors 'self'", "object-src 'none'"]) {
+    for (const part of ["default-src 'self'", "img-src 'self' data: blob:", "style-src 'self' 'unsafe-inline'", "script-src 'self'", 'connect-src', 'http://127.0.0.1:18085', "media-src 'self' data:", "frame-ancestors 'self'", "object-src 'none'"]) {
       expect(csp).toContain(part);
     }
     for (const p of ['/qy/homePage', '/home', '/login', '/tools', '/mj/mj-action-event?x=1']) {

@@ -22,6 +22,8 @@ export function contentSecurityPolicy(otherOrigins: readonly string[] = [], issu
     'script-src': ["'self'", "'unsafe-eval'"],
     'connect-src': ["'self'", ...issuerOrigins, ...otherOrigins],
     'font-src': ["'self'", 'data:', ...otherOrigins],
+    // the image code said aloud arrives as a data: URL inside its JSON answer (modules/auth/captcha-audio.ts)
+    'media-src': ["'self'", 'data:'],
     'frame-ancestors': ["'self'"],
     'object-src': ["'none'"],
     'base-uri': ["'self'"],

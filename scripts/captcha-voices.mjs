@@ -3,12 +3,14 @@
 // character lies in it. Run it again only to change the voices (it needs `espeak-ng`: apt-get install espeak-ng);
 // the files it makes are kept in the repository, so neither a build nor a customer's server needs eSpeak.
 //
-//   node scripts/captcha-voices.mjs
+//   node --import tsx scripts/captcha-voices.mjs
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+// the server's own WAV writer, so the files are what captcha-audio.ts reads (hence --import tsx)
+import { pcm8Wav } from '../apps/server/src/lib/wav.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.join(root, 'apps/server/captcha-voices');
@@ -83,25 +85,6 @@ function speak(voice, character, dir) {
   return trimAndNormalise(resample(wav.samples, wav.rate, sampleRate));
 }
 
-/** 8-bit unsigned PCM, mono: what every browser plays. */
-function wavFile(samples) {
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + samples.length, 4);
-  header.write('WAVEfmt ', 8, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate, 28);
-  header.writeUInt16LE(1, 32);
-  header.writeUInt16LE(8, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(samples.length, 40);
-  const body = Buffer.from(samples.map((s) => Math.max(0, Math.min(255, Math.round(128 + s * 127)))));
-  return Buffer.concat([header, body]);
-}
-
 const work = mkdtempSync(path.join(os.tmpdir(), 'captcha-voices-'));
 try {
   mkdirSync(outDir, { recursive: true });
@@ -122,7 +105,7 @@ try {
       all.set(part, at);
       at += part.length;
     }
-    writeFileSync(path.join(outDir, `${language}.wav`), wavFile(all));
+    writeFileSync(path.join(outDir, `${language}.wav`), pcm8Wav(all, sampleRate));
     index.languages[language] = { file: `${language}.wav`, voice: `eSpeak NG ${voice}`, characters: where };
     console.log(`${language}: ${alphabet.length} characters, ${(length / sampleRate).toFixed(1)} s`);
   }

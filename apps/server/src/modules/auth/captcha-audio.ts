@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { LanguageCode } from '@campus/contracts';
 import { repoRoot } from '../../config.ts';
+import { pcm8Samples, pcm8Wav } from '../../lib/wav.ts';
 
 /**
  * The image code said aloud (WCAG 1.1.1: an alternative that does not rely on sight), in the language of the
@@ -27,20 +28,12 @@ interface Voice {
 
 const voices = new Map<LanguageCode, Voice>();
 
-function pcmSamples(wav: Buffer): Float32Array {
-  // the files are written by scripts/captcha-voices.mjs: 8-bit unsigned PCM after a 44-byte header
-  const body = wav.subarray(44);
-  const samples = new Float32Array(body.length);
-  for (let i = 0; i < body.length; i += 1) samples[i] = ((body[i] ?? 128) - 128) / 127;
-  return samples;
-}
-
 function voiceOf(language: LanguageCode): Voice {
   let voice = voices.get(language);
   if (!voice) {
     const index = JSON.parse(fs.readFileSync(path.join(voicesDir, 'index.json'), 'utf8')) as VoiceIndex;
     const entry = index.languages[language];
-    const all = pcmSamples(fs.readFileSync(path.join(voicesDir, entry.file)));
+    const all = pcm8Samples(fs.readFileSync(path.join(voicesDir, entry.file)));
     const clips = new Map<string, Float32Array>();
     for (const [character, [start, end]] of Object.entries(entry.characters)) clips.set(character, all.subarray(start, end));
     voice = { sampleRate: index.sampleRate, clips };
@@ -65,25 +58,6 @@ function atSpeed(clip: Float32Array, speed: number): Float32Array {
 
 function mixInto(target: Float32Array, clip: Float32Array, at: number, gain: number): void {
   for (let i = 0; i < clip.length && at + i < target.length; i += 1) target[at + i] = (target[at + i] ?? 0) + (clip[i] ?? 0) * gain;
-}
-
-function wav(samples: Float32Array, sampleRate: number): Buffer {
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0, 'ascii');
-  header.writeUInt32LE(36 + samples.length, 4);
-  header.write('WAVEfmt ', 8, 'ascii');
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20); // PCM
-  header.writeUInt16LE(1, 22); // mono
-  header.writeUInt32LE(sampleRate, 24);
-  header.writeUInt32LE(sampleRate, 28);
-  header.writeUInt16LE(1, 32);
-  header.writeUInt16LE(8, 34);
-  header.write('data', 36, 'ascii');
-  header.writeUInt32LE(samples.length, 40);
-  const body = Buffer.alloc(samples.length);
-  for (let i = 0; i < samples.length; i += 1) body[i] = Math.max(0, Math.min(255, Math.round(128 + (samples[i] ?? 0) * 127)));
-  return Buffer.concat([header, body]);
 }
 
 /** A WAV file (8 kHz, 8-bit mono) saying `text` in `language`; a character outside the code's alphabet is an error. */
@@ -118,5 +92,5 @@ export function speakCaptcha(text: string, language: LanguageCode): Buffer {
     previous = previous * 0.6 + ((noise[i] ?? 128) / 127.5 - 1) * 0.4;
     out[i] = (out[i] ?? 0) + previous * hiss;
   }
-  return wav(out, voice.sampleRate);
+  return pcm8Wav(out, voice.sampleRate);
 }

@@ -3,7 +3,7 @@ import * as storage from '../../lib/storage.ts';
 import { findMenuPage, isAlwaysAcceptedPath, loadMenus, useMenuStore } from '../../lib/menus.ts';
 import { errorWithMessage, homePath, loginPath, normalisePath } from '../../lib/paths.ts';
 import { decideHome } from '../../lib/home-decision.ts';
-import { i18n } from '../../lib/i18n.ts';
+import { firstLanguageReady, i18n } from '../../lib/i18n.ts';
 import { decideAfterMenus, decideGuard, type GuardDecision } from './guard-decision.ts';
 
 /**
@@ -40,6 +40,8 @@ export function createGuardLoader(staticPaths: readonly string[]) {
       } catch {
         // a 401 or sign-out code has cleared the session: back to login; anything else: say so
         if (!storage.isSignedIn()) return redirect(loginPath);
+        // the guard may run before the first language's texts are in (main.tsx renders after them)
+        await firstLanguageReady;
         return redirect(errorWithMessage(i18n.t('errors.menuLoadFailed')));
       }
       decision = decideAfterMenus(url.pathname, isKnownPath);

@@ -246,9 +246,14 @@ test.describe('sub-applications', () => {
     await signInEnglish(page);
     await expect(qyGreeting(page)).toBeVisible();
     // as after a new deployment: the open page asks for a file of the old build, which the server no longer has
+    // (every time: the browser may preload it before importing it); the reloaded page gets the new build's files
     let missing = 0;
+    let oldPage = true;
+    page.on('request', (request) => {
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) oldPage = false;
+    });
     await page.route(/\/assets\/about-dialog-[^/]+\.js$/, async (route) => {
-      if (missing > 0) return route.continue();
+      if (!oldPage) return route.continue();
       missing += 1;
       return route.fulfill({ status: 404, contentType: 'application/json', body: '{"code":404}' });
     });
@@ -258,7 +263,7 @@ test.describe('sub-applications', () => {
     await expect(qyGreeting(page)).toBeVisible();
     await chooseUserMenuEntry(page, /^About System$/);
     await expect(page.getByRole('dialog', { name: 'About System' })).toBeVisible();
-    expect(missing).toBe(1);
+    expect(missing).toBeGreaterThanOrEqual(1);
   });
 });
 

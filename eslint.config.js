@@ -114,7 +114,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['apps/shell/**/*.{ts,tsx}', 'apps/subapp-qy/**/*.{ts,tsx}', 'packages/subapp-sdk/**/*.{ts,tsx}'],
+    files: ['apps/shell/**/*.{ts,tsx}', 'apps/subapp-qy/**/*.{ts,tsx}', 'packages/subapp-sdk/**/*.{ts,tsx}', 'packages/create-campus-subapp/templates/*/src/**/*.{ts,tsx,js}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
     rules: {

@@ -163,6 +163,17 @@ async function inside(work) {
     check('GET https /login serves the shell (verified against the installed certificate)', /^HTTP\/\S+ 200/m.test(login.stdout) && /<div id="root"|<script/i.test(login.stdout), login.stderr || login.stdout.slice(0, 300));
     check('HTTPS answers carry HSTS', /^strict-transport-security: max-age=\d+/im.test(login.stdout));
     check('HSTS is sent once', (login.stdout.match(/^strict-transport-security:/gim) ?? []).length === 1);
+    // a team writing a sub-system gets the SDK from the customer's server
+    const tools = curl(`${base}/tools/tools.json`);
+    let listed = [];
+    try {
+      listed = JSON.parse(tools.stdout);
+    } catch {
+      // reported by the check below
+    }
+    const sdkPackage = Array.isArray(listed) ? listed.find((tool) => /^campus-subapp-sdk-\d+\.\d+\.\d+\.tgz$/.test(tool.fileName)) : undefined;
+    const sdkBytes = sdkPackage ? spawnSync('curl', ['-sS', '--max-time', '10', '--cacert', cert, '--resolve', `${serverName}:${httpsPort}:127.0.0.1`, `${base}${sdkPackage.url}`]).stdout : Buffer.alloc(0);
+    check('/tools offers the sub-app SDK package of the release, and it downloads', sdkBytes.length > 1000 && sdkBytes[0] === 0x1f && sdkBytes[1] === 0x8b, tools.stdout.slice(0, 300));
     const plain = spawnSync('curl', ['-sS', '-i', '--max-time', '10', `http://127.0.0.1:${httpPort}/login`], { encoding: 'utf8' });
     check('HTTP redirects to HTTPS', /^HTTP\/\S+ 301/m.test(plain.stdout) && /^location: https:\/\//im.test(plain.stdout), plain.stdout.slice(0, 300));
 
@@ -252,6 +263,18 @@ async function backupAndRestore({ release, target, envFile, backupDir, campusUid
   loading = false;
   await load;
   check('campus backup succeeds while users sign in', backup.code === 0 && signIns > 0 && loadErrors === 0, `${backup.stderr} (sign-ins ${signIns}, errors ${loadErrors})`);
+  // a sub-system of another team, registered with the release's own command (the service user reads the manifest)
+  const manifest = path.join(work, 'partner.json');
+  writeFileSync(manifest, JSON.stringify({
+    appNo: 'partner',
+    label: { 'en-US': 'Partner Orders', 'zh-CN': '合作伙伴订单', 'zh-MO': '合作夥伴訂單' },
+    basePath: 'partner',
+    pages: [{ id: 'partner-orders', path: '/partner/orders', name: 'orders', title: { 'en-US': 'Orders', 'zh-CN': '订单', 'zh-MO': '訂單' } }],
+  }));
+  chmodSync(manifest, 0o644);
+  const added = await finished(campus(path.join(target, 'opt/campus/current'), ['subapp', 'add', manifest]));
+  const registered = await finished(campus(path.join(target, 'opt/campus/current'), ['subapp', 'list']));
+  check('campus subapp add registers a sub-system of another team, and campus subapp list shows it', added.code === 0 && registered.code === 0 && registered.stdout.includes('partner'), `${added.stderr}${registered.stderr}${registered.stdout}`.slice(0, 500));
   const archive = /^Backup (\S+) /m.exec(backup.stdout)?.[1] ?? '';
   check('the archive is in the backup folder, 0600 campus', path.dirname(archive) === backupDir && existsSync(archive) && (statSync(archive).mode & 0o777) === 0o600 && statSync(archive).uid === campusUid, backup.stdout);
   if (!existsSync(archive)) return;

@@ -29,12 +29,12 @@ function fail(message) {
   process.exit(1);
 }
 
-const builtFolders = ['apps/shell/dist', 'apps/subapp-qy/dist', 'dist/card-issuer'];
+const builtFolders = ['apps/shell/dist', 'apps/subapp-qy/dist', 'dist/card-issuer', 'dist/subapp-sdk'];
 const issuerDownloads = ['card-issuer-linux-x64.tar.gz', 'card-issuer-win-x64.zip'];
 
 function ensureBuilds(noBuild) {
   if (!noBuild) {
-    console.log('Building the shell, the sub-app and the card issuer downloads (npm run build) ...');
+    console.log('Building the shell, the sub-app, the card issuer downloads and the sub-app SDK package (npm run build) ...');
     execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
   }
   for (const folder of builtFolders) {
@@ -73,6 +73,8 @@ async function makeRelease(platform, version, outDir) {
   copy('apps/subapp-qy/dist', path.join(dir, 'apps/subapp-qy/dist'));
   // the downloads the server offers under /tools (tools-service.ts), not their unpacked folders
   for (const download of issuerDownloads) copy(`dist/card-issuer/${download}`, path.join(dir, 'dist/card-issuer', download));
+  // the sub-app SDK's package and guide, offered under /tools on every deployment
+  copy('dist/subapp-sdk', path.join(dir, 'dist/subapp-sdk'));
   copy('docs', path.join(dir, 'docs'));
   copy('README.md', path.join(dir, 'README.md'));
   copy('CHANGELOG.md', path.join(dir, 'CHANGELOG.md'));

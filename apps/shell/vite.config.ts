@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { antdStyles } from './vite-plugins/antd-styles.ts';
 import { decorativeIcons } from './vite-plugins/decorative-icons.ts';
 
 const backend = 'http://127.0.0.1:6300';
@@ -8,7 +9,7 @@ const apiPrefixes = ['/user', '/iot-login', '/iot_login', '/global', '/auth', '/
 
 export default defineConfig({
   base: '/',
-  plugins: [decorativeIcons(), react()],
+  plugins: [antdStyles(), decorativeIcons(), react()],
   resolve: {
     // Node's crypto, imported by sm-crypto-v2 for runtimes without Web Crypto: the browser's own (lib/node-crypto-stand-in.ts)
     alias: [{ find: /^crypto$/, replacement: fileURLToPath(new URL('./src/lib/node-crypto-stand-in.ts', import.meta.url)) }],

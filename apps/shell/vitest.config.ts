@@ -1,14 +1,15 @@
 import { defineProject } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { antdStyles } from './vite-plugins/antd-styles.ts';
 import { decorativeIcons } from './vite-plugins/decorative-icons.ts';
 
 export default defineProject({
-  plugins: [decorativeIcons(), react()],
+  plugins: [antdStyles(), decorativeIcons(), react()],
   test: {
     name: 'shell',
     environment: 'jsdom',
     setupFiles: ['./test/setup.ts'],
-    include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}', 'vite-plugins/**/*.test.ts'],
     css: false,
     // the icons go through the build's decorativeIcons plugin here too, so the tests see the names users hear
     server: { deps: { inline: [/@ant-design[\\/]icons/] } },

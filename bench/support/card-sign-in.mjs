@@ -51,7 +51,7 @@ export async function measureCardSignIn({ serverPort, issuerPort, calls = 40 }) 
     await until(`${serverUrl}/healthz`, server, 'the gate server');
     const token = 'bench-card-sign-in-0001';
     const call = async (base, p, body, headers = {}) => {
-      const res = await fetch(`${base}${p}`, { method: 'POST', headers: { 'content-type': 'application/json', carddevicetoken: token, ...headers }, body: JSON.stringify(body ?? {}) });
+      const res = await fetch(`${base}${p}`, { method: 'POST', headers: { 'content-type': 'application/json', carddevicetoken: token, origin: serverUrl, ...headers }, body: JSON.stringify(body ?? {}) });
       const envelope = await res.json();
       if (envelope.code % 10 !== 0) throw new Error(`${p} answered ${envelope.code} ${envelope.msg}`);
       return envelope.data;
@@ -66,7 +66,7 @@ export async function measureCardSignIn({ serverPort, issuerPort, calls = 40 }) 
     await device('/api/GMCard', { fixedNo: init.fixedNo, image: init.image, expect: 'mother' });
     const back = await device('/api/GMSystemCard/ReadMasterCard');
     await api('/iot-login/api/v1.0/GMAccount/SetSystemInit', { prepareId: init.prepareId, isSuccess: true, image: back.image });
-    const master = await api('/iot-login/api/v1.0/GMAccount/MasterCardVerify', { sysKeyCode: back.sysKeyCode, customerNo: back.customerNo, customerPwd: back.customerPwd });
+    const master = await api('/iot-login/api/v1.0/GMAccount/MasterCardVerify', { sysKeyCode: back.sysKeyCode, customerNo: back.customerNo, customerPwd: back.customerPwd, devicePublicKey });
     const withMaster = { token: master.token };
     const { sysKeyData } = await api('/qy/api/SystemUsedCardKind/GetSysKeyData', { devicePublicKey }, withMaster);
     await device('/api/GMSystemCard/Init', { sysKeyData });

@@ -36,6 +36,7 @@ function summarise(lhr) {
     longTasks: lhr.audits[audits.longTasks]?.details?.items?.length ?? null,
     failing,
     warnings: lhr.runWarnings ?? [],
+    benchmarkIndex: lhr.environment?.benchmarkIndex ?? null,
   };
 }
 

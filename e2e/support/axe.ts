@@ -1,10 +1,16 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { antdClassesWithoutStyles } from './antd-styles.ts';
 
-/** axe-core's WCAG 2.1 A and AA rules on the page as it is: its critical and serious findings, one line each. */
+/**
+ * axe-core's WCAG 2.1 A and AA rules on the page as it is: its critical and serious findings, one line each; and,
+ * as serious as those, antd components on the page whose styles did not come with it.
+ */
 export async function seriousViolations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const unstyled = await antdClassesWithoutStyles(page);
   return result.violations
     .filter((violation) => violation.impact === 'critical' || violation.impact === 'serious')
-    .map((violation) => `${violation.impact} ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+    .map((violation) => `${violation.impact} ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)
+    .concat(unstyled.length > 0 ? [`serious: antd classes on the page without their styles: ${unstyled.join(' ')}`] : []);
 }

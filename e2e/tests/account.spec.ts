@@ -3,6 +3,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { shellVersion } from '@campus/contracts';
+import { sdkVersion } from '@campus/subapp-sdk';
 import { baseURL } from '../support/env.ts';
 import { expect, test, type Page } from '@playwright/test';
 import { chooseUserMenuEntry, demo, fillLogin, quit, signIn, switchLanguage, userMenu } from '../support/sign-in.ts';
@@ -102,6 +103,19 @@ test.describe('tools', () => {
     expect(download.suggestedFilename()).toMatch(/\S+\.\w+$/);
     const { readFile } = await import('node:fs/promises');
     expect((await readFile(file)).length).toBeGreaterThan(100);
+  });
+
+  test('/tools offers the sub-app SDK package and its guide to teams writing a sub-system', async ({ page }) => {
+    await page.goto('/tools');
+    const row = page.locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: `Sub-app SDK ${sdkVersion} (npm package)` });
+    await expect(row).toContainText(`npm install ./campus-subapp-sdk-${sdkVersion}.tgz`);
+    const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('link').click()]);
+    expect(download.suggestedFilename()).toBe(`campus-subapp-sdk-${sdkVersion}.tgz`);
+    const { readFile } = await import('node:fs/promises');
+    const bytes = await readFile(await download.path());
+    // a gzip stream (npm pack's tarball)
+    expect([bytes[0], bytes[1]]).toEqual([0x1f, 0x8b]);
+    await expect(page.locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: 'Sub-app SDK guide' })).toBeVisible();
   });
 });
 

@@ -1,5 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { shellVersion } from '@campus/contracts';
+import { sdkVersion } from '@campus/subapp-sdk';
+import { seriousViolations } from '../support/axe.ts';
 import { e2ePort } from '../support/env.ts';
 import { chooseUserMenuEntry, demo, pageTabs, sideNav, signIn, switchLanguage } from '../support/sign-in.ts';
 
@@ -14,6 +16,15 @@ const kqFixture = (page: Page) => viewport(page).locator('[data-fixture="kq"]');
 /** The enterprise-data home page's greeting. */
 const qyGreeting = (page: Page) => viewport(page).getByRole('heading', { level: 2 }).first();
 const qyFigure = (page: Page, name: string) => viewport(page).locator('.qy-figure').filter({ hasText: name }).locator('dd');
+
+/** Serves `lines` in place of the kq fixture's script until `restore()`; after it, the real fixture loads again. */
+async function replaceKqFixture(page: Page, lines: string[]): Promise<{ restore: () => void }> {
+  let replaced = true;
+  await page.route('**/subapps/kq/kq-fixture.js', (route) =>
+    replaced ? route.fulfill({ contentType: 'application/javascript', body: lines.join('\n') }) : route.continue(),
+  );
+  return { restore: () => void (replaced = false) };
+}
 
 async function signInEnglish(page: Page, who = demo.sysadmin) {
   await signIn(page, who);
@@ -106,21 +117,67 @@ test.describe('sub-applications', () => {
   });
 
   test('a sub-app that fails to start shows why; Retry loads it again', async ({ page }) => {
-    let broken = true;
-    await page.route('**/subapps/kq/kq-fixture.js', async (route) => {
-      if (!broken) return route.continue();
-      return route.fulfill({
-        contentType: 'application/javascript',
-        body: "globalThis.campusKqFixture = { bootstrap: async () => {}, mount: async () => { throw new Error('fixture refuses to mount'); }, unmount: async () => {} };",
-      });
-    });
+    const fixture = await replaceKqFixture(page, [
+      "globalThis.campusKqFixture = { bootstrap: async () => {}, mount: async () => { throw new Error('fixture refuses to mount'); }, unmount: async () => {} };",
+    ]);
     await signInEnglish(page, demo.staff);
     await page.goto('/kq/shift');
     await expect(page.getByRole('heading', { name: 'Attendance could not be started' })).toBeVisible();
     await expect(page.getByText('fixture refuses to mount')).toBeVisible();
-    broken = false;
+    fixture.restore();
     await page.getByRole('button', { name: 'Retry' }).click();
     await expect(kqFixture(page)).toBeVisible();
+  });
+
+  test('a sub-app built with an SDK this shell does not take says so in the user’s language, naming both versions', async ({ page }) => {
+    await replaceKqFixture(page, [
+      'globalThis.campusKqFixture = {',
+      "  bootstrap: async (props) => props.checkSubApp({ sdkVersion: '2.0.0', name: 'kq-fixture', version: '5.1.0' }),",
+      "  mount: async (props) => { props.container.querySelector('[data-subapp-root]').innerHTML = '<section data-fixture=\"kq\">mounted anyway</section>'; },",
+      '  unmount: async () => {},',
+      '};',
+    ]);
+    await signInEnglish(page, demo.staff);
+    await page.goto('/kq/shift');
+    await expect(page.getByRole('heading', { name: 'Attendance does not fit this version of the shell' })).toBeVisible();
+    await expect(page.getByText(`kq-fixture 5.1.0 was built with version 2.0.0 of the sub-app SDK; this shell takes versions 1.0 to ${sdkVersion.split('.').slice(0, 2).join('.')}.`)).toBeVisible();
+    await expect(kqFixture(page)).toHaveCount(0);
+    await switchLanguage(page, 'zh-CN');
+    await expect(page.getByRole('heading', { name: '考勤与当前版本的外壳不兼容' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test('a sub-app that fails after it mounted shows the failed page with its name and version; Retry loads it again', async ({ page }) => {
+    const fixture = await replaceKqFixture(page, [
+      'globalThis.campusKqFixture = {',
+      `  bootstrap: async (props) => props.checkSubApp({ sdkVersion: '${sdkVersion}', name: 'kq-fixture', version: '5.1.0' }),`,
+      '  mount: async (props) => {',
+      "    const root = props.container.querySelector('[data-subapp-root]');",
+      "    root.innerHTML = '<section data-fixture=\"kq\"><button type=\"button\">Break</button></section>';",
+      "    root.querySelector('button').addEventListener('click', () => { root.innerHTML = ''; props.reportFailure(new Error('fixture broke after mount')); });",
+      '  },',
+      '  unmount: async () => {},',
+      '};',
+    ]);
+    await signInEnglish(page, demo.staff);
+    await page.goto('/kq/shift');
+    await kqFixture(page).getByRole('button', { name: 'Break' }).click();
+    await expect(page.getByRole('heading', { name: 'Attendance stopped working' })).toBeVisible();
+    await expect(page.getByText('kq-fixture 5.1.0 opened, then failed and has nothing to show.')).toBeVisible();
+    await expect(page.getByText('fixture broke after mount')).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    // another system and back, in the same page view: the sub-app mounts afresh
+    await pageTabs(page).filter({ hasText: 'Home' }).click();
+    await expect(qyGreeting(page)).toBeVisible();
+    await page.goBack();
+    await expect(page).toHaveURL(/\/kq\/shift$/);
+    await expect(kqFixture(page).getByRole('button', { name: 'Break' })).toBeVisible();
+    await kqFixture(page).getByRole('button', { name: 'Break' }).click();
+    await expect(page.getByRole('heading', { name: 'Attendance stopped working' })).toBeVisible();
+    fixture.restore();
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await expect(kqFixture(page)).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Attendance stopped working' })).toHaveCount(0);
   });
 
   test('a sub-app whose script the content policy refuses says so, not what the loader saw', async ({ page }) => {
@@ -135,25 +192,18 @@ test.describe('sub-applications', () => {
   });
 
   test('a sub-app that fails to unmount does not stop the next one: the page loads afresh', async ({ page }) => {
-    let broken = true;
-    await page.route('**/subapps/kq/kq-fixture.js', async (route) => {
-      if (!broken) return route.continue();
-      return route.fulfill({
-        contentType: 'application/javascript',
-        body: [
-          'globalThis.campusKqFixture = {',
-          '  bootstrap: async () => {},',
-          "  mount: async (props) => { props.container.querySelector('[data-subapp-root]').innerHTML = '<section data-fixture=\"kq\">stuck</section>'; },",
-          "  unmount: async () => { throw new Error('fixture will not let go'); },",
-          '};',
-        ].join('\n'),
-      });
-    });
+    const fixture = await replaceKqFixture(page, [
+      'globalThis.campusKqFixture = {',
+      '  bootstrap: async () => {},',
+      "  mount: async (props) => { props.container.querySelector('[data-subapp-root]').innerHTML = '<section data-fixture=\"kq\">stuck</section>'; },",
+      "  unmount: async () => { throw new Error('fixture will not let go'); },",
+      '};',
+    ]);
     await signInEnglish(page, demo.staff);
     await expect(qyGreeting(page)).toBeVisible();
     await page.goto('/kq/shift');
     await expect(kqFixture(page)).toBeVisible();
-    broken = false;
+    fixture.restore();
     const reloaded = page.waitForEvent('load');
     await pageTabs(page).filter({ hasText: 'Home' }).click();
     await reloaded;

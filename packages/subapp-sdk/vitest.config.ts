@@ -4,6 +4,6 @@ export default defineProject({
   test: {
     name: 'subapp-sdk',
     environment: 'jsdom',
-    include: ['src/**/*.test.ts'],
+    include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.ts'],
   },
 });

@@ -58,6 +58,11 @@ export interface Config {
   cardIssuerUrl: string;
   /** ISSUER_DOWNLOADS_DIR: where `npm run build:issuer` put the card issuer downloads offered under /tools on gate deployments. */
   issuerDownloadsDir: string;
+  /**
+   * Where the build put the sub-app SDK's package and guide (scripts/pack-subapp-sdk.mjs), offered under /tools on
+   * every deployment. Not an environment variable: it ships with the product (dist/subapp-sdk of the release).
+   */
+  sdkDownloadsDir: string;
   /** Sub-app builds of this deployment, served at /subapps/<folder>/ (SUBAPPS_DIR). */
   subAppsDir: string;
   /**
@@ -329,6 +334,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     opsPlatformUrl: httpUrlVar(env, 'OPS_PLATFORM_URL'),
     cardIssuerUrl: cardIssuerUrlVar(env),
     issuerDownloadsDir: path.resolve(cwd, textVar(env, 'ISSUER_DOWNLOADS_DIR') ?? path.join(repoRoot, 'dist', 'card-issuer')),
+    sdkDownloadsDir: path.join(repoRoot, 'dist', 'subapp-sdk'),
     subAppsDir: path.resolve(cwd, textVar(env, 'SUBAPPS_DIR') ?? path.join(dataDir, 'subapps')),
     bundledSubApps: { qy: path.join(repoRoot, 'apps', 'subapp-qy', 'dist') },
     subAppEntries: subAppEntriesVar(env, 'SUBAPP_ENTRIES'),

@@ -107,7 +107,8 @@ export async function startServer(kind: DatabaseKind, options: StartOptions = {}
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...options.env,
   };
-  const config: Config = { ...loadConfig(env, dataDir), ...options.config };
+  // like SHELL_DIST: what a build left in the checkout (dist/subapp-sdk after `npm start`) is not the test's
+  const config: Config = { ...loadConfig(env, dataDir), sdkDownloadsDir: path.join(dataDir, 'no-sdk-downloads'), ...options.config };
   const handle = openDatabase(config);
   await migrateToLatest(handle.db, handle.dialect);
   const clock = fakeClock();

@@ -1,41 +1,35 @@
-import type { AxiosAdapter, InternalAxiosRequestConfig } from 'axios';
-import { http } from '../src/lib/request.ts';
+import { http, type HttpCall, type Transport } from '../src/lib/request.ts';
 
 /** One call the fake server saw: its path, method and body (JSON parsed; FormData as sent). */
 export interface SeenCall {
   url: string;
   method: string;
   body: unknown;
-  config: InternalAxiosRequestConfig;
+  config: HttpCall;
 }
 
-/** What a route answers: an envelope's data (code 0), or a whole envelope, or an HTTP failure. */
-export type FakeAnswer = { data: unknown } | { envelope: { code: number; msg: string; data: unknown; recordCount?: number } } | { status: number };
+/** What a route answers: an envelope's data (code 0), or a whole envelope, or an HTTP failure (with a body when given). */
+export type FakeAnswer = { data: unknown } | { envelope: { code: number; msg: string; data: unknown; recordCount?: number } } | { status: number; body?: unknown };
 
 export type FakeRoutes = Record<string, (call: SeenCall) => FakeAnswer | Promise<FakeAnswer>>;
 
 /**
- * Installs a fake axios adapter on the shell's request layer: each path answers through its handler,
+ * Installs a fake transport on the shell's request layer: each path answers through its handler,
  * anything else answers 404. Returns the list of calls seen, in order.
  */
 export function installFakeApi(routes: FakeRoutes): SeenCall[] {
   const seen: SeenCall[] = [];
-  const adapter: AxiosAdapter = async (config) => {
-    const url = config.url ?? '';
+  const transport: Transport = async (config) => {
+    const url = config.url;
     const body = typeof config.data === 'string' ? (JSON.parse(config.data) as unknown) : config.data;
-    const call: SeenCall = { url, method: (config.method ?? 'get').toUpperCase(), body, config };
+    const call: SeenCall = { url, method: config.method.toUpperCase(), body, config };
     seen.push(call);
     const handler = routes[url];
     const answer: FakeAnswer = handler ? await handler(call) : { status: 404 };
-    if ('status' in answer) {
-      throw Object.assign(new Error(`Request failed with status code ${answer.status}`), {
-        isAxiosError: true,
-        response: { data: null, status: answer.status, statusText: 'error', headers: {}, config },
-      });
-    }
+    if ('status' in answer) return { status: answer.status, data: answer.body ?? null };
     const data = 'envelope' in answer ? answer.envelope : { code: 0, msg: 'ok', data: answer.data };
-    return { data, status: 200, statusText: 'OK', headers: {}, config };
+    return { status: 200, data };
   };
-  http.defaults.adapter = adapter;
+  http.transport = transport;
   return seen;
 }

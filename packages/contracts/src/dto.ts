@@ -1,4 +1,5 @@
 import type { LanguageCode, Localised } from './languages.ts';
+import { reportServiceNamePattern, reportVersionPattern } from '@campus/subapp-sdk/shared-libraries';
 
 // ---- sign-in (spec §3, §7) ----
 
@@ -430,16 +431,8 @@ export const subAppManifestRules = {
   maxDepth: 3,
 } as const;
 
-/** Every sub-app entry folder holds this file; the shell reports its contents with ReportVersion. */
-export const reportVersionFileName = 'report-version.json';
-
-/** The contents of a report-version file. */
-export interface ReportVersionFile {
-  /** 1 to 64 characters: letters, digits, '.', '_', '-'. */
-  serviceName: string;
-  /** 1 to 64 characters: letters, digits, '.', '_', '-', '+'. */
-  version: string;
-}
+// the report-version file is part of what a sub-app's build and the shell agree on: the SDK owns it
+export { reportVersionFileName, type ReportVersionFile } from '@campus/subapp-sdk/shared-libraries';
 
 /** A program version (spec §3 "Version entry"). address: host, or host:port when the host is an address. */
 export interface VersionEntry {
@@ -466,8 +459,8 @@ export const reportVersionRules = {
   maxPageSize: 500,
   /** 1 to 255 characters, no whitespace or control characters. */
   addressPattern: '^[^\\s\\u0000-\\u001f\\u007f-\\u009f]{1,255}$',
-  serviceNamePattern: '^[A-Za-z0-9._-]{1,64}$',
-  versionPattern: '^[A-Za-z0-9._+-]{1,64}$',
+  serviceNamePattern: reportServiceNamePattern,
+  versionPattern: reportVersionPattern,
 } as const;
 
 /** OperationLogSearchRequest.operator: 1 to this many characters. */

@@ -12,3 +12,4 @@ export * from './card-reader-codes.ts';
 export * from './card-issuer.ts';
 export * from './gate-setup.ts';
 export * from './card-states.ts';
+export * from './shared-libraries.ts';

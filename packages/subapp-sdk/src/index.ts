@@ -8,7 +8,9 @@ export type {
   ShellProps,
   ShellRoute,
   ShellUserInfo,
+  SubAppReport,
 } from './shared-state.ts';
+export { sdkVersion } from './version.ts';
 export {
   createShellLanguageStore,
   fallbackShellLanguage,
@@ -18,6 +20,7 @@ export {
   type ShellLanguageListener,
   type ShellLanguageStore,
 } from './language.ts';
+export { formatCount } from './numbers.ts';
 export { isPermissionDenied, isShellApiError, noPermissionCode, ShellRequestError } from './api-error.ts';
 export {
   defaultRootSelector,

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defineSubApp, type SubAppContext } from './lifecycles.ts';
+import { sdkVersion } from './version.ts';
+import pkg from '../package.json';
 import { createFakeGlobalState, qiankunContainer, shellProps } from './testing.ts';
 import type { ShellLanguage } from './shared-state.ts';
 
@@ -214,5 +216,40 @@ describe('defineSubApp', () => {
     expect((context as SubAppContext | null)?.language()).toBe('zh-CN');
     expect(update).toHaveBeenCalledWith(context, { language: 'zh-CN' });
     await app.unmount(props);
+  });
+});
+
+describe('what a sub-app tells the shell', () => {
+  it('bootstrap reports the SDK version and the app, and a shell that refuses it stops the bootstrap there', async () => {
+    const checkSubApp = vi.fn();
+    const bootstrap = vi.fn();
+    const app = defineSubApp({ name: 'orders', version: '2.4.1', bootstrap, mount: () => {} });
+    await app.bootstrap({ ...shellProps(), checkSubApp });
+    expect(checkSubApp).toHaveBeenCalledWith({ sdkVersion, name: 'orders', version: '2.4.1' });
+    expect(bootstrap).toHaveBeenCalledTimes(1);
+
+    const refused = defineSubApp({ bootstrap, mount: () => {} });
+    const refusal = new Error('does not fit this shell');
+    await expect(refused.bootstrap({ ...shellProps(), checkSubApp: () => { throw refusal; } })).rejects.toBe(refusal);
+    expect(bootstrap).toHaveBeenCalledTimes(1);
+  });
+
+  it('fail reports to the shell while mounted, and not after unmount', async () => {
+    const reportFailure = vi.fn();
+    let context: SubAppContext | null = null;
+    const app = defineSubApp({ mount: (c) => void (context = c) });
+    const { props } = setup();
+    await app.mount({ ...props, reportFailure });
+    const mounted = context as SubAppContext | null;
+    const broke = new Error('broke later');
+    mounted?.fail(broke);
+    expect(reportFailure).toHaveBeenCalledWith(broke);
+    await app.unmount(props);
+    mounted?.fail(new Error('too late'));
+    expect(reportFailure).toHaveBeenCalledTimes(1);
+  });
+
+  it('the SDK version is the package version', () => {
+    expect(sdkVersion).toBe(pkg.version);
   });
 });

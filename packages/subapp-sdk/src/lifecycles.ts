@@ -1,4 +1,5 @@
 import type { ShellBroadcast, ShellLanguage, ShellProps } from './shared-state.ts';
+import { sdkVersion } from './version.ts';
 import { createShellLanguageStore, isShellLanguage, toShellLanguage, type ShellLanguageListener, type ShellLanguageStore } from './language.ts';
 
 /** The global-state callback of qiankun: the whole broadcast state and the one before it. */
@@ -36,9 +37,17 @@ export interface SubAppContext {
   language: () => ShellLanguage;
   /** Called with the new language on every change while mounted; returns the function that removes the listener. */
   onLanguageChange: (listener: ShellLanguageListener) => () => void;
+  /**
+   * Tells the shell the sub-app failed after mount and has nothing to show: the shell shows its "failed" page with
+   * Retry instead. Does nothing once unmounted (or in an older shell, which has no such page).
+   */
+  fail: (error: unknown) => void;
 }
 
 export interface SubAppOptions {
+  /** The sub-app's name and version as its supplier ships them: the shell names them when the sub-app fails. */
+  name?: string;
+  version?: string;
   /** Selector of the render element inside the container; default `[data-subapp-root]`. */
   rootSelector?: string;
   /** Once per load, before the first mount. */
@@ -92,7 +101,9 @@ export function defineSubApp(options: SubAppOptions): SubAppLifecycles {
   }
 
   return {
-    async bootstrap() {
+    async bootstrap(props) {
+      // a shell that cannot mount this build says so here, before anything of the sub-app runs
+      props?.checkSubApp?.({ sdkVersion, name: options.name, version: options.version });
       await options.bootstrap?.();
     },
 
@@ -103,7 +114,10 @@ export function defineSubApp(options: SubAppOptions): SubAppLifecycles {
         if (!container) throw new Error('campus sub-app: mount needs props.container (the element to render in)');
         const root = container.querySelector<HTMLElement>(rootSelector) ?? container;
         const store = createShellLanguageStore(toShellLanguage(props.language));
-        const context: SubAppContext = { root, container, props, language: store.get, onLanguageChange: store.subscribe };
+        const fail = (error: unknown) => {
+          if (mounted.active) props.reportFailure?.(error);
+        };
+        const context: SubAppContext = { root, container, props, language: store.get, onLanguageChange: store.subscribe, fail };
         const mounted: Mounted = { active: true, props, store, context, cleanup: null };
         current = mounted;
         props.onGlobalStateChange?.((state) => {

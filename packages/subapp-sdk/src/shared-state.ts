@@ -85,6 +85,27 @@ export interface ShellProps {
   api: ShellApi;
   /** The route base of this sub-app, e.g. '/qy/' ('/' for an empty base path). */
   basePath: string;
+  /**
+   * (SDK 1.1) Called by the SDK at bootstrap with what the sub-app was built with. Throws, in the user's language,
+   * when this shell cannot mount it (an SDK of another major version, or a newer minor one): the shell then shows its
+   * "does not fit" page instead of the sub-app. Absent in older shells.
+   */
+  checkSubApp?: (report: SubAppReport) => void;
+  /**
+   * (SDK 1.1) The sub-app failed after it mounted (an error that left it without content): the shell shows its
+   * "failed" page with Retry, naming the sub-app and its version, in place of the sub-app. Use the mount context's
+   * `fail` (or the React helper `renderInShell`), which calls this only while the sub-app is mounted.
+   */
+  reportFailure?: (error: unknown) => void;
+}
+
+/** What a sub-app tells the shell about itself at bootstrap. */
+export interface SubAppReport {
+  /** The version of this SDK the sub-app was built with. */
+  sdkVersion: string;
+  /** The sub-app's own name and version, as its supplier ships it (shown when it fails). */
+  name?: string;
+  version?: string;
 }
 
 /** The one piece of state that changes while a sub-app is mounted, broadcast by the shell. */

@@ -50,6 +50,22 @@ describe('runStandalone', () => {
     await handle?.unmount();
   });
 
+  it('with a session on this address, runs as the user signed in to the shell; when the call fails, as Developer', async () => {
+    localStorage.setItem(standaloneStorageKeys.token, 'the-token');
+    const fetch = vi.fn(async () => jsonResponse({ code: 0, data: { id: 'u7', code: 'staff', name: 'Staff', loginTime: 5, isSystemAdmin: false, tenantCode: '1001', tenantName: 'Demo Campus', mayManageCards: false } }));
+    let context: SubAppContext | null = null;
+    const handle = await runStandalone(defineSubApp({ mount: (c) => void (context = c) }), { fetch });
+    expect((context as SubAppContext | null)?.props.userInfo).toEqual({ id: 'u7', code: 'staff', name: 'Staff', loginTime: 5, isSystemAdmin: false, tenantCode: '1001', tenantName: 'Demo Campus' });
+    expect(fetch).toHaveBeenCalledWith('/qy/api/User/GetDetailByToken', expect.objectContaining({ headers: expect.objectContaining({ token: 'the-token' }) }));
+    await handle?.unmount();
+
+    vi.spyOn(console, 'info').mockImplementation(() => {});
+    const expired = vi.fn(async () => jsonResponse({ code: 401, msg: 'signed out' }, 401));
+    const again = await runStandalone(defineSubApp({ mount: (c) => void (context = c) }), { fetch: expired });
+    expect((context as SubAppContext | null)?.props.userInfo.name).toBe('Developer');
+    await again?.unmount();
+  });
+
   it('takes the browser language when none is stored', async () => {
     vi.spyOn(navigator, 'language', 'get').mockReturnValue('en-GB');
     expect(standaloneLanguage()).toBe('en-US');

@@ -1,4 +1,4 @@
-import type { ShellApi, ShellApiResult, ShellBroadcast, ShellLanguage, ShellProps } from './shared-state.ts';
+import type { ShellApi, ShellApiResult, ShellBroadcast, ShellLanguage, ShellProps, ShellUserInfo } from './shared-state.ts';
 import type { GlobalStateCallback, SubAppLifecycles, SubAppMountProps } from './lifecycles.ts';
 import { ShellRequestError } from './api-error.ts';
 import { isShellLanguage, toShellLanguage } from './language.ts';
@@ -173,8 +173,41 @@ export function createDevProps(language: () => ShellLanguage, overrides: Partial
     },
     api: createDevApi({ language, fetch: fetchImpl }),
     basePath: '/',
+    reportFailure: (error) => {
+      console.error('[campus sub-app] standalone: the shell would show its "failed" page with Retry here', error);
+    },
     ...overrides,
   };
+}
+
+/** The shell's call for the signed-in user (spec §7), which standalone mode asks when the page has a session. */
+export const standaloneUserPath = '/qy/api/User/GetDetailByToken';
+
+/**
+ * The user of the shell's session on this address (signed in at /login of the dev server, which passes the shell's
+ * paths on): the page then shows who is really signed in. null without a session, or when the call fails.
+ */
+async function signedInUser(api: ShellApi): Promise<ShellUserInfo | null> {
+  if (!readStorage(standaloneStorageKeys.token)) {
+    console.info('[campus sub-app] standalone: no session here; sign in to the shell at /login on this address to run as a real user');
+    return null;
+  }
+  try {
+    const { data } = await api.get<Partial<ShellUserInfo>>(standaloneUserPath);
+    if (typeof data?.name !== 'string' || typeof data.id !== 'string') return null;
+    return {
+      id: data.id,
+      code: String(data.code ?? ''),
+      name: data.name,
+      loginTime: Number(data.loginTime ?? 0),
+      isSystemAdmin: data.isSystemAdmin === true,
+      tenantCode: String(data.tenantCode ?? ''),
+      tenantName: String(data.tenantName ?? ''),
+    };
+  } catch (error) {
+    console.info('[campus sub-app] standalone: the session did not answer who is signed in (sign in again at /login)', error);
+    return null;
+  }
 }
 
 export interface StandaloneOptions {
@@ -223,8 +256,10 @@ export async function runStandalone(lifecycles: SubAppLifecycles, options: Stand
     if (fireImmediately) callback({ language }, { language });
   };
 
+  const devProps = createDevProps(() => language, options.props, options.fetch);
   const props: SubAppMountProps = {
-    ...createDevProps(() => language, options.props, options.fetch),
+    ...devProps,
+    userInfo: options.props?.userInfo ?? (await signedInUser(devProps.api)) ?? devProps.userInfo,
     container,
     name: 'standalone',
     onGlobalStateChange,

@@ -27,6 +27,15 @@ describe('zoneName', () => {
   });
 });
 
+describe('formatTime: the digit styles, written without Intl', () => {
+  it.each(['en-US', 'zh-CN', 'zh-MO'])('writes the time in %s as Intl does, to the second, 24-hour', (language) => {
+    const intl = new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZone: 'UTC' });
+    for (const instant of [utc(2026, 1, 1), utc(2026, 11, 24, 6, 5, 9), utc(2026, 6, 30, 12, 0, 0), utc(2026, 12, 31, 23, 59, 59)]) {
+      expect(formatTime(instant, { utcDiff: 0, language, style: 'time' })).toBe(intl.format(instant));
+    }
+  });
+});
+
 describe('formatTime: one instant on several clocks', () => {
   // 2026-11-24 06:05:00 UTC
   const instant = utc(2026, 11, 24, 6, 5);

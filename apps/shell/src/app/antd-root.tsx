@@ -10,9 +10,10 @@ import * as storage from '../lib/storage.ts';
 import { skinOf } from '../lib/skins.ts';
 import { antdLocales } from '../lib/antd-locales.ts';
 import { usePrefersReducedMotion } from '../lib/reduced-motion.ts';
-// every antd style as one static file instead of styles computed while rendering (zero-runtime mode):
-// the first render after sign-in is several times faster on slow machines
-import 'antd/dist/antd.css';
+// antd's styles as static files instead of styles computed while rendering (zero-runtime mode): the first render
+// after sign-in is several times faster on slow machines. This is the part every signed-in screen needs; the large
+// components bring theirs with the screens that use them (vite-plugins/antd-styles.ts)
+import 'virtual:antd-styles/base.css';
 
 
 const queryClient = new QueryClient({

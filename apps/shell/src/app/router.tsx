@@ -7,8 +7,10 @@ const loadAntdRoot = () => import('./antd-root.tsx');
 const loadSignedInLayout = () => import('./signed-in-layout.tsx');
 const loadHomePage = () => import('../features/layout/home-page.tsx');
 const loadMenuPage = () => import('../features/layout/menu-page.tsx');
-// what the first signed-in page needs, loaded while the login form is being filled in
-registerWarmUp(loadAntdRoot, loadSignedInLayout, loadHomePage, loadMenuPage);
+const warmWindow = () => import('../features/sub-apps/sandbox-warm-up.ts').then(({ warmWindowForSandbox }) => warmWindowForSandbox());
+// what the first signed-in page needs, loaded (and the window readied for the sub-apps' sandbox) while the login
+// form is being filled in
+registerWarmUp(loadAntdRoot, loadSignedInLayout, loadHomePage, loadMenuPage, warmWindow);
 
 function PageSpinner() {
   return (

@@ -1,22 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AxiosError, type AxiosAdapter, type InternalAxiosRequestConfig } from 'axios';
-import { apiGet, apiPost, apiPostRaw, http, plainGet, registerCurrentPath, registerNavigate, registerNotifier, RequestError, resetRequestState } from './request.ts';
+import { apiGet, apiPost, apiPostForm, apiPostRaw, fetchTransport, http, type HttpCall, plainGet, registerCurrentPath, registerNavigate, registerNotifier, RequestError, resetRequestState } from './request.ts';
 import * as storage from './storage.ts';
 import { applyLanguage, i18n } from './i18n.ts';
 
-let seen: InternalAxiosRequestConfig[] = [];
+let seen: HttpCall[] = [];
 const navigate = vi.fn<(to: string) => unknown>();
 const notify = vi.fn<(text: string) => void>();
 let path = '/qy/homePage';
 
 function answer(body: unknown, status = 200): void {
-  const adapter: AxiosAdapter = async (config) => {
-    seen.push(config);
-    const response = { data: body, status, statusText: String(status), headers: {}, config };
-    if (status >= 400) throw new AxiosError(`HTTP ${status}`, String(status), config, null, response);
-    return response;
+  http.transport = async (call) => {
+    seen.push(call);
+    return { data: body, status };
   };
-  http.defaults.adapter = adapter;
 }
 
 function signIn(): void {
@@ -68,7 +64,7 @@ describe('the end of a lock-out', () => {
 });
 
 describe('headers', () => {
-  it('sends token, tenantCode, language and a fresh transID on every call, with a 30 s timeout', async () => {
+  it('sends token, tenantCode, language and a fresh transID on every call', async () => {
     signIn();
     await applyLanguage('en-US');
     answer({ code: 0, msg: 'ok', data: 1 });
@@ -80,8 +76,7 @@ describe('headers', () => {
     expect(first!.headers.get('language')).toBe('en-US');
     expect(first!.headers.get('transID')).toMatch(/^[0-9a-f-]{36}$/);
     expect(second!.headers.get('transID')).not.toBe(first!.headers.get('transID'));
-    expect(first!.timeout).toBe(30000);
-    expect(first!.headers.get('cardDeviceToken')).toBeUndefined();
+    expect(first!.headers.get('cardDeviceToken')).toBeNull();
   });
 
   it('sends the interface language and omits token and tenantCode when signed out', async () => {
@@ -260,11 +255,81 @@ describe('HTTP errors', () => {
   });
 
   it('a network failure is rejected silently', async () => {
-    http.defaults.adapter = async (config) => {
-      throw new AxiosError('Network Error', 'ERR_NETWORK', config);
+    http.transport = async () => {
+      throw new TypeError('Failed to fetch');
     };
     await expect(apiGet('/a')).rejects.toMatchObject({ status: null });
     expect(notify).not.toHaveBeenCalled();
   });
 });
 
+
+describe('over the browser’s fetch', () => {
+  let sent: { url: string; init: RequestInit }[] = [];
+  beforeEach(() => {
+    sent = [];
+    http.transport = fetchTransport;
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+  });
+  function serve(reply: () => Response | Promise<Response>): void {
+    vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+      sent.push({ url, init });
+      return reply();
+    });
+  }
+
+  it('sends JSON with its type, the query on the path (a list as the name repeated), and reads the JSON answer', async () => {
+    serve(() => new Response(JSON.stringify({ code: 0, msg: 'ok', data: { id: 7 } })));
+    await expect(apiGet('/a/b', { index: 1, size: 20, ids: ['x', 'y'], left: undefined })).resolves.toEqual({ id: 7 });
+    await expect(apiPost('/a/c', { name: '王' })).resolves.toEqual({ id: 7 });
+    expect(sent[0]!.url).toBe('/a/b?index=1&size=20&ids=x&ids=y');
+    expect(sent[0]!.init.method).toBe('GET');
+    expect(sent[0]!.init.body).toBeUndefined();
+    expect(new Headers(sent[0]!.init.headers).has('Content-Type')).toBe(false);
+    expect(sent[1]!.init.method).toBe('POST');
+    expect(sent[1]!.init.body).toBe('{"name":"王"}');
+    expect(new Headers(sent[1]!.init.headers).get('Content-Type')).toBe('application/json');
+  });
+
+  it('leaves the multipart type and its boundary of a file upload to the browser', async () => {
+    serve(() => new Response(JSON.stringify({ code: 0, msg: 'ok', data: null })));
+    const form = new FormData();
+    form.append('file', new Blob(['licence']), 'a.lic');
+    await apiPostForm('/upload', form);
+    expect(sent[0]!.init.body).toBe(form);
+    expect(new Headers(sent[0]!.init.headers).has('Content-Type')).toBe(false);
+  });
+
+  it('a failed status keeps the server’s envelope; a body that is not JSON is an internal error', async () => {
+    serve(() => new Response(JSON.stringify({ code: 102, msg: 'no right', data: null }), { status: 403 }));
+    await expect(apiGet('/a')).rejects.toMatchObject({ status: 403, code: 102, message: 'no right' });
+    expect(notify).toHaveBeenCalledWith('no right');
+    serve(() => new Response('<html>proxy error</html>'));
+    await expect(apiGet('/a')).rejects.toMatchObject({ data: '<html>proxy error</html>' });
+    expect(notify).toHaveBeenLastCalledWith('internal server error!');
+  });
+
+  it('gives up after 30 s without an answer, silently, as a call that got none', async () => {
+    vi.useFakeTimers();
+    vi.stubGlobal(
+      'fetch',
+      (_url: string, init: RequestInit) =>
+        new Promise((_resolve, reject) => {
+          init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+        }),
+    );
+    const call = apiGet('/slow');
+    const outcome = expect(call).rejects.toMatchObject({ status: null, message: 'request timed out' });
+    await vi.advanceTimersByTimeAsync(29_999);
+    let settled = false;
+    void call.catch(() => (settled = true));
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await outcome;
+    expect(notify).not.toHaveBeenCalled();
+  });
+});

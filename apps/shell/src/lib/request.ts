@@ -1,4 +1,3 @@
-import axios, { AxiosError, type AxiosInstance, type AxiosRequestConfig, type InternalAxiosRequestConfig } from 'axios';
 import type { Envelope, LanguageCode } from '@campus/contracts';
 import { codes, isSuccessCode, requestTimeoutMs, signOutCodes, silentSignOutCodes } from '@campus/contracts';
 import * as storage from './storage.ts';
@@ -37,11 +36,23 @@ export interface CountedResult<T> {
   recordCount?: number;
 }
 
-declare module 'axios' {
-  interface AxiosRequestConfig {
-    campus?: RequestOptions;
-  }
+/** One HTTP call as the transport sends it: the query apart from the path, the body already serialised. */
+export interface HttpCall {
+  method: 'get' | 'post';
+  url: string;
+  params?: Record<string, unknown>;
+  headers: Headers;
+  data?: string | FormData;
 }
+
+/** What came back: any status (the request layer decides what a status means) and the body, JSON-parsed when it is JSON. */
+export interface HttpAnswer {
+  status: number;
+  data: unknown;
+}
+
+/** Sends one call; rejects only when no answer came (network failure, timeout). Tests put a fake in its place. */
+export type Transport = (call: HttpCall) => Promise<HttpAnswer>;
 
 /** A rejected call: the business code (or HTTP status as `status`) and the server's data. */
 export class RequestError extends Error {
@@ -136,16 +147,18 @@ function forgetRefusedCardToken(options: RequestOptions): void {
   else storage.clearSession();
 }
 
-function onRequest(config: InternalAxiosRequestConfig): InternalAxiosRequestConfig {
-  const options = config.campus ?? {};
+function headersFor(options: RequestOptions, body: HttpCall['data']): Headers {
+  const headers = new Headers({ Accept: 'application/json' });
+  // a FormData body gets its multipart type and boundary from the browser
+  if (typeof body === 'string') headers.set('Content-Type', 'application/json');
   const token = tokenFor(options);
-  if (token) config.headers.set('token', token);
+  if (token) headers.set('token', token);
   const tenant = storage.tenantCode.get();
-  if (tenant) config.headers.set('tenantCode', tenant);
-  config.headers.set('language', options.language ?? currentLanguage());
-  config.headers.set('transID', randomId());
-  if (options.cardDevice) config.headers.set('cardDeviceToken', deviceToken());
-  return config;
+  if (tenant) headers.set('tenantCode', tenant);
+  headers.set('language', options.language ?? currentLanguage());
+  headers.set('transID', randomId());
+  if (options.cardDevice) headers.set('cardDeviceToken', deviceToken());
+  return headers;
 }
 
 function isEnvelope(value: unknown): value is Envelope {
@@ -186,10 +199,17 @@ function failureText(body: Envelope): string {
   return body.msg || i18n.t('request.internalError');
 }
 
-function onHttpError(error: unknown, options: RequestOptions): unknown {
-  if (error instanceof RequestError) throw error;
-  const status = error instanceof AxiosError ? (error.response?.status ?? null) : null;
-  const data = error instanceof AxiosError ? error.response?.data : undefined;
+/** A call that got no 2xx answer: an HTTP status with its body, or none at all (status null) when nothing came back. */
+class HttpFailure {
+  constructor(
+    readonly status: number | null,
+    readonly data: unknown,
+    readonly message: string,
+  ) {}
+}
+
+function onHttpError(failure: HttpFailure, options: RequestOptions): unknown {
+  const { status, data } = failure;
   if (status === 401 && (options.useMasterToken || options.cardManager)) {
     // the master-card token expired or was never there: the card screens send the operator to swipe the
     // mother card again
@@ -208,67 +228,112 @@ function onHttpError(error: unknown, options: RequestOptions): unknown {
   // 400, 404, 408, 5xx and network failures: rejected silently, callers show their own text
   // an envelope's code, message and data as for a failed business code; anything else as it came
   if (isEnvelope(data)) throw new RequestError(data.msg, { status, code: data.code, data: data.data });
-  const message = error instanceof Error ? error.message : 'request failed';
-  throw new RequestError(message, { status, data });
+  throw new RequestError(failure.message, { status, data });
 }
 
-/** The one axios instance of the shell: same origin, JSON, 30 s. */
-export const http: AxiosInstance = axios.create({
-  baseURL: '',
-  timeout: requestTimeoutMs,
-  headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-});
-
-http.interceptors.request.use(onRequest);
-
-async function send<T>(config: AxiosRequestConfig, options: RequestOptions): Promise<T> {
-  let body: unknown;
-  try {
-    const response = await http.request({ ...config, campus: options });
-    body = response.data;
-  } catch (error) {
-    return onHttpError(error, options) as T;
+function urlWithParams(url: string, params: HttpCall['params']): string {
+  if (!params) return url;
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    // a list as the name repeated, which the server reads back as an array
+    for (const item of Array.isArray(value) ? (value as unknown[]) : [value]) {
+      if (item === undefined || item === null) continue;
+      query.append(name, typeof item === 'object' ? JSON.stringify(item) : String(item as string | number | boolean));
+    }
   }
-  return onEnvelope(body, options) as T;
+  const text = query.toString();
+  if (!text) return url;
+  return `${url}${url.includes('?') ? '&' : '?'}${text}`;
+}
+
+function parseBody(text: string): unknown {
+  if (!text) return text;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** The browser's fetch, same origin, with the 30 s limit of §7. */
+export const fetchTransport: Transport = async (call) => {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), requestTimeoutMs);
+  try {
+    const response = await fetch(urlWithParams(call.url, call.params), {
+      method: call.method.toUpperCase(),
+      headers: call.headers,
+      body: call.data,
+      credentials: 'same-origin',
+      signal: abort.signal,
+    });
+    return { status: response.status, data: parseBody(await response.text()) };
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+/** The shell's one way out to the server; `transport` is replaced by tests. */
+export const http: { transport: Transport } = { transport: fetchTransport };
+
+interface CallInit {
+  method: HttpCall['method'];
+  url: string;
+  params?: HttpCall['params'];
+  /** A JSON value, or a FormData sent as multipart. */
+  data?: unknown;
+}
+
+async function send<T>(init: CallInit, options: RequestOptions): Promise<T> {
+  const data = init.data === undefined || init.data instanceof FormData ? init.data : JSON.stringify(init.data);
+  const call: HttpCall = { method: init.method, url: init.url, params: init.params, headers: headersFor(options, data), data };
+  let answer: HttpAnswer;
+  try {
+    answer = await http.transport(call);
+  } catch (error) {
+    const message = error instanceof Error && error.name !== 'AbortError' ? error.message : 'request timed out';
+    return onHttpError(new HttpFailure(null, undefined, message), options) as T;
+  }
+  if (answer.status < 200 || answer.status >= 300) {
+    return onHttpError(new HttpFailure(answer.status, answer.data, `Request failed with status code ${answer.status}`), options) as T;
+  }
+  return onEnvelope(answer.data, options) as T;
 }
 
 export function apiGet<T>(url: string, params?: Record<string, unknown>, options: RequestOptions = {}): Promise<T> {
-  return send<T>({ method: 'GET', url, params }, options);
+  return send<T>({ method: 'get', url, params }, options);
 }
 
 export function apiPost<T>(url: string, data?: unknown, options: RequestOptions = {}): Promise<T> {
-  return send<T>({ method: 'POST', url, data: data ?? {} }, options);
+  return send<T>({ method: 'post', url, data: data ?? {} }, options);
 }
 
-/**
- * POST of a multipart form (file uploads). The JSON content type of the instance is replaced, or axios
- * would turn the FormData into JSON; the browser adds the boundary itself.
- */
+/** POST of a multipart form (file uploads); the browser writes the boundary into the content type. */
 export function apiPostForm<T>(url: string, form: FormData, options: RequestOptions = {}): Promise<T> {
-  return send<T>({ method: 'POST', url, data: form, headers: { 'Content-Type': 'multipart/form-data' } }, options);
+  return send<T>({ method: 'post', url, data: form }, options);
 }
 
 /** POST that resolves with the whole envelope (card-management and device-list calls). */
 export function apiPostRaw<T>(url: string, data?: unknown, options: RequestOptions = {}): Promise<Envelope<T>> {
-  return send<Envelope<T>>({ method: 'POST', url, data: data ?? {} }, { ...options, raw: true });
+  return send<Envelope<T>>({ method: 'post', url, data: data ?? {} }, { ...options, raw: true });
 }
 
 /** GET that resolves with the whole envelope, also on a failed code (quiet background calls). */
 export function apiGetRaw<T>(url: string, params?: Record<string, unknown>, options: RequestOptions = {}): Promise<Envelope<T>> {
-  return send<Envelope<T>>({ method: 'GET', url, params }, { ...options, raw: true });
+  return send<Envelope<T>>({ method: 'get', url, params }, { ...options, raw: true });
 }
 
 /** GET that resolves with the data and the recordCount of a paged list. */
 export function apiGetCounted<T>(url: string, params?: Record<string, unknown>): Promise<CountedResult<T>> {
-  return send<CountedResult<T>>({ method: 'GET', url, params }, { counted: true });
+  return send<CountedResult<T>>({ method: 'get', url, params }, { counted: true });
 }
 
 /** POST that resolves with the data and the recordCount of a paged list. */
 export function apiPostCounted<T>(url: string, data?: unknown, options: RequestOptions = {}): Promise<CountedResult<T>> {
-  return send<CountedResult<T>>({ method: 'POST', url, data: data ?? {} }, { ...options, counted: true });
+  return send<CountedResult<T>>({ method: 'post', url, data: data ?? {} }, { ...options, counted: true });
 }
 
 /** GET of static JSON without an envelope. */
 export function plainGet<T>(url: string): Promise<T> {
-  return send<T>({ method: 'GET', url }, { plain: true });
+  return send<T>({ method: 'get', url }, { plain: true });
 }

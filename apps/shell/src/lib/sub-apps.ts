@@ -75,10 +75,17 @@ export function subAppForPath(apps: SubAppDefinition[], path: string, pages: Men
   return allowed ? app : undefined;
 }
 
-/** Why an application is not showing. */
-export type SubAppFailure = 'not-installed' | 'unreachable' | 'blocked' | 'broken';
+/**
+ * Why an application is not showing: not installed, its server not answering, refused by the content policy,
+ * failed to start, built for another shell (`incompatible`), or failed after it had mounted (`crashed`).
+ */
+export type SubAppFailure = 'not-installed' | 'unreachable' | 'blocked' | 'broken' | 'incompatible' | 'crashed';
 
-export type SubAppPhase = { phase: 'loading' } | { phase: 'mounted' } | { phase: 'failed'; failure: SubAppFailure; detail: string };
+/** `params`: what the failure's text names (the sub-app and its version, the SDK versions). */
+export type SubAppPhase =
+  | { phase: 'loading' }
+  | { phase: 'mounted' }
+  | { phase: 'failed'; failure: SubAppFailure; detail: string; params?: Record<string, string> };
 
 export interface SubAppState {
   /** null until the registry is loaded. */
@@ -98,6 +105,12 @@ export function setSubAppPhase(name: string, phase: SubAppPhase | null): void {
     else delete phases[name];
     return { phases };
   });
+}
+
+/** A mounted application failed (it reported it): ignored when it is not the mounted one any more. */
+export function setSubAppCrashed(name: string, detail: string, params: Record<string, string>): void {
+  if (useSubAppStore.getState().phases[name]?.phase !== 'mounted') return;
+  setSubAppPhase(name, { phase: 'failed', failure: 'crashed', detail, params });
 }
 
 /** Forgets the registry and every phase (tests; the loader itself keeps its registrations for the page view). */

@@ -1,6 +1,6 @@
-import { useCallback, useId, useMemo } from 'react';
+import { useCallback, useId } from 'react';
 import type { HomeFigures, UserInfo } from '@campus/contracts';
-import type { ShellLanguage } from '@campus/subapp-sdk';
+import { formatCount, type ShellLanguage } from '@campus/subapp-sdk';
 import { apiPaths, licenceCondition } from '@campus/contracts';
 import { useQy } from '../lib/qy-context.ts';
 import { LoadFailed } from '../components/load-failed.tsx';
@@ -39,7 +39,6 @@ export function HomePage() {
   }, [api, language]);
   const tenant = useRemote(tenantRequest);
   const tenantName = tenant.data?.name || userInfo.tenantName || globalConfig.systemName;
-  const numbers = useMemo(() => new Intl.NumberFormat(language), [language]);
 
   const loaded = remote.data;
   // the greeting follows the clock of the last answer, so a refresh later in the day updates it
@@ -76,15 +75,15 @@ export function HomePage() {
             <dl className="qy-figures">
               <div className="qy-figure">
                 <dt>{t('home.employees')}</dt>
-                <dd>{numbers.format(loaded.figures.employeeCount)}</dd>
+                <dd>{formatCount(loaded.figures.employeeCount, language)}</dd>
               </div>
               <div className="qy-figure">
                 <dt>{t('home.departments')}</dt>
-                <dd>{numbers.format(loaded.figures.departmentCount)}</dd>
+                <dd>{formatCount(loaded.figures.departmentCount, language)}</dd>
               </div>
               <div className="qy-figure">
                 <dt>{t('home.activeSessions')}</dt>
-                <dd>{numbers.format(loaded.figures.activeSessionCount)}</dd>
+                <dd>{formatCount(loaded.figures.activeSessionCount, language)}</dd>
               </div>
               <div className="qy-figure">
                 <dt>{t('home.licence')}</dt>

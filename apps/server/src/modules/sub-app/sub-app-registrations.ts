@@ -122,7 +122,10 @@ export class SubAppRegistrations {
    * accounts survive a replacement.
    */
   async register(manifest: SubAppManifest, actor: SubAppActor, language: LanguageCode): Promise<SubAppRegistration> {
-    const [overview, registered] = await Promise.all([this.deps.menu.catalogueOverview(), this.repo.byAppNo(manifest.appNo)]);
+    // the registration row is read after the catalogue: a system a registration committed meanwhile is then seen
+    // with its row, never taken for a built-in one
+    const overview = await this.deps.menu.catalogueOverview();
+    const registered = await this.repo.byAppNo(manifest.appNo);
     const existing = overview.systems.find((s) => s.appNo === manifest.appNo);
     if (existing && !registered) throw new AppError(codes.subAppBuiltIn, 409, null, { appNo: manifest.appNo });
     if (existing && !manifest.replace) throw new AppError(codes.subAppCodeTaken, 409, null, { appNo: manifest.appNo, name: existing.label[language] });

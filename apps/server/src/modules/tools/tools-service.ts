@@ -35,6 +35,48 @@ export const cardIssuerDownloads: readonly { fileName: string; showName: Localis
   },
 ];
 
+type DownloadTexts = { showName: Localised; use: Localised };
+
+/**
+ * The sub-app SDK's downloads (scripts/pack-subapp-sdk.mjs), in the order /tools lists them: the package and the
+ * starter (their version in the name, as npm packs them), then the guide.
+ */
+const sdkDownloadKinds: readonly { pattern: RegExp; texts: (fileName: string, version: string) => DownloadTexts }[] = [
+  {
+    pattern: /^campus-subapp-sdk-(\d+\.\d+\.\d+)\.tgz$/,
+    texts: (fileName, version) => ({
+      showName: { 'en-US': `Sub-app SDK ${version} (npm package)`, 'zh-CN': `子应用 SDK ${version}（npm 包）`, 'zh-MO': `子應用 SDK ${version}（npm 套件）` },
+      use: {
+        'en-US': `For teams building a sub-system for this shell: npm install ./${fileName} (the guide says the rest)`,
+        'zh-CN': `供为本外壳开发子系统的团队使用：npm install ./${fileName}（其余步骤见指南）`,
+        'zh-MO': `供為本外殼開發子系統的團隊使用：npm install ./${fileName}（其餘步驟見指南）`,
+      },
+    }),
+  },
+  {
+    pattern: /^create-campus-subapp-(\d+\.\d+\.\d+)\.tgz$/,
+    texts: (fileName, version) => ({
+      showName: { 'en-US': `Sub-app starter ${version}`, 'zh-CN': `子应用起步模板 ${version}`, 'zh-MO': `子應用起步範本 ${version}` },
+      use: {
+        'en-US': `Makes a new sub-app with the SDK: npx --yes ./${fileName} my-app (add --plain for JavaScript without React)`,
+        'zh-CN': `用 SDK 生成新的子应用：npx --yes ./${fileName} my-app（不用 React 的 JavaScript 版加 --plain）`,
+        'zh-MO': `用 SDK 產生新的子應用：npx --yes ./${fileName} my-app（不用 React 的 JavaScript 版加 --plain）`,
+      },
+    }),
+  },
+  {
+    pattern: /^campus-subapp-sdk-guide\.md$/,
+    texts: () => ({
+      showName: { 'en-US': 'Sub-app SDK guide', 'zh-CN': '子应用 SDK 指南', 'zh-MO': '子應用 SDK 指南' },
+      use: {
+        'en-US': 'How to build a sub-system and open it in this shell, step by step (Markdown text)',
+        'zh-CN': '如何开发子系统并在本外壳中打开，逐步说明（Markdown 文本）',
+        'zh-MO': '如何開發子系統並在本外殼中開啟，逐步說明（Markdown 文字）',
+      },
+    }),
+  },
+];
+
 /**
  * A text of tools.json: a plain string (one language for all), or the three languages by code
  * (`{"en-US": …, "zh-CN": …, "zh-MO": …}`), of which the asked one is answered, else zh-CN, else any.
@@ -47,9 +89,12 @@ function textIn(value: unknown, language: LanguageCode): string | null {
   return typeof text === 'string' ? text : null;
 }
 
+type ProductDownload = { entry: ToolEntry; path: string; size: number };
+
 /**
- * Downloadable tools: DATA_DIR/tools/tools.json lists the files kept next to it; gate deployments also offer the
- * card issuer downloads found in `issuerDownloadsDir` (dist/card-issuer of a build).
+ * Downloadable tools: DATA_DIR/tools/tools.json lists the files kept next to it; the product's own downloads follow:
+ * on gate deployments the card issuer downloads found in `issuerDownloadsDir` (dist/card-issuer of a build), and
+ * everywhere the sub-app SDK and its guide found in `sdkDownloadsDir` (dist/subapp-sdk).
  */
 export class ToolsService {
   readonly dir: string;
@@ -57,29 +102,44 @@ export class ToolsService {
   constructor(
     dataDir: string,
     private readonly issuerDownloadsDir: string | null = null,
+    private readonly sdkDownloadsDir: string | null = null,
   ) {
     this.dir = path.join(dataDir, 'tools');
   }
 
-  private async issuerDownloads(language: LanguageCode): Promise<{ entry: ToolEntry; path: string; size: number }[]> {
+  private async issuerDownloads(language: LanguageCode): Promise<ProductDownload[]> {
     if (this.issuerDownloadsDir === null) return [];
     const found = [];
     for (const download of cardIssuerDownloads) {
-      const full = path.join(this.issuerDownloadsDir, download.fileName);
-      const stat = await fs.promises.stat(full).catch(() => null);
-      if (stat?.isFile()) {
-        const entry = { showName: download.showName[language], use: download.use[language], fileName: download.fileName, url: toolFileUrl(download.fileName) };
-        found.push({ entry, path: full, size: stat.size });
+      const file = await productFile(this.issuerDownloadsDir, download.fileName, download, language);
+      if (file) found.push(file);
+    }
+    return found;
+  }
+
+  private async sdkDownloads(language: LanguageCode): Promise<ProductDownload[]> {
+    if (this.sdkDownloadsDir === null) return [];
+    const names = await fs.promises.readdir(this.sdkDownloadsDir).catch(() => [] as string[]);
+    const found = [];
+    for (const kind of sdkDownloadKinds) {
+      for (const name of names) {
+        const match = kind.pattern.exec(name);
+        const download = match ? await productFile(this.sdkDownloadsDir, name, kind.texts(name, match[1] ?? ''), language) : null;
+        if (download) found.push(download);
       }
     }
     return found;
   }
 
+  private async productDownloads(language: LanguageCode): Promise<ProductDownload[]> {
+    return [...(await this.issuerDownloads(language)), ...(await this.sdkDownloads(language))];
+  }
+
   /** The tools in `language` (the request's). */
   async list(language: LanguageCode): Promise<ToolEntry[]> {
     const listed = await this.listed(language);
-    const issuer = (await this.issuerDownloads(language)).map((d) => d.entry).filter((d) => !listed.some((t) => t.fileName === d.fileName));
-    return [...listed, ...issuer];
+    const product = (await this.productDownloads(language)).map((d) => d.entry).filter((d) => !listed.some((t) => t.fileName === d.fileName));
+    return [...listed, ...product];
   }
 
   private async listed(language: LanguageCode): Promise<ToolEntry[]> {
@@ -110,7 +170,7 @@ export class ToolsService {
   /** The absolute path of a tool file, or null when the name is unsafe or the file is missing. */
   async file(fileName: string): Promise<{ path: string; size: number } | null> {
     if (!new RegExp(toolFileNamePattern).test(fileName) || fileName.includes('..') || fileName === 'tools.json') return null;
-    const download = (await this.issuerDownloads(fallbackLanguage)).find((d) => d.entry.fileName === fileName);
+    const download = (await this.productDownloads(fallbackLanguage)).find((d) => d.entry.fileName === fileName);
     if (download) return { path: download.path, size: download.size };
     const full = path.resolve(this.dir, fileName);
     if (path.dirname(full) !== path.resolve(this.dir)) return null;
@@ -123,4 +183,12 @@ export class ToolsService {
       return null;
     }
   }
+}
+
+/** A download of the product in `dir`, when it is there as a file. */
+async function productFile(dir: string, fileName: string, texts: DownloadTexts, language: LanguageCode): Promise<ProductDownload | null> {
+  const full = path.join(dir, fileName);
+  const stat = await fs.promises.stat(full).catch(() => null);
+  if (!stat?.isFile()) return null;
+  return { entry: { showName: texts.showName[language], use: texts.use[language], fileName, url: toolFileUrl(fileName) }, path: full, size: stat.size };
 }

@@ -3,11 +3,10 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useTranslation } from 'react-i18next';
 import { QueryClient, useQuery } from '@tanstack/react-query';
-import type { AxiosAdapter } from 'axios';
 import type { UserInfo } from '@campus/contracts';
 import { apiPaths } from '@campus/contracts';
 import { i18n } from '../../lib/i18n.ts';
-import { apiGet, http, registerNotifier } from '../../lib/request.ts';
+import { apiGet, http, registerNotifier, type Transport } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
 import { openChangePassword, useChangePasswordDialog } from './change-password-state.ts';
 import AccountDialogs, { resetForcedChangeCheck } from './account-dialogs.tsx';
@@ -19,11 +18,11 @@ const lockingTime = Date.UTC(2026, 0, 1, 4); // January 1 in every time zone fro
 let user: Partial<UserInfo> = {};
 let urls: string[] = [];
 
-function fakeServer(): AxiosAdapter {
+function fakeServer(): Transport {
   return async (config) => {
-    const url = config.url ?? '';
+    const url = config.url;
     urls.push(url);
-    const reply = (data: unknown) => ({ data: { code: 0, msg: 'ok', data }, status: 200, statusText: 'OK', headers: {}, config });
+    const reply = (data: unknown) => ({ data: { code: 0, msg: 'ok', data }, status: 200 });
     switch (url) {
       case apiPaths.userDetail:
         return reply({ id: 'u1', code: 'staff', name: 'Staff', isFirstLogin: false, loginTime: 0, oprtPwdEditReason: null, lockingTime: null, ...user });
@@ -64,7 +63,7 @@ async function userLoaded() {
 beforeEach(async () => {
   user = {};
   urls = [];
-  http.defaults.adapter = fakeServer();
+  http.transport = fakeServer();
   registerNotifier({ error: () => {} });
   storage.accessToken.set('tok-1');
   storage.tenantCode.set('1001');

@@ -1,11 +1,14 @@
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUserDetail } from '../../lib/user-detail.ts';
 import * as storage from '../../lib/storage.ts';
 import { closeChangePassword, openChangePassword, useChangePasswordDialog } from './change-password-state.ts';
 import { useOpenedOnce } from '../../lib/use-opened-once.ts';
 import { decideForcedChange, noticeText, type ForcedChangeDecision } from './forced-change.ts';
-import { ChangePasswordModal } from './change-password-modal.tsx';
+
+// antd's Form and Input and their styles (over 100 KB of CSS) come with the dialog's first opening, not with the
+// layout's first load; a forced change opens it right after sign-in, one small request later
+const ChangePasswordModal = lazy(() => import('./change-password-modal.tsx').then(({ ChangePasswordModal: modal }) => ({ default: modal })));
 
 /** The sign-in (access token) whose forced-change check already ran in this page load. */
 let checkedSignIn: string | null = null;
@@ -52,18 +55,20 @@ export default function AccountDialogs() {
     if (open.notice !== notice) openChangePassword({ forced: decision.forced, notice });
   }, [t, language]);
 
-  // the dialog (antd's Form and Modal) renders from the first time it opens, not with every layout
+  // the dialog renders from the first time it opens, not with every layout
   const opened = useOpenedOnce(changePassword !== null);
   if (!opened) return null;
   return (
-    <ChangePasswordModal
-      open={changePassword !== null}
-      forced={changePassword?.forced ?? false}
-      notice={changePassword?.notice ?? null}
-      onClose={() => {
-        decided.current = null;
-        closeChangePassword();
-      }}
-    />
+    <Suspense fallback={null}>
+      <ChangePasswordModal
+        open={changePassword !== null}
+        forced={changePassword?.forced ?? false}
+        notice={changePassword?.notice ?? null}
+        onClose={() => {
+          decided.current = null;
+          closeChangePassword();
+        }}
+      />
+    </Suspense>
   );
 }

@@ -2,13 +2,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { message } from 'antd';
-import type { AxiosAdapter } from 'axios';
 import { sm2 } from 'sm-crypto-v2';
 import type { ChangePasswordRequest } from '@campus/contracts';
 import { apiPaths, cardIssuerPaths, codes } from '@campus/contracts';
 import { forgetPairing, setIssuerFetch } from '../../lib/card-issuer.ts';
 import { i18n } from '../../lib/i18n.ts';
-import { http, registerNotifier } from '../../lib/request.ts';
+import { http, registerNotifier, type Transport } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
 import { ChangePasswordModal } from './change-password-modal.tsx';
 import { renderShell } from '../../../test/render-shell.tsx';
@@ -33,11 +32,11 @@ async function hexSha256(text: string): Promise<string> {
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-function fakeServer(): AxiosAdapter {
+function fakeServer(): Transport {
   return async (config) => {
-    const url = config.url ?? '';
-    calls.push({ method: config.method ?? 'get', url, body: config.data ? JSON.parse(String(config.data)) : undefined });
-    const reply = (data: unknown) => ({ data, status: 200, statusText: 'OK', headers: {}, config });
+    const url = config.url;
+    calls.push({ method: config.method, url, body: config.data ? JSON.parse(String(config.data)) : undefined });
+    const reply = (data: unknown) => ({ data, status: 200 });
     switch (url) {
       case apiPaths.passwordComplexity:
         return reply({ code: 0, msg: 'ok', data: { regex: btoa(policySource), tip, sealKey: keys.publicKey } });
@@ -80,7 +79,7 @@ beforeEach(async () => {
   calls = [];
   toasts.length = 0;
   changeReply = { code: 0, msg: 'ok', data: null };
-  http.defaults.adapter = fakeServer();
+  http.transport = fakeServer();
   registerNotifier({ error: (text) => toasts.push(text) });
   storage.accessToken.set('tok');
   storage.tenantCode.set('1001');
@@ -294,7 +293,7 @@ describe('ChangePasswordModal: sending', () => {
       release = resolve;
     });
     const server = fakeServer();
-    http.defaults.adapter = async (config) => {
+    http.transport = async (config) => {
       if (config.url === apiPaths.changePassword) await gate;
       return server(config);
     };
@@ -352,8 +351,8 @@ describe('ChangePasswordModal: sending', () => {
 
   it('a network failure says so in the dialog and keeps everything typed', async () => {
     const server = fakeServer();
-    http.defaults.adapter = async (config) => {
-      if (config.url === apiPaths.changePassword) throw new Error('Network Error');
+    http.transport = async (config) => {
+      if (config.url === apiPaths.changePassword) throw new TypeError('Failed to fetch');
       return server(config);
     };
     const { router } = renderModal();

@@ -34,7 +34,7 @@ beforeEach(async () => {
       return answer;
     },
     [apiPaths.licencePermission]: () => ({ data: { isNormal: true } }),
-    [apiPaths.tenantSettings]: (call) => ({ data: { systemName: `name in ${String(call.config.headers.language)}`, mjSystem: 1 } }),
+    [apiPaths.tenantSettings]: (call) => ({ data: { systemName: `name in ${String(call.config.headers.get('language'))}`, mjSystem: 1 } }),
     [apiPaths.menus]: () => ({ data: menus }),
     [apiPaths.permissions]: () => ({ data: [{ appCode: 'qy', ids: [] }] }),
     [apiPaths.logout]: () => ({ data: null }),

@@ -3,10 +3,9 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import type { AxiosAdapter } from 'axios';
 import { apiPaths, codes } from '@campus/contracts';
 import { i18n } from '../../lib/i18n.ts';
-import { http, registerNotifier } from '../../lib/request.ts';
+import { http, registerNotifier, type Transport } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
 import { resetMenus } from '../../lib/menus.ts';
 import { peekSignOutNotice, setSignOutNotice } from '../../lib/sign-out-notice.ts';
@@ -29,11 +28,11 @@ const messages: string[] = [];
 
 const ok = (data: unknown) => ({ code: 0, msg: 'ok', data });
 
-function fakeServer(): AxiosAdapter {
+function fakeServer(): Transport {
   return async (config) => {
-    const url = config.url ?? '';
-    calls.push({ method: config.method ?? 'get', url, params: config.params as never, body: config.data ? JSON.parse(String(config.data)) : undefined });
-    const reply = (data: unknown) => ({ data, status: 200, statusText: 'OK', headers: {}, config });
+    const url = config.url;
+    calls.push({ method: config.method, url, params: config.params as never, body: config.data ? JSON.parse(String(config.data)) : undefined });
+    const reply = (data: unknown) => ({ data, status: 200 });
     switch (url) {
       case apiPaths.tenantSettings:
         return reply(ok(settings));
@@ -93,7 +92,7 @@ beforeEach(async () => {
   captchaDown = false;
   audioDown = false;
   loginRefusal = null;
-  http.defaults.adapter = fakeServer();
+  http.transport = fakeServer();
   registerNotifier({ error: (text) => messages.push(text) });
   resetMenus();
   await i18n.changeLanguage('zh-CN');

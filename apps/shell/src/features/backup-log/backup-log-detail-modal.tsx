@@ -1,13 +1,14 @@
 import { Descriptions, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { BackupLogRow } from '@campus/contracts';
+import { formatCount } from '@campus/subapp-sdk/numbers';
 import { formatBackupTime, formatFileSize } from './backup-log-format.ts';
 
 /** One backup log entry in full (spec §2 "Backup Log viewer and detail modal", §3 "Backup log row"). */
 export function BackupLogDetailModal({ row, onClose }: { row: BackupLogRow | null; onClose: () => void }) {
   const { t, i18n } = useTranslation();
   const language = i18n.language;
-  const bytes = row ? new Intl.NumberFormat(language).format(row.size) : '';
+  const bytes = row ? formatCount(row.size, language) : '';
   return (
     <Modal title={t('backupLog.detailTitle')} open={row !== null} width={650} footer={null} onCancel={onClose} destroyOnHidden>
       {row ? (

@@ -3,11 +3,10 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { AxiosAdapter } from 'axios';
 import type { BackupLogRow, BackupLogSearchRequest } from '@campus/contracts';
 import { apiPaths, codes } from '@campus/contracts';
 import { i18n } from '../../lib/i18n.ts';
-import { http, registerNotifier } from '../../lib/request.ts';
+import { http, registerNotifier, type Transport } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
 import { openBackupLogs, useBackupLogDialog } from './backup-log-state.ts';
 import BackupLogDialog from './backup-log-dialog.tsx';
@@ -37,18 +36,9 @@ let failure: Failure = null;
 let rows: BackupLogRow[] = allRows;
 const toasts: string[] = [];
 
-function fakeServer(): AxiosAdapter {
+function fakeServer(): Transport {
   return async (config) => {
-    const reply = (data: unknown, status = 200) => {
-      if (status >= 400) {
-        const error = Object.assign(new Error(`Request failed with status code ${status}`), {
-          isAxiosError: true,
-          response: { data, status, statusText: 'error', headers: {}, config },
-        });
-        throw error;
-      }
-      return { data, status, statusText: 'OK', headers: {}, config };
-    };
+    const reply = (data: unknown, status = 200) => ({ data, status });
     if (config.url !== apiPaths.backupLogSearch) return reply({ code: codes.notFound, msg: 'not found', data: null });
     const body = JSON.parse(String(config.data)) as BackupLogSearchRequest;
     bodies.push(body);
@@ -108,7 +98,7 @@ beforeEach(async () => {
   failure = null;
   rows = allRows;
   toasts.length = 0;
-  http.defaults.adapter = fakeServer();
+  http.transport = fakeServer();
   registerNotifier({ error: (text) => toasts.push(text) });
   storage.accessToken.set('tok');
   storage.tenantCode.set('1001');

@@ -1,5 +1,4 @@
 import { screen, within } from '@testing-library/react';
-import { AxiosError } from 'axios';
 import type { AdminLoginCardRow, GateSetupState, SystemKeyCardRow } from '@campus/contracts';
 import { apiPaths, codes } from '@campus/contracts';
 import type { FakeAnswer, FakeRoutes, SeenCall } from '../../../test/fake-api.ts';
@@ -74,9 +73,9 @@ export function renderCardTable(kind: CardTableKind, routes: FakeRoutes = {}, st
 }
 
 /** HTTP 401 with code 221: neither a master-card token nor a session. */
-export function refusedToken(call: SeenCall): never {
+export function refusedToken(): FakeAnswer {
   const data = { code: codes.masterCardTokenInvalid, msg: 'Swipe the mother card again', data: null };
-  throw new AxiosError('Request failed with status code 401', 'ERR_BAD_REQUEST', call.config, null, { data, status: 401, statusText: 'Unauthorized', headers: {}, config: call.config });
+  return { status: 401, body: data };
 }
 
 /** The open dialog titled `title` (antd's aria-labelledby ids are all "test-id" under test, so not by its name). */

@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { AxiosError } from 'axios';
 import { apiPaths, cardIssuerPaths, codes } from '@campus/contracts';
 import { i18n } from '../../lib/i18n.ts';
 import { registerNotifier } from '../../lib/request.ts';
@@ -57,10 +56,7 @@ describe('/swiper-sys-secret (spec §2) and its reader dialog', () => {
       state: initialised,
       elsewhere: ['/swipe-master-card-gm'],
       routes: {
-        [apiPaths.systemKeyCardCheckCanIssue]: ({ config }) => {
-          const data = { code: codes.masterCardTokenInvalid, msg: 'Swipe the mother card again', data: null };
-          throw new AxiosError('Request failed with status code 401', 'ERR_BAD_REQUEST', config, null, { data, status: 401, statusText: 'Unauthorized', headers: {}, config });
-        },
+        [apiPaths.systemKeyCardCheckCanIssue]: () => ({ status: 401, body: { code: codes.masterCardTokenInvalid, msg: 'Swipe the mother card again', data: null } }),
       },
     });
     await user.click(await screen.findByText('Issue the system key card', { selector: 'button, button *' }));

@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AxiosError } from 'axios';
 import { sm2 } from 'sm-crypto-v2';
 import { apiPaths, cardIssuerPaths, codes, readerCodes } from '@campus/contracts';
 import type { CardProgress, FlowContext } from '../../lib/card-flow.ts';
@@ -145,10 +144,7 @@ describe('the system key card (spec §2 /swiper-sys-secret, two-phase)', () => {
     issuer.on(cardIssuerPaths.checkSystemKeyCardCanIssue, { code: 0, data: { fixedNo: 'DE000002', canIssue: true } });
     installFakeApi({});
     const { http } = await import('../../lib/request.ts');
-    http.defaults.adapter = async (config) => {
-      const data = { code: codes.masterCardTokenInvalid, msg: 'swipe the mother card again', data: null };
-      throw new AxiosError('Request failed with status code 401', 'ERR_BAD_REQUEST', config, null, { data, status: 401, statusText: 'Unauthorized', headers: {}, config });
-    };
+    http.transport = async () => ({ status: 401, data: { code: codes.masterCardTokenInvalid, msg: 'swipe the mother card again', data: null } });
     storage.accessToken.set('session-1');
     await expect(keyCardFlow()(context().ctx)).rejects.toMatchObject({ code: codes.masterCardTokenInvalid });
     expect(storage.masterCardToken.get()).toBeNull();

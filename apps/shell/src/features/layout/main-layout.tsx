@@ -22,6 +22,7 @@ import { SideMenu } from './side-menu.tsx';
 import { PageTabs } from './page-tabs.tsx';
 import { NavigationDrawer } from './navigation-drawer.tsx';
 import { useCompactScreen } from '../../lib/compact-screen.ts';
+import { afterPaint } from '../../lib/after-paint.ts';
 import { openTab, restoreTabs, tabActions, useTabStore } from './tab-store.ts';
 import './main-layout.css';
 
@@ -122,9 +123,13 @@ export default function MainLayout({ dialogs, viewport, openers }: { dialogs?: R
 
   // after sign-in (the layout's first render) keyboard and screen-reader users start at the page, not the body
   const main = useRef<HTMLElement>(null);
-  useEffect(() => {
-    if (document.activeElement === null || document.activeElement === document.body) main.current?.focus({ preventScroll: true });
-  }, []);
+  useEffect(
+    () =>
+      afterPaint(() => {
+        if (document.activeElement === null || document.activeElement === document.body) main.current?.focus({ preventScroll: true });
+      }),
+    [],
+  );
 
   const name = user.data?.name ?? '';
   const chrome = skin.chrome;

@@ -1,5 +1,5 @@
-import { beforeEach, describe, expect, it } from 'vitest';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
@@ -19,7 +19,7 @@ function tabsOf(paths: string[], active: string): TabState {
 
 function show(state: TabState, at: string) {
   useTabStore.setState(state, true);
-  render(
+  return render(
     <I18nextProvider i18n={i18n}>
       <MemoryRouter initialEntries={[at]}>
         <PageTabs tabs={state} />
@@ -49,17 +49,40 @@ describe('PageTabs', () => {
     expect(screen.getByRole('tablist').querySelectorAll('button:not([role="tab"])')).toHaveLength(0);
   });
 
-  it('scrolls the active tab into view on every switch', async () => {
+  it('scrolls the active tab into view when it is not wholly in view, and only then', async () => {
     const scrolled: string[] = [];
     const original = HTMLElement.prototype.scrollIntoView;
     HTMLElement.prototype.scrollIntoView = function (this: HTMLElement) {
       scrolled.push(this.textContent ?? '');
     };
+    // what the browser's observer would report of the active tab within the tab strip, once laid out
+    let visibleShare = 1;
+    const observed: Element[] = [];
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        constructor(private readonly report: (entries: { intersectionRatio: number }[]) => void) {}
+        observe(target: Element) {
+          observed.push(target);
+          queueMicrotask(() => this.report([{ intersectionRatio: visibleShare }]));
+        }
+        disconnect() {}
+      },
+    );
     try {
-      show(tabsOf(paths, '/qy/b'), '/qy/b');
-      expect(scrolled).toHaveLength(1);
+      const inView = show(tabsOf(paths, '/qy/b'), '/qy/b');
+      await waitFor(() => expect(observed).toHaveLength(1));
+      expect(observed[0]).toHaveAttribute('aria-selected', 'true');
+      await act(async () => {});
+      expect(scrolled).toEqual([]);
+      inView.unmount();
+      visibleShare = 0.4;
+      show(tabsOf(paths, '/qy/c'), '/qy/c');
+      await waitFor(() => expect(scrolled).toHaveLength(1));
+      expect(observed[1]).toHaveAttribute('aria-selected', 'true');
     } finally {
       HTMLElement.prototype.scrollIntoView = original;
+      vi.unstubAllGlobals();
     }
   });
 

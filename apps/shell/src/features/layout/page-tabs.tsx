@@ -16,7 +16,22 @@ export function PageTabs({ tabs: { tabs, activeKey } }: { tabs: TabState }) {
   const navigate = useNavigate();
   const list = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    list.current?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]')?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+    const strip = list.current;
+    const tab = strip?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]');
+    if (!strip || !tab) return;
+    const reveal = () => tab.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+    if (typeof IntersectionObserver === 'undefined') return reveal();
+    // scrolled only when it is not wholly in view, which the observer tells once the page is laid out: asking at
+    // once would lay the page out in the middle of the layout's first render, a long task on a slow phone
+    const observer = new IntersectionObserver(
+      ([entry]) => {
+        observer.disconnect();
+        if (entry && entry.intersectionRatio < 1) reveal();
+      },
+      { root: strip, threshold: 1 },
+    );
+    observer.observe(tab);
+    return () => observer.disconnect();
   }, [activeKey, tabs.length]);
   if (tabs.length === 0) return null;
 

@@ -21,10 +21,14 @@ export interface UserMenuActions {
 /** The card management tables of a gate deployment: administrator login cards and system key cards. */
 export type CardTable = 'adminCards' | 'keyCards';
 
-/** The sign-in time on the viewer's clock, the zone named (lib/time-format.ts). */
-function formatLoginTime(loginTime: number | undefined, language: string): string {
-  if (!loginTime) return '';
-  return viewerTime(loginTime, language, 'mediumDateMinute', { withZone: true });
+/**
+ * The sign-in time on the viewer's clock, the zone named (lib/time-format.ts). Its own component, so the time is
+ * formatted when the menu first opens: the browser's first date formatter costs tens of milliseconds to make, too
+ * much for the layout's first render.
+ */
+function LoginSince({ loginTime }: { loginTime: number }) {
+  const { t, i18n } = useTranslation();
+  return <div className="campus-user-menu__since">{t('layout.loginTime', { time: viewerTime(loginTime, i18n.language, 'mediumDateMinute', { withZone: true }) })}</div>;
 }
 
 /** The user dropdown of the header (spec §2, §6): who is signed in and since when, then the account entries. */
@@ -42,8 +46,7 @@ export function UserMenu({
   cardTables?: boolean;
   actions: UserMenuActions;
 }) {
-  const { t, i18n } = useTranslation();
-  const since = formatLoginTime(loginTime, i18n.language);
+  const { t } = useTranslation();
   const items: MenuProps['items'] = [
     {
       key: 'who',
@@ -52,7 +55,7 @@ export function UserMenu({
       label: (
         <div>
           <div className="campus-user-menu__name">{name}</div>
-          {since ? <div className="campus-user-menu__since">{t('layout.loginTime', { time: since })}</div> : null}
+          {loginTime ? <LoginSince loginTime={loginTime} /> : null}
         </div>
       ),
     },

@@ -1,7 +1,10 @@
 import { addErrorHandler, initGlobalState, registerMicroApps, start } from 'qiankun';
 import type { MicroAppStateActions } from 'qiankun';
 import type { ShellBroadcast } from '@campus/subapp-sdk';
+import { lendSharedLibraries } from './shared-libraries.ts';
+import { nextTask } from '../../lib/next-task.ts';
 import { subAppContainerId, type SubAppDefinition, type SubAppFailure, type SubAppPhase } from '../../lib/sub-apps.ts';
+import { SubAppMisfitError } from './sub-app-fit.ts';
 
 /**
  * The only module that talks to the loader (qiankun 2, DESIGN §8), so it can be swapped. Applications are
@@ -66,10 +69,12 @@ async function entryFetch(input: RequestInfo | URL, init?: RequestInit): Promise
   return response;
 }
 
-function failureOf(error: unknown): { failure: SubAppFailure; detail: string } {
+function failureOf(error: unknown): { failure: SubAppFailure; detail: string; params?: Record<string, string> } {
   const detail = error instanceof Error ? error.message : String(error);
   // the loader rethrows the error object it was given, with the application's name added
   if (error instanceof EntryFetchError) return { failure: error.failure, detail };
+  // the page says it all, in the user's language
+  if (error instanceof SubAppMisfitError) return { failure: 'incompatible', detail: '', params: error.params };
   return { failure: 'broken', detail };
 }
 
@@ -92,7 +97,14 @@ export function startSubAppHost(apps: SubAppDefinition[], callbacks: HostCallbac
       props: callbacks.propsFor(app),
     })),
     {
-      beforeLoad: async (app) => callbacks.onPhase(app.name, { phase: 'loading' }),
+      // the loader makes the sandbox, runs the application's script and mounts it in one chain of promises: one
+      // task of 200 ms and more on a phone. Here the sandbox is made, and before the mount the script has run, so
+      // a new task at each lets the page paint and answer in between.
+      beforeLoad: async (app) => {
+        callbacks.onPhase(app.name, { phase: 'loading' });
+        await nextTask();
+      },
+      beforeMount: async () => nextTask(),
       afterMount: async (app) => callbacks.onPhase(app.name, { phase: 'mounted' }),
       beforeUnmount: async (app) => {
         unmounting.add(app.name);
@@ -105,6 +117,7 @@ export function startSubAppHost(apps: SubAppDefinition[], callbacks: HostCallbac
   );
   if (started) return;
   started = true;
+  lendSharedLibraries();
   broadcast = initGlobalState({ language } satisfies ShellBroadcast);
   // load, bootstrap and mount failures of an application (the router's error handler, with the app's name)
   addErrorHandler((error) => {

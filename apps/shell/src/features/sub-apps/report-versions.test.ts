@@ -33,12 +33,12 @@ describe('report versions', () => {
       return new Response('missing', { status: 404 });
     });
     const calls: unknown[] = [];
-    const adapter = http.defaults.adapter;
-    http.defaults.adapter = async (config) => {
+    const transport = http.transport;
+    http.transport = async (config) => {
       calls.push({ method: config.method, url: config.url, body: config.data === undefined ? undefined : JSON.parse(String(config.data)) });
       // no device service on this server: its folder is not among those holding a file
       const data = config.url === '/common-service/api/Version/ReportFolders' ? ['qy', 'kq'] : null;
-      return { data: { code: 0, msg: 'ok', data }, status: 200, statusText: 'OK', headers: {}, config };
+      return { data: { code: 0, msg: 'ok', data }, status: 200 };
     };
     const apps: SubAppDefinition[] = [
       { name: 'qy', entry: '/subapps/qy/', basePath: '/qy/', appNos: ['qy', 'xt'], installed: true },
@@ -57,7 +57,7 @@ describe('report versions', () => {
       { method: 'get', url: '/common-service/api/Version/ReportFolders', body: undefined },
       { method: 'post', url: '/common-service/api/Version/ReportVersion', body: { versions } },
     ]);
-    http.defaults.adapter = adapter;
+    http.transport = transport;
   });
 
   it('asks nothing of this server when it cannot say which folders hold a file, and still reports the shell', async () => {
@@ -66,14 +66,14 @@ describe('report versions', () => {
       asked.push(url.href);
       return new Response('missing', { status: 404 });
     });
-    const adapter = http.defaults.adapter;
-    http.defaults.adapter = async (config) => {
-      if (config.url === '/common-service/api/Version/ReportFolders') return { data: { code: 192, msg: 'licence required', data: null }, status: 200, statusText: 'OK', headers: {}, config };
-      return { data: { code: 0, msg: 'ok', data: null }, status: 200, statusText: 'OK', headers: {}, config };
+    const transport = http.transport;
+    http.transport = async (config) => {
+      if (config.url === '/common-service/api/Version/ReportFolders') return { data: { code: 192, msg: 'licence required', data: null }, status: 200 };
+      return { data: { code: 0, msg: 'ok', data: null }, status: 200 };
     };
     const versions = await reportVersions([{ name: 'qy', entry: '/subapps/qy/', basePath: '/qy/', appNos: ['qy'], installed: true }], new URL('http://10.0.0.5/qy/homePage'));
     expect(asked).toEqual([]);
     expect(versions).toEqual([{ address: '10.0.0.5:6300', serviceName: 'main-front', version: shellVersion }]);
-    http.defaults.adapter = adapter;
+    http.transport = transport;
   });
 });

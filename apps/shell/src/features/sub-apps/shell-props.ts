@@ -8,6 +8,7 @@ import { viewerUtcDiff } from '../../lib/time-format.ts';
 import { apiGetCounted, apiPostCounted } from '../../lib/request.ts';
 import { defaultSkin } from '@campus/contracts';
 import { mayNavigate, type SubAppDefinition } from '../../lib/sub-apps.ts';
+import { checkSubApp, reportSubAppFailure } from './sub-app-fit.ts';
 
 /**
  * What the shared state is read from at mount time: the signed-in user, the router's navigate, and what
@@ -92,5 +93,7 @@ export function shellPropsFor(app: SubAppDefinition, live: () => LiveShell): She
     },
     api,
     basePath: app.basePath || '/',
+    checkSubApp: (report) => checkSubApp(app.name, report),
+    reportFailure: (error) => reportSubAppFailure(app.name, error),
   };
 }

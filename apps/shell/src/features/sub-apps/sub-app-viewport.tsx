@@ -6,7 +6,16 @@ import { findMenuPage, isAlwaysAcceptedPath, systemLabelKey, useMenuStore } from
 import { subAppContainerId, subAppForPath, useSubAppStore, type SubAppFailure } from '../../lib/sub-apps.ts';
 import './sub-app-viewport.css';
 
-function Failure({ system, failure, detail, onRetry }: { system: string; failure: SubAppFailure | 'registry'; detail?: string; onRetry: () => void }) {
+interface FailureProps {
+  system: string;
+  failure: SubAppFailure | 'registry';
+  detail?: string;
+  /** What the failure's text names besides the system (the sub-app and its version, SDK versions). */
+  params?: Record<string, string>;
+  onRetry: () => void;
+}
+
+function Failure({ system, failure, detail, params, onRetry }: FailureProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   return (
@@ -15,10 +24,10 @@ function Failure({ system, failure, detail, onRetry }: { system: string; failure
       status={failure === 'not-installed' ? 'info' : 'warning'}
       icon={failure === 'not-installed' ? <NotFoundImage /> : undefined}
       // the layout's h1 names the page: this is its one heading below it
-      title={<h2 className="campus-result-title">{t(`subApps.${failure}.title`, { system })}</h2>}
+      title={<h2 className="campus-result-title">{t(`subApps.${failure}.title`, { ...params, system })}</h2>}
       subTitle={
         <>
-          <p>{t(`subApps.${failure}.text`, { system })}</p>
+          <p>{t(`subApps.${failure}.text`, { ...params, system })}</p>
           {/* what the loader saw helps whoever fixes a broken build; "not installed" says all there is to say */}
           {detail && failure !== 'not-installed' ? <p className="campus-subapp-status__detail">{detail}</p> : null}
         </>
@@ -61,7 +70,7 @@ export function SubAppViewport({ onRetryRegistry }: { onRetryRegistry: () => voi
   } else if (wantsSubApp && apps && !app) {
     status = <Failure system={system} failure="not-installed" onRetry={reload} />;
   } else if (wantsSubApp && phase?.phase === 'failed') {
-    status = <Failure system={system} failure={phase.failure} detail={phase.detail} onRetry={reload} />;
+    status = <Failure system={system} failure={phase.failure} detail={phase.detail} params={phase.params} onRetry={reload} />;
   } else if (wantsSubApp && phase?.phase !== 'mounted') {
     status = (
       <div className="campus-subapp-status campus-subapp-status--loading" role="status">

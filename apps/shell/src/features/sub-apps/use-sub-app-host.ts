@@ -11,6 +11,8 @@ import { groupRegistry, setSubAppPhase, subAppContainerId, subAppForPath, useSub
 import { useUserDetail } from '../../lib/user-detail.ts';
 import { shellPropsFor, type LiveShell } from './shell-props.ts';
 import { reportVersions } from './report-versions.ts';
+import { warmWindowForSandbox } from './sandbox-warm-up.ts';
+import { afterPaint } from '../../lib/after-paint.ts';
 
 // the loader is not needed for the layout's first paint: it loads beside the registry
 const loadHost = () => import('./qiankun-host.ts');
@@ -43,6 +45,9 @@ export function useSubAppHost({ onChangePassword }: { onChangePassword: () => vo
   live.current.navigate = (to) => void navigate(to);
   live.current.changePassword = onChangePassword;
   if (user.data) live.current.user = user.data;
+
+  // after the layout's first paint (or already on the login page, see app/router.tsx)
+  useEffect(() => afterPaint(() => void warmWindowForSandbox()), []);
 
   const userKnown = Boolean(user.data);
   useEffect(() => {

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vite';
+import { campusSubApp } from '@campus/subapp-sdk/vite';
+import pkg from './package.json' with { type: 'json' };
+
+export default defineConfig({
+  plugins: [
+    // `npm run build`: dist/ holds <name>.umd.js, <name>.css, index.html and report-version.json, what the shell mounts.
+    // `npm run dev`: the app on its own; every path but the app's own goes to the shell at CAMPUS_SHELL_URL.
+    campusSubApp({ name: pkg.name, version: pkg.version, entry: 'src/main.js', shellUrl: process.env.CAMPUS_SHELL_URL }),
+  ],
+  test: { environment: 'jsdom' },
+});

@@ -1,0 +1,21 @@
+import { afterEach, expect, it } from 'vitest';
+import { act } from 'react';
+import { createFakeGlobalState, qiankunContainer, shellProps } from '@campus/subapp-sdk/testing';
+import { lifecycles } from './main.tsx';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+afterEach(() => document.body.replaceChildren());
+
+it('shows the signed-in user and follows the shell language', async () => {
+  const shell = createFakeGlobalState({ language: 'en-US' });
+  const container = qiankunContainer();
+  const props = { ...shellProps({ language: 'en-US' }), container, ...shell.actionsFor('app') };
+  await act(() => lifecycles.mount(props));
+  expect(container.querySelector('h2')?.textContent).toBe('Hello, Ada');
+
+  await act(async () => shell.broadcast({ language: 'zh-CN' }));
+  expect(container.querySelector('h2')?.textContent).toBe('Ada，您好');
+
+  await act(() => lifecycles.unmount(props));
+  expect(container.querySelector('h2')).toBeNull();
+});

@@ -1,0 +1,71 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sdk from '../../subapp-sdk/package.json';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const starter = `create-campus-subapp-${sdk.version}.tgz`;
+
+// The starter as a team outside this repository runs it: the packed tarball, with npx, in a folder of their own.
+describe('create-campus-subapp', () => {
+  let work: string;
+  beforeAll(() => {
+    work = mkdtempSync(path.join(os.tmpdir(), 'starter-test-'));
+    execFileSync(process.execPath, [path.join(root, 'scripts/pack-subapp-sdk.mjs'), '--out', path.join(work, 'out')], { stdio: 'pipe' });
+    copyFileSync(path.join(work, 'out', starter), path.join(work, starter));
+  }, 60_000);
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  const create = (...args: string[]) => spawnSync('npx', ['--yes', `./${starter}`, ...args], { cwd: work, encoding: 'utf8' });
+  const json = (file: string) => JSON.parse(readFileSync(path.join(work, file), 'utf8'));
+
+  it('makes a React and TypeScript app named after its folder, with the SDK inside it and the versions tried here', () => {
+    const made = create('partner-orders');
+    expect(made.status, made.stderr).toBe(0);
+    expect(made.stdout).toContain('Made a React and TypeScript sub-app "partner-orders"');
+    expect(made.stdout).toContain('npm run build');
+    expect(readdirSync(path.join(work, 'partner-orders')).sort()).toEqual(['.gitignore', 'index.html', 'package.json', 'src', 'tsconfig.json', 'vendor', 'vite.config.ts']);
+    const pkg = json('partner-orders/package.json');
+    expect(pkg.name).toBe('partner-orders');
+    expect(pkg.dependencies['@campus/subapp-sdk']).toBe(`file:vendor/campus-subapp-sdk-${sdk.version}.tgz`);
+    expect(existsSync(path.join(work, 'partner-orders/vendor', `campus-subapp-sdk-${sdk.version}.tgz`))).toBe(true);
+    expect(pkg.dependencies.react).toMatch(/^\^19\./);
+    expect(pkg.devDependencies.vite).toMatch(/^~\d+\.\d+\.\d+$/);
+    expect(pkg.scripts).toEqual({ dev: 'vite', build: 'tsc && vite build', test: 'vitest run' });
+    expect(readFileSync(path.join(work, 'partner-orders/index.html'), 'utf8')).toContain('<div data-subapp-root id="partner-orders-root"></div>');
+  }, 60_000);
+
+  it('--plain makes a JavaScript app without React', () => {
+    const made = create('plain-orders', '--plain');
+    expect(made.status, made.stderr).toBe(0);
+    const pkg = json('plain-orders/package.json');
+    expect(Object.keys(pkg.dependencies)).toEqual(['@campus/subapp-sdk']);
+    expect(readdirSync(path.join(work, 'plain-orders/src')).sort()).toEqual(['main.js', 'page.css', 'page.js', 'page.test.js']);
+    const page = readFileSync(path.join(work, 'plain-orders/index.html'), 'utf8');
+    expect(page).toContain('<div data-subapp-root id="plain-orders-root"></div>');
+    expect(page).toContain('<script type="module" src="/src/main.js"></script>');
+  }, 60_000);
+
+  it('refuses a name that cannot be an app name, a folder in use and an unknown option, writing nothing', () => {
+    const badName = create('Partner Orders');
+    expect([badName.status, badName.stderr]).toEqual([2, expect.stringContaining('"Partner Orders" cannot be an app\'s name')]);
+    expect(existsSync(path.join(work, 'Partner Orders'))).toBe(false);
+
+    mkdirSync(path.join(work, 'in-use'));
+    writeFileSync(path.join(work, 'in-use/notes.txt'), 'ours');
+    const inUse = create('in-use');
+    expect([inUse.status, inUse.stderr]).toEqual([2, expect.stringContaining('is not empty: name a new folder')]);
+    expect(readdirSync(path.join(work, 'in-use'))).toEqual(['notes.txt']);
+    writeFileSync(path.join(work, 'a-file'), 'ours');
+    const file = create('a-file');
+    expect([file.status, file.stderr]).toEqual([2, expect.stringContaining('is not empty: name a new folder')]);
+    expect(readFileSync(path.join(work, 'a-file'), 'utf8')).toBe('ours');
+
+    const option = create('orders', '--vue');
+    expect([option.status, option.stderr]).toEqual([2, expect.stringContaining('unknown option --vue')]);
+    expect(create().stderr).toContain('name one folder');
+    expect(create('--help').stdout).toContain('Usage: create-campus-subapp <folder> [--plain]');
+  }, 60_000);
+});

@@ -1,0 +1,29 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const starter = path.resolve(import.meta.dirname, '..');
+const guide = readFileSync(path.resolve(starter, '../subapp-sdk/README.md'), 'utf8');
+
+/** The guide's code blocks marked `<!-- starter: <file> -->`, with the file they say they show. */
+function starterSnippets(): { file: string; shown: string }[] {
+  return [...guide.matchAll(/<!-- starter: (\S+) -->\n```\w*\n([\s\S]*?)```/g)].map((match) => ({ file: match[1]!, shown: match[2]! }));
+}
+
+// The guide (packages/subapp-sdk/README.md, also on /tools) shows the starter's files as they are: a change of the
+// starter that the guide does not follow fails here, so the guide cannot drift from what teams get.
+describe('the sub-app guide', () => {
+  it('shows the starter’s entry, build configuration and test', () => {
+    expect(starterSnippets().map((snippet) => snippet.file)).toEqual(['templates/react/src/main.tsx', 'templates/react/vite.config.ts', 'templates/react/src/app.test.tsx']);
+  });
+
+  it('shows each of them exactly as the starter has it', () => {
+    for (const { file, shown } of starterSnippets()) expect(shown, file).toBe(readFileSync(path.join(starter, file), 'utf8'));
+  });
+
+  it('gives the commands the browser suite runs (e2e/tests/starter-sub-app.spec.ts)', () => {
+    for (const command of ['npx --yes ./create-campus-subapp-<version>.tgz partner-orders ', '--plain', 'npm install\n', 'npm test\n', 'npm run build\n', 'npm run subapp -- add partner-orders.json', 'npm run dev']) {
+      expect(guide).toContain(command);
+    }
+  });
+});

@@ -2,11 +2,21 @@ import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router-dom';
 import { alwaysRevalidate, createGuardLoader } from '../features/auth/route-guard.ts';
 import { registerWarmUp } from '../lib/warm-up.ts';
+import { nextTask } from '../lib/next-task.ts';
 
-const loadAntdRoot = () => import('./antd-root.tsx');
-const loadSignedInLayout = () => import('./signed-in-layout.tsx');
-const loadHomePage = () => import('../features/layout/home-page.tsx');
-const loadMenuPage = () => import('../features/layout/menu-page.tsx');
+/**
+ * Each of the signed-in layout's chunks is asked for in a task of its own: asking for a chunk adds a preload link
+ * for each file it imports, and all of them at once with the first calls made one long task on a phone's first
+ * load of the layout (issue 27).
+ */
+const inItsOwnTask =
+  <T,>(load: () => Promise<T>) =>
+  () =>
+    nextTask().then(load);
+const loadAntdRoot = inItsOwnTask(() => import('./antd-root.tsx'));
+const loadSignedInLayout = inItsOwnTask(() => import('./signed-in-layout.tsx'));
+const loadHomePage = inItsOwnTask(() => import('../features/layout/home-page.tsx'));
+const loadMenuPage = inItsOwnTask(() => import('../features/layout/menu-page.tsx'));
 const warmWindow = () => import('../features/sub-apps/sandbox-warm-up.ts').then(({ warmWindowForSandbox }) => warmWindowForSandbox());
 // what the first signed-in page needs, loaded (and the window readied for the sub-apps' sandbox) while the login
 // form is being filled in

@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import MainLayout, { type DialogOpeners } from '../features/layout/main-layout.tsx';
 import { openChangePassword } from '../features/account/change-password-state.ts';
 import { openAbout } from '../features/about/about-state.ts';
@@ -20,6 +21,11 @@ const openers: DialogOpeners = {
  * (features meet here, not in each other).
  */
 export default function SignedInLayout() {
-  const host = useSubAppHost({ onChangePassword: changePassword });
-  return <MainLayout viewport={<SubAppViewport onRetryRegistry={host.retryRegistry} />} dialogs={<SignedInDialogs />} openers={openers} />;
+  const { retryRegistry } = useSubAppHost({ onChangePassword: changePassword });
+  // the same element while nothing it shows changes: the host's answers (the user, the registry) come after the
+  // layout's first render and must not render the whole layout again (a long task on a phone, issue 27)
+  return useMemo(
+    () => <MainLayout viewport={<SubAppViewport onRetryRegistry={retryRegistry} />} dialogs={<SignedInDialogs />} openers={openers} />,
+    [retryRegistry],
+  );
 }

@@ -5,6 +5,7 @@ import * as storage from '../../lib/storage.ts';
 import { applyMenus, fetchMenus } from '../../lib/menus.ts';
 import { applyLanguage, currentLanguage, i18n } from '../../lib/i18n.ts';
 import { fetchTenantSettings, saveLanguageChoice } from '../../lib/session.ts';
+import { prefetchLayoutData } from '../../lib/layout-data.ts';
 import { errorWithMessage, homePath, safeRedirectTarget } from '../../lib/paths.ts';
 
 export interface PostLoginOptions {
@@ -61,6 +62,8 @@ export async function completeLogin(info: LoginInfo, options: PostLoginOptions):
     // the language the layout will show
     language.then(fetchTenantSettings),
     chosenHere ? saveLanguageChoice(chosenHere) : null,
+    // what the layout shows besides the menus, so its first render has it (lib/layout-data.ts)
+    language.then(prefetchLayoutData),
   ]);
   if (settings.status === 'fulfilled') storage.utcDiff.set(settings.value?.timeZone?.utcDiff ?? null);
   await applyLanguage(await language);

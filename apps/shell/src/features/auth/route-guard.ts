@@ -3,7 +3,8 @@ import * as storage from '../../lib/storage.ts';
 import { findMenuPage, isAlwaysAcceptedPath, loadMenus, useMenuStore } from '../../lib/menus.ts';
 import { errorWithMessage, homePath, loginPath, normalisePath } from '../../lib/paths.ts';
 import { decideHome } from '../../lib/home-decision.ts';
-import { firstLanguageReady, i18n } from '../../lib/i18n.ts';
+import { currentLanguage, firstLanguageReady, i18n } from '../../lib/i18n.ts';
+import { prefetchLayoutData } from '../../lib/layout-data.ts';
 import { decideAfterMenus, decideGuard, type GuardDecision } from './guard-decision.ts';
 
 /**
@@ -36,7 +37,8 @@ export function createGuardLoader(staticPaths: readonly string[]) {
 
     if (decision.kind === 'load-menus') {
       try {
-        await loadMenus();
+        // what the layout shows besides the menus comes with them (lib/layout-data.ts); its failure is the layout's
+        await Promise.all([loadMenus(), prefetchLayoutData(currentLanguage())]);
       } catch {
         // a 401 or sign-out code has cleared the session: back to login; anything else: say so
         if (!storage.isSignedIn()) return redirect(loginPath);

@@ -23,7 +23,8 @@ import { PageTabs } from './page-tabs.tsx';
 import { NavigationDrawer } from './navigation-drawer.tsx';
 import { useCompactScreen } from '../../lib/compact-screen.ts';
 import { afterPaint } from '../../lib/after-paint.ts';
-import { openTab, restoreTabs, tabActions, useTabStore } from './tab-store.ts';
+import { takeEarly } from '../../lib/layout-data.ts';
+import { openTab, tabActions, useTabStore } from './tab-store.ts';
 import './main-layout.css';
 
 function pickLogo(logos: SystemLogoEntry[] | undefined): SystemLogoEntry | undefined {
@@ -37,6 +38,15 @@ const cardTableRoutes: Record<CardTable, string> = { adminCards: '/systemadmin-l
 
 function openWindow(url: string): void {
   window.open(url, '_blank', 'noopener,noreferrer');
+}
+
+/**
+ * The page tabs with the current page's tab in the same render that shows the page (the store catches up after
+ * it). Only this part follows the tab store: a change of the tabs does not render the whole layout again.
+ */
+function CurrentPageTabs({ pageTab }: { pageTab: { path: string; titleKey: string } | null }) {
+  const storedTabs = useTabStore((state) => state);
+  return <PageTabs tabs={pageTab ? openTab(storedTabs, pageTab) : storedTabs} />;
 }
 
 /** The user menu's entries that open another feature's dialog: the app layer wires them. */
@@ -64,7 +74,12 @@ export default function MainLayout({ dialogs, viewport, openers }: { dialogs?: R
   const [navigationOpen, setNavigationOpen] = useState(false);
 
   const user = useUserDetail();
-  const logos = useQuery({ queryKey: ['system-logos', language], queryFn: () => apiGet<SystemLogoEntry[]>(apiPaths.systemLogos), retry: false });
+  const logos = useQuery({
+    queryKey: ['system-logos', language],
+    queryFn: () => apiGet<SystemLogoEntry[]>(apiPaths.systemLogos),
+    initialData: () => takeEarly('system-logos', language),
+    retry: false,
+  });
   const logo = pickLogo(logos.data);
   const systemName = logo?.systemName || settings?.systemName || t('app.productName');
   const logoUrl = logo?.systemLogo || settings?.headerLogo || '';
@@ -80,7 +95,7 @@ export default function MainLayout({ dialogs, viewport, openers }: { dialogs?: R
 
   // the tabs of this browser session, re-read after a sign-out elsewhere and re-checked against the menus
   useEffect(() => {
-    useTabStore.setState(restoreTabs(storage.pageTabs.get()), true);
+    tabActions.reread();
   }, []);
   useEffect(() => {
     tabActions.retain((path) => Boolean(findMenuPage(pages, path)) || isAlwaysAcceptedPath(path));
@@ -92,9 +107,6 @@ export default function MainLayout({ dialogs, viewport, openers }: { dialogs?: R
     : isAlwaysAcceptedPath(location.pathname)
       ? { path: fullPath, titleKey: 'layout.monitorPage' }
       : null;
-  // the tab of this page shows in the same render that shows the page; the store catches up after it
-  const storedTabs = useTabStore((state) => state);
-  const tabs = pageTab ? openTab(storedTabs, pageTab) : storedTabs;
   const pageTabPath = pageTab?.path;
   const pageTabTitle = pageTab?.titleKey;
   useEffect(() => {
@@ -217,7 +229,7 @@ export default function MainLayout({ dialogs, viewport, openers }: { dialogs?: R
           <h1 id="campus-page-title" className="campus-visually-hidden">
             {pageTitle}
           </h1>
-          <PageTabs tabs={tabs} />
+          <CurrentPageTabs pageTab={pageTab} />
           <div className="campus-layout__main">
             <Outlet />
             {/* the sub-application area: it stays in the layout, so a mounted sub-app survives route changes */}

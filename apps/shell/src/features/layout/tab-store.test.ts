@@ -120,6 +120,26 @@ describe('the store', () => {
     expect(storage.pageTabs.get()).toBeNull();
   });
 
+  it('tells its readers only of real changes: the layout renders again only when the tabs did change', () => {
+    tabActions.open(page(1));
+    tabActions.open(page(2));
+    const seen: TabState[] = [];
+    const unsubscribe = useTabStore.subscribe((state) => seen.push(state));
+    tabActions.open(page(2)); // already the active tab, same address and title
+    tabActions.retain(() => true);
+    tabActions.reread(); // what this browser session kept is what the store holds
+    expect(seen).toEqual([]);
+    tabActions.open({ path: '/qy/page-2?x=1', titleKey: 'menu:page-2' });
+    tabActions.retain((path) => !path.startsWith('/qy/page-1'));
+    expect(seen.map((state) => state.tabs.map((tab) => tab.path))).toEqual([['/qy/page-1', '/qy/page-2?x=1'], ['/qy/page-2?x=1']]);
+    // another browser tab of this session signed out: the kept tabs are gone, and re-reading says so
+    sessionStorage.clear();
+    tabActions.reread();
+    expect(useTabStore.getState()).toEqual(emptyTabs);
+    expect(seen).toHaveLength(3);
+    unsubscribe();
+  });
+
   it('close returns where to go', () => {
     tabActions.open(page(1));
     expect(tabActions.close('/qy/page-1')).toBe('/home');

@@ -27,6 +27,8 @@ export const emptyTabs: TabState = { tabs: [], activeKey: null };
 export function openTab(state: TabState, page: { path: string; titleKey: string }, limit = maxPageTabs): TabState {
   const key = tabKey(page.path);
   const existing = state.tabs.find((tab) => tab.key === key);
+  // the same state when nothing changes: the store then tells no one, and nothing renders again
+  if (existing && state.activeKey === key && existing.path === page.path && existing.titleKey === page.titleKey) return state;
   if (existing) {
     const tabs = state.tabs.map((tab) => (tab.key === key ? { ...tab, path: page.path, titleKey: page.titleKey } : tab));
     return { tabs, activeKey: key };
@@ -57,7 +59,7 @@ export function closeTab(state: TabState, key: string): { state: TabState; navig
 export function retainPermitted(state: TabState, isPermitted: (path: string) => boolean): TabState {
   const tabs = state.tabs.filter((tab) => isPermitted(tab.path));
   const activeKey = tabs.some((tab) => tab.key === state.activeKey) ? state.activeKey : (tabs.at(-1)?.key ?? null);
-  return { tabs, activeKey };
+  return tabs.length === state.tabs.length && activeKey === state.activeKey ? state : { tabs, activeKey };
 }
 
 function isPageTab(value: unknown): value is PageTab {
@@ -76,6 +78,10 @@ export function restoreTabs(saved: unknown): TabState {
   return { tabs: valid, activeKey: active };
 }
 
+function sameTab(one: PageTab, other: PageTab | undefined): boolean {
+  return other !== undefined && one.key === other.key && one.path === other.path && one.titleKey === other.titleKey;
+}
+
 /** The page tabs of this browser session. */
 export const useTabStore = create<TabState>(() => restoreTabs(storage.pageTabs.get()));
 
@@ -90,6 +96,13 @@ export const tabActions = {
     const result = closeTab(useTabStore.getState(), key);
     useTabStore.setState(result.state, true);
     return result.navigateTo;
+  },
+  /** The tabs this browser session kept (another tab may have signed out meanwhile); unchanged, nothing renders. */
+  reread(): void {
+    const saved = restoreTabs(storage.pageTabs.get());
+    const state = useTabStore.getState();
+    const same = saved.activeKey === state.activeKey && saved.tabs.length === state.tabs.length && saved.tabs.every((tab, index) => sameTab(tab, state.tabs[index]));
+    if (!same) useTabStore.setState(saved, true);
   },
   retain(isPermitted: (path: string) => boolean): void {
     useTabStore.setState((state) => retainPermitted(state, isPermitted), true);

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import type { SubAppEntry } from '@campus/contracts';
@@ -9,6 +9,7 @@ import { useMenuStore } from '../../lib/menus.ts';
 import * as storage from '../../lib/storage.ts';
 import { groupRegistry, setSubAppPhase, subAppContainerId, subAppForPath, useSubAppStore } from '../../lib/sub-apps.ts';
 import { useUserDetail } from '../../lib/user-detail.ts';
+import { takeEarly } from '../../lib/layout-data.ts';
 import { shellPropsFor, type LiveShell } from './shell-props.ts';
 import { reportVersions } from './report-versions.ts';
 import { warmWindowForSandbox } from './sandbox-warm-up.ts';
@@ -36,6 +37,7 @@ export function useSubAppHost({ onChangePassword }: { onChangePassword: () => vo
   const registry = useQuery({
     queryKey: ['sub-app-registry'],
     queryFn: () => apiGet<SubAppEntry[]>(apiPaths.subAppRegistry),
+    initialData: () => takeEarly('sub-app-registry', currentLanguage()),
     staleTime: Infinity,
     retry: 1,
   });
@@ -86,10 +88,10 @@ export function useSubAppHost({ onChangePassword }: { onChangePassword: () => vo
     return () => i18n.off('languageChanged', onLanguage);
   }, []);
 
-  return {
-    retryRegistry: () => {
-      useSubAppStore.setState({ registryFailed: false });
-      void registry.refetch();
-    },
-  };
+  const { refetch } = registry;
+  const retryRegistry = useCallback(() => {
+    useSubAppStore.setState({ registryFailed: false });
+    void refetch();
+  }, [refetch]);
+  return { retryRegistry };
 }

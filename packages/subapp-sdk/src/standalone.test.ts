@@ -93,6 +93,32 @@ describe('runStandalone', () => {
     expect(heard).toEqual(['zh-CN', 'zh-MO']);
   });
 
+  it('a language switch made while the signed-in user is asked for is not lost: the app mounts in it (found by CI)', async () => {
+    localStorage.setItem(standaloneStorageKeys.language, 'zh-CN');
+    localStorage.setItem(standaloneStorageKeys.token, 'the-token');
+    let answer: (response: Response) => void = () => {};
+    const fetch = vi.fn(() => new Promise<Response>((resolve) => (answer = resolve)));
+    let context: SubAppContext | null = null;
+    const heard: ShellLanguage[] = [];
+    const starting = runStandalone(
+      defineSubApp({
+        mount: (c) => {
+          context = c;
+          c.onLanguageChange((language) => heard.push(language));
+        },
+      }),
+      { fetch },
+    );
+    await vi.waitFor(() => expect(fetch).toHaveBeenCalled());
+    setStandaloneLanguage('en-US');
+    answer(jsonResponse({ code: 0, data: { id: 'u7', code: 'staff', name: 'Staff', loginTime: 5, isSystemAdmin: false, tenantCode: '1001', tenantName: 'Demo Campus' } }));
+    const handle = await starting;
+    expect((context as SubAppContext | null)?.props.language).toBe('en-US');
+    setStandaloneLanguage('zh-MO');
+    expect(heard).toEqual(['zh-MO']);
+    await handle?.unmount();
+  });
+
   it('navigate pushes the path and fires popstate, like the shell', async () => {
     let context: SubAppContext | null = null;
     const handle = await runStandalone(defineSubApp({ mount: (c) => void (context = c) }));

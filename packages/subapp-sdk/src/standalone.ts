@@ -235,31 +235,34 @@ export async function runStandalone(lifecycles: SubAppLifecycles, options: Stand
   const container = document.getElementById(rootId);
   if (!container) throw new Error(`campus sub-app: no element #${rootId} to mount into`);
 
+  // the language is followed from the start: a switch made while the signed-in user is being asked for (before the
+  // app subscribes) is not lost, and the app mounts in it
   let language = standaloneLanguage();
-  let onLanguageEvent: ((event: Event) => void) | null = null;
+  let subscriber: GlobalStateCallback | null = null;
+  const onLanguageEvent = (event: Event) => {
+    const next = (event as CustomEvent<Partial<StandaloneLanguageDetail> | undefined>).detail?.language;
+    if (!isShellLanguage(next) || next === language) return;
+    const previous: ShellBroadcast = { language };
+    language = next;
+    writeStorage(standaloneStorageKeys.language, next);
+    subscriber?.({ language }, previous);
+  };
+  window.addEventListener(standaloneLanguageEvent, onLanguageEvent);
   const offGlobalStateChange = () => {
-    if (onLanguageEvent) window.removeEventListener(standaloneLanguageEvent, onLanguageEvent);
-    onLanguageEvent = null;
+    subscriber = null;
     return true;
   };
   const onGlobalStateChange = (callback: GlobalStateCallback, fireImmediately?: boolean) => {
-    offGlobalStateChange();
-    onLanguageEvent = (event) => {
-      const next = (event as CustomEvent<Partial<StandaloneLanguageDetail> | undefined>).detail?.language;
-      if (!isShellLanguage(next) || next === language) return;
-      const previous: ShellBroadcast = { language };
-      language = next;
-      writeStorage(standaloneStorageKeys.language, next);
-      callback({ language }, previous);
-    };
-    window.addEventListener(standaloneLanguageEvent, onLanguageEvent);
+    subscriber = callback;
     if (fireImmediately) callback({ language }, { language });
   };
 
   const devProps = createDevProps(() => language, options.props, options.fetch);
+  const userInfo = options.props?.userInfo ?? (await signedInUser(devProps.api)) ?? devProps.userInfo;
   const props: SubAppMountProps = {
     ...devProps,
-    userInfo: options.props?.userInfo ?? (await signedInUser(devProps.api)) ?? devProps.userInfo,
+    language: options.props?.language ?? language,
+    userInfo,
     container,
     name: 'standalone',
     onGlobalStateChange,
@@ -277,6 +280,7 @@ export async function runStandalone(lifecycles: SubAppLifecycles, options: Stand
     unmount: async () => {
       await lifecycles.unmount(props);
       offGlobalStateChange();
+      window.removeEventListener(standaloneLanguageEvent, onLanguageEvent);
     },
   };
 }

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
-import { App as AntdApp, ConfigProvider } from 'antd';
+import { App as AntdApp, ConfigProvider, theme as antdTheme, version as antdVersion } from 'antd';
+import type { ThemeConfig } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router-dom';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -9,7 +10,8 @@ import { staticNotifier } from '../lib/notifier.ts';
 import * as storage from '../lib/storage.ts';
 import { skinOf } from '../lib/skins.ts';
 import { antdLocales } from '../lib/antd-locales.ts';
-import { usePrefersReducedMotion } from '../lib/reduced-motion.ts';
+import { prefersReducedMotion, usePrefersReducedMotion } from '../lib/reduced-motion.ts';
+import { rememberedAlgorithm } from '../lib/remembered-algorithm.ts';
 // antd's styles as static files instead of styles computed while rendering (zero-runtime mode): the first render
 // after sign-in is several times faster on slow machines. This is the part every signed-in screen needs; the large
 // components bring theirs with the screens that use them (vite-plugins/antd-styles.ts)
@@ -30,14 +32,25 @@ function NotifierBridge() {
   return null;
 }
 
+const algorithm = rememberedAlgorithm(antdTheme.defaultAlgorithm, antdVersion);
+
+/** The theme of every antd page: the tenant's skin (spec §2; tenant settings are stored when the login page loads them). */
+function shellTheme(reducedMotion: boolean): ThemeConfig {
+  const skinTheme = skinOf(storage.tenantSettings.get()?.skin).theme;
+  // spec §9: the shell's overlays start at zIndex 3000, above what sub-applications draw
+  return { ...skinTheme, algorithm, token: { ...skinTheme.token, motion: !reducedMotion, zIndexPopupBase: 3000 }, zeroRuntime: true };
+}
+
+/** Derives the theme ahead of the first antd page (while the login form is filled in), so that page need not. */
+export function prepareTheme(): void {
+  antdTheme.getDesignToken(shellTheme(prefersReducedMotion()));
+}
+
 /** Pathless layout route around every antd page: antd locale and theme, App context, react-query. */
 export function AntdRoot() {
   const { i18n } = useTranslation();
-  // the tenant's skin (spec §2); tenant settings are stored when the login page loads them
-  const skinTheme = skinOf(storage.tenantSettings.get()?.skin).theme;
   const reducedMotion = usePrefersReducedMotion();
-  // spec §9: the shell's overlays start at zIndex 3000, above what sub-applications draw
-  const theme = { ...skinTheme, token: { ...skinTheme.token, motion: !reducedMotion, zIndexPopupBase: 3000 }, zeroRuntime: true };
+  const theme = shellTheme(reducedMotion);
   return (
     <QueryClientProvider client={queryClient}>
       <ConfigProvider locale={antdLocales[toLanguage(i18n.language)]} theme={theme} button={{ autoInsertSpace: false }}>

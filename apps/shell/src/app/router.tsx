@@ -18,9 +18,14 @@ const loadSignedInLayout = inItsOwnTask(() => import('./signed-in-layout.tsx'));
 const loadHomePage = inItsOwnTask(() => import('../features/layout/home-page.tsx'));
 const loadMenuPage = inItsOwnTask(() => import('../features/layout/menu-page.tsx'));
 const warmWindow = () => import('../features/sub-apps/sandbox-warm-up.ts').then(({ warmWindowForSandbox }) => warmWindowForSandbox());
-// what the first signed-in page needs, loaded (and the window readied for the sub-apps' sandbox) while the login
-// form is being filled in
-registerWarmUp(loadAntdRoot, loadSignedInLayout, loadHomePage, loadMenuPage, warmWindow);
+// antd's theme derived in a task of its own, so the layout's first render need not
+const prepareTheme = () => loadAntdRoot().then(async (antdRoot) => {
+  await nextTask();
+  antdRoot.prepareTheme();
+});
+// what the first signed-in page needs, loaded (and the window readied for the sub-apps' sandbox, and antd's theme
+// derived) while the login form is being filled in
+registerWarmUp(loadAntdRoot, loadSignedInLayout, loadHomePage, loadMenuPage, warmWindow, prepareTheme);
 
 function PageSpinner() {
   return (

@@ -25,6 +25,8 @@ export const storageKeys = {
   currentMenu: 'campus.currentMenu',
   currentPage: 'campus.currentPage',
   utcDiff: 'campus.utcDiff',
+  /** antd's theme as last derived from the skin's seed tokens (lib/remembered-algorithm.ts): not session data. */
+  antdThemeTokens: 'campus.antdThemeTokens',
 } as const;
 
 type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];
@@ -185,12 +187,13 @@ export function isSignedIn(): boolean {
  * What logout and the sign-out codes of §8 clear: the session and everything derived from it.
  * The language (and whether it still has to be saved as the user's setting) and the remembered previous path
  * survive, so the login page keeps the language and the next sign-in returns there; so do the
- * installation's settings (a public answer, which the card screens read the card issuer's address from).
+ * installation's settings (a public answer, which the card screens read the card issuer's address from) and the
+ * theme derived from its skin.
  * `keepMasterCardToken`: a refused access token says nothing about the master-card token of the card screens
  * (another credential, perhaps in use in another tab), which then stays.
  */
 export function clearSession({ keepMasterCardToken = false } = {}): void {
-  const keep = new Set<string>([storageKeys.language, storageKeys.languageUnsaved, storageKeys.previousPath, storageKeys.tenantSettings]);
+  const keep = new Set<string>([storageKeys.language, storageKeys.languageUnsaved, storageKeys.previousPath, storageKeys.tenantSettings, storageKeys.antdThemeTokens]);
   if (keepMasterCardToken) {
     keep.add(storageKeys.masterCardToken);
     keep.add(storageKeys.masterCardTokenExpiry);

@@ -23,6 +23,7 @@ import { PageTabs } from './page-tabs.tsx';
 import { NavigationDrawer } from './navigation-drawer.tsx';
 import { useCompactScreen } from '../../lib/compact-screen.ts';
 import { afterPaint } from '../../lib/after-paint.ts';
+import { useOpenedOnce } from '../../lib/use-opened-once.ts';
 import { takeEarly } from '../../lib/layout-data.ts';
 import { openTab, tabActions, useTabStore } from './tab-store.ts';
 import './main-layout.css';
@@ -72,6 +73,9 @@ export default function MainLayout({ dialogs, viewport, openers }: { dialogs?: R
   // a phone: the systems and the side menu go behind one menu button (issue 27, item 1)
   const compact = useCompactScreen();
   const [navigationOpen, setNavigationOpen] = useState(false);
+  // the drawer (and its menus) mounts when first opened: mounting it closed cost the phone layout's first load a
+  // second, synchronous render of it
+  const navigationOpened = useOpenedOnce(navigationOpen);
 
   const user = useUserDetail();
   const logos = useQuery({
@@ -209,16 +213,18 @@ export default function MainLayout({ dialogs, viewport, openers }: { dialogs?: R
       </Layout.Header>
       <Layout>
         {compact ? (
-          <NavigationDrawer
-            open={navigationOpen}
-            onClose={() => setNavigationOpen(false)}
-            systems={systems}
-            currentAppNo={currentSystem?.appNo ?? null}
-            pages={pages}
-            currentPageId={page?.id ?? null}
-            onOpenSystem={openSystem}
-            onOpenPath={openPath}
-          />
+          navigationOpened ? (
+            <NavigationDrawer
+              open={navigationOpen}
+              onClose={() => setNavigationOpen(false)}
+              systems={systems}
+              currentAppNo={currentSystem?.appNo ?? null}
+              pages={pages}
+              currentPageId={page?.id ?? null}
+              onOpenSystem={openSystem}
+              onOpenPath={openPath}
+            />
+          ) : null
         ) : (
           <Layout.Sider width={sideNavWidth} theme="light" className="campus-layout__sider" style={{ background: chrome.siderBg }}>
             <SideMenu pages={pages} appNo={currentSystem?.appNo ?? null} currentPageId={page?.id ?? null} onOpenPath={openPath} />

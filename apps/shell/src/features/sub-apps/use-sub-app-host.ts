@@ -14,6 +14,7 @@ import { shellPropsFor, type LiveShell } from './shell-props.ts';
 import { reportVersions } from './report-versions.ts';
 import { warmWindowForSandbox } from './sandbox-warm-up.ts';
 import { afterPaint } from '../../lib/after-paint.ts';
+import { nextTask } from '../../lib/next-task.ts';
 
 // the loader is not needed for the layout's first paint: it loads beside the registry
 const loadHost = () => import('./qiankun-host.ts');
@@ -56,21 +57,26 @@ export function useSubAppHost({ onChangePassword }: { onChangePassword: () => vo
     if (!registry.data || !userKnown) return;
     const apps = groupRegistry(registry.data);
     useSubAppStore.setState({ apps, registryFailed: false });
-    void loadHost().then(({ startSubAppHost }) => startSubAppHost(
-      apps,
-      {
-        isActive: (app, location) => {
-          if (!storage.isSignedIn() || !document.getElementById(subAppContainerId)) return false;
-          const current = useSubAppStore.getState().apps ?? [];
-          return subAppForPath(current, location.pathname, useMenuStore.getState().pages)?.name === app.name;
+    // the loader's module runs when it arrives, and starting it registers and fetches: a task each, so neither
+    // blocks the page for long on a phone
+    void loadHost().then(async ({ startSubAppHost }) => {
+      await nextTask();
+      startSubAppHost(
+        apps,
+        {
+          isActive: (app, location) => {
+            if (!storage.isSignedIn() || !document.getElementById(subAppContainerId)) return false;
+            const current = useSubAppStore.getState().apps ?? [];
+            return subAppForPath(current, location.pathname, useMenuStore.getState().pages)?.name === app.name;
+          },
+          propsFor: (app) => shellPropsFor(app, () => live.current),
+          onPhase: setSubAppPhase,
+          // the page the user asked for loads afresh, without the application that would not let go
+          onLoaderStuck: () => window.location.reload(),
         },
-        propsFor: (app) => shellPropsFor(app, () => live.current),
-        onPhase: setSubAppPhase,
-        // the page the user asked for loads afresh, without the application that would not let go
-        onLoaderStuck: () => window.location.reload(),
-      },
-      currentLanguage(),
-    ));
+        currentLanguage(),
+      );
+    });
     const signIn = live.current.user ? `${live.current.user.id}:${live.current.user.loginTime}` : null;
     if (signIn && reportedSignIn !== signIn) {
       reportedSignIn = signIn;

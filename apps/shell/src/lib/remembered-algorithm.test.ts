@@ -32,8 +32,15 @@ describe('antd’s theme derivation, remembered', () => {
     localStorage.setItem(storageKeys.antdThemeTokens, '{not json');
     const derive = vi.fn(theme.defaultAlgorithm);
     expect(rememberedAlgorithm(derive, version)(seed)).toEqual(theme.defaultAlgorithm(seed));
-    const refusing = { getItem: () => null, setItem: () => { throw new Error('QuotaExceededError'); } } as unknown as Storage;
-    expect(rememberedAlgorithm(derive, version, () => refusing)(seed)).toEqual(theme.defaultAlgorithm(seed));
+    localStorage.clear();
+    const refusing = vi.spyOn(Storage.prototype, 'setItem').mockImplementation(() => {
+      throw new Error('QuotaExceededError');
+    });
+    try {
+      expect(rememberedAlgorithm(derive, version)(seed)).toEqual(theme.defaultAlgorithm(seed));
+    } finally {
+      refusing.mockRestore();
+    }
     expect(derive).toHaveBeenCalledTimes(2);
   });
 });

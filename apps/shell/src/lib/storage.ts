@@ -153,6 +153,12 @@ export const language = {
 /** Set when the language was chosen here and the server does not hold it yet as the user's setting. */
 export const languageUnsaved = flag(storageKeys.languageUnsaved);
 
+/** antd's theme as last derived (lib/remembered-algorithm.ts): the seed tokens it came from, and its tokens. */
+export const rememberedTheme = {
+  get: <Tokens extends object>(): { seed: string; tokens: Tokens } | null => readJson(storageKeys.antdThemeTokens),
+  set: (value: { seed: string; tokens: object }): void => writeJson(storageKeys.antdThemeTokens, value),
+};
+
 /** Keys kept in sessionStorage: they last for the browser tab's session only. */
 export const sessionKeys = {
   pageTabs: 'campus.pageTabs',

@@ -4,6 +4,7 @@ import type { MenuProps } from 'antd';
 import { DownOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { returnFocusLater } from '../../lib/focus-return.ts';
+import { useOpenedOnce } from '../../lib/use-opened-once.ts';
 import { viewerTime } from '../../lib/time-format.ts';
 import type { HeaderEntries } from './header-entries.ts';
 
@@ -111,8 +112,37 @@ export function UserMenu({
     trigger.current?.focus();
   };
 
+  // The dropdown is mounted when first opened: mounted with the layout, its trigger measuring the button asked React
+  // for a second, synchronous render inside the layout's first commit, which also ran every effect of the layout in
+  // that one long task (issue 27). The button stands alone until then and opens it itself.
+  const menuMounted = useOpenedOnce(open);
+  const button = (
+    <Button
+      ref={trigger}
+      type="text"
+      className="campus-user-menu"
+      data-testid="user-menu"
+      aria-label={t('layout.userMenu', { name })}
+      aria-haspopup="menu"
+      aria-expanded={open}
+      // as antd's icon (not a child): a button without one mounts a loading-icon motion that also re-renders in the commit
+      icon={<UserOutlined aria-hidden="true" />}
+      onClick={menuMounted ? undefined : () => openMenu(true)}
+      onKeyDown={(event) => {
+        if (event.key === 'ArrowDown' && !open) {
+          event.preventDefault();
+          openMenu(true);
+        }
+      }}
+    >
+      <span className="campus-user-menu__label" title={name}>{name}</span>
+      <DownOutlined aria-hidden="true" />
+    </Button>
+  );
+  if (!menuMounted) return button;
   return (
-    // autoFocus: the open menu takes the focus, so arrow keys move through it and Escape returns to the trigger
+    // autoFocus: the open menu takes the focus (also when it is mounted open), so arrow keys move through it and
+    // Escape returns to the trigger
     <Dropdown
       trigger={['click']}
       placement="bottomRight"
@@ -122,25 +152,7 @@ export function UserMenu({
       // a new key (not a wrapper): the dropdown focuses the menu through its ref
       popupRender={(menu) => (isValidElement(menu) ? cloneElement(menu, { key: opening }) : menu)}
       menu={{ items, onClick: ({ key }) => choose(key), onKeyDown: closeOnEscape }}>
-      <Button
-        ref={trigger}
-        type="text"
-        className="campus-user-menu"
-        data-testid="user-menu"
-        aria-label={t('layout.userMenu', { name })}
-        aria-haspopup="menu"
-        aria-expanded={open}
-        onKeyDown={(event) => {
-          if (event.key === 'ArrowDown' && !open) {
-            event.preventDefault();
-            openMenu(true);
-          }
-        }}
-      >
-        <UserOutlined aria-hidden="true" />
-        <span className="campus-user-menu__label" title={name}>{name}</span>
-        <DownOutlined aria-hidden="true" />
-      </Button>
+      {button}
     </Dropdown>
   );
 }

@@ -32,6 +32,7 @@ describe.each(databases)('platform: health, docs, shell, files (%s)', (kind) => 
     fs.writeFileSync(path.join(shellDir, 'index.html'), '<!doctype html><title>shell</title><div id="root"></div>');
     fs.mkdirSync(path.join(shellDir, 'assets'));
     fs.writeFileSync(path.join(shellDir, 'assets', 'app-1234.js'), 'console.log(1)');
+    fs.writeFileSync(path.join(shellDir, 'assets', 'logo-1234.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     server = await startServer(kind, { env: { SHELL_DIST: shellDir } });
   });
   afterAll(async () => {
@@ -87,6 +88,18 @@ describe.each(databases)('platform: health, docs, shell, files (%s)', (kind) => 
     const asset = await fetch(`${server.url}/assets/app-1234.js`);
     expect(asset.status).toBe(200);
     expect(asset.headers.get('cache-control')).toContain('immutable');
+    // a script is never a document: it keeps what a script uses and goes without the page-only headers
+    expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(asset.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+    expect(asset.headers.get('referrer-policy')).toBe('no-referrer');
+    for (const documentOnly of ['content-security-policy', 'cross-origin-opener-policy', 'x-frame-options', 'x-xss-protection']) {
+      expect([documentOnly, asset.headers.get(documentOnly)]).toEqual([documentOnly, null]);
+      expect([documentOnly, root.headers.get(documentOnly)]).not.toEqual([documentOnly, null]);
+    }
+    // an SVG opens as a page when followed: it keeps the whole set
+    const svg = await fetch(`${server.url}/assets/logo-1234.svg`);
+    expect(svg.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(svg.headers.get('x-frame-options')).toBe('SAMEORIGIN');
   });
 
   it('unknown API paths answer a 404 envelope, even for HTML requests', async () => {

@@ -111,9 +111,36 @@ export function registerSecurityHeaders(app: FastifyInstance, headers: Current<R
       (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
     );
   });
-  app.addHook('onSend', (_request, reply, payload, done) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && type.startsWith('application/json') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    if (isShellScriptOrStyle(request.url, type)) for (const name of documentOnlyHeaders) reply.removeHeader(name);
     done(null, payload);
   });
+}
+
+/**
+ * Headers a browser reads only on a document (a page or a frame). The shell's scripts and styles are never
+ * documents and start no worker, so these only made each of the login page's twenty-odd files about 640 bytes
+ * heavier on the wire (issue 27). What a script or style does use stays: nosniff, the resource policy, and the
+ * referrer policy of the requests a stylesheet makes. Sub-apps' files keep every header (they may start workers,
+ * whose policy comes with their script); so does anything a browser could open as a page (HTML, SVG).
+ */
+const documentOnlyHeaders = [
+  'content-security-policy',
+  'cross-origin-opener-policy',
+  'origin-agent-cluster',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-frame-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+] as const;
+
+const shellAssetPrefix = '/assets/';
+
+function isShellScriptOrStyle(url: string, contentType: unknown): boolean {
+  if (!url.startsWith(shellAssetPrefix) || typeof contentType !== 'string') return false;
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  return type === 'application/javascript' || type === 'text/javascript' || type === 'text/css';
 }

@@ -1,5 +1,6 @@
 export * from './api-paths.ts';
 export * from './business-codes.ts';
+export * from './business-code-messages.ts';
 export * from './dto.ts';
 export * from './envelope.ts';
 export * from './languages.ts';
@@ -9,6 +10,7 @@ export * from './licence-condition.ts';
 export * from './licence.ts';
 export * from './forced-password-change.ts';
 export * from './card-reader-codes.ts';
+export * from './card-reader-code-messages.ts';
 export * from './card-issuer.ts';
 export * from './gate-setup.ts';
 export * from './card-states.ts';

@@ -121,7 +121,7 @@ export function registerSecurityHeaders(app: FastifyInstance, headers: Current<R
 
 /**
  * Headers a browser reads only on a document (a page or a frame). The shell's scripts and styles are never
- * documents and start no worker, so these only made each of the login page's twenty-odd files about 640 bytes
+ * documents and start no worker, so these only made each of the login page's twenty-odd files about 550 bytes
  * heavier on the wire (issue 27). What a script or style does use stays: nosniff, the resource policy, and the
  * referrer policy of the requests a stylesheet makes. Sub-apps' files keep every header (they may start workers,
  * whose policy comes with their script); so does anything a browser could open as a page (HTML, SVG).

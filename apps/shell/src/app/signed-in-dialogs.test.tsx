@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { apiPaths } from '@campus/contracts';
@@ -24,6 +24,19 @@ function closeAll(): void {
   closeBackupLogs();
   resetLicenceDialogs();
 }
+
+// The dialogs are lazy: their first import (and its transform) comes before the tests, whose waits are for the
+// dialogs' behaviour. With the import inside it the first test took about 9 s here (7 s without), and one of its
+// waits ran past the 10 s limit on a busy CI machine.
+beforeAll(async () => {
+  await Promise.all([
+    import('../features/about/about-dialog.tsx'),
+    import('../features/backup-log/backup-log-dialog.tsx'),
+    import('../features/licence/licences-tab.tsx'),
+    import('../features/licence/licence-dialogs.tsx'),
+    import('../features/licence/licence-prompt.tsx'),
+  ]);
+}, 120_000);
 
 beforeEach(async () => {
   installFakeApi({

@@ -210,3 +210,15 @@ test('the card issuer not running: the dialog says so and how to start it', asyn
   await expect(tools.getByRole('link', { name: 'Download Card issuer (Linux x64)' })).toBeVisible();
   await tools.close();
 });
+
+test('the login page links to card sign-in, and Back returns to the login form', async ({ page }) => {
+  await page.goto(at('/login'));
+  await page.getByRole('link', { name: 'Sign in with an administrator card' }).click();
+  await expectPath(page, '/select-func');
+  await expect(page.getByRole('button', { name: 'Card sign-in', exact: true })).toBeVisible();
+  await page.goBack();
+  await expectPath(page, '/login');
+  await expect(page.getByLabel('Username')).toBeVisible();
+  await page.goForward();
+  await expectPath(page, '/select-func');
+});

@@ -14,6 +14,23 @@ test.describe('signing in with a password', () => {
     expect(await page.evaluate(() => localStorage.getItem('campus.isLogin'))).toBe('1');
   });
 
+  test('the login page comes up without the router, which loads while the form is filled in and opens the layout', async ({ page }) => {
+    // React Router marks the window when it loads: the login page, most visits' first load, goes without it (issue 27)
+    const routerLoaded = () => page.evaluate(() => '__reactRouterVersion' in window);
+    await page.goto('/login');
+    await expect(page.getByLabel('Username')).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(await routerLoaded()).toBe(false);
+    await page.getByLabel('Username').fill(demo.staff.account);
+    await expect.poll(routerLoaded).toBe(true);
+    await fillLogin(page, demo.staff.account, demo.staff.password);
+    await expect(headerModules(page)).toHaveCount(2);
+    await expect(page).toHaveURL(/\/qy\/homePage$/);
+    // the router took over the address: Back from the layout does not return to a stale login form
+    await page.goBack();
+    await expect(page).not.toHaveURL(/\/login/);
+  });
+
   test('staff sees only enterprise data and attendance', async ({ page }) => {
     await signIn(page, demo.staff);
     await expect(headerModules(page)).toHaveCount(2);

@@ -1,8 +1,10 @@
-import type { ComponentType } from 'react';
-import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router-dom';
+import type { ComponentType, ReactElement } from 'react';
+import { createBrowserRouter, Navigate, RouterProvider, type RouteObject } from 'react-router-dom';
 import { alwaysRevalidate, createGuardLoader } from '../features/auth/route-guard.ts';
 import { registerWarmUp } from '../lib/warm-up.ts';
 import { nextTask } from '../lib/next-task.ts';
+import { registerCurrentPath, registerNavigate } from '../lib/request.ts';
+import { RouterPageNavigation } from '../lib/router-page-navigation.tsx';
 
 /**
  * Each of the signed-in layout's chunks is asked for in a task of its own: asking for a chunk adds a preload link
@@ -96,7 +98,7 @@ export const routes: RouteObject[] = [
     loader: createGuardLoader(staticPaths),
     shouldRevalidate: alwaysRevalidate,
     HydrateFallback: PageSpinner,
-    Component: Outlet,
+    Component: RouterPageNavigation,
     children: [
       { index: true, element: <Navigate to="/home" replace /> },
       ...plainRoutes,
@@ -118,6 +120,16 @@ export const routes: RouteObject[] = [
   },
 ];
 
+/** The router, from the page's current address (it starts loading that page's code at once). */
 export function createAppRouter() {
   return createBrowserRouter(routes);
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;
+
+/** The router's pages, shown; from then on the request layer's redirects (a 401: back to login) go through it. */
+export function routedPages(router: AppRouter): ReactElement {
+  registerNavigate((to) => router.navigate(to, { replace: true }));
+  registerCurrentPath(() => router.state.location.pathname);
+  return <RouterProvider router={router} />;
 }

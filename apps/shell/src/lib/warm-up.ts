@@ -7,13 +7,23 @@
 const loaders: (() => Promise<unknown>)[] = [];
 let started = false;
 
+/**
+ * Loaders registered once the warm-up has begun run at once: the router registers the layout's when it loads,
+ * and on the standalone login page it loads as part of the warm-up (app/main.tsx).
+ */
 export function registerWarmUp(...load: (() => Promise<unknown>)[]): void {
-  loaders.push(...load);
+  if (started) runAll(load);
+  else loaders.push(...load);
 }
 
-/** Starts loading once; failures are ignored (the route loads its code again when it is needed). */
+/** Failures are ignored: the route loads its code again when it is needed. */
+function runAll(load: readonly (() => Promise<unknown>)[]): void {
+  for (const loader of load) void loader().catch(() => undefined);
+}
+
+/** Starts loading once. */
 export function warmUpSignedInCode(): void {
   if (started) return;
   started = true;
-  for (const load of loaders) void load().catch(() => undefined);
+  runAll(loaders);
 }

@@ -10,6 +10,7 @@ import * as storage from '../../lib/storage.ts';
 import { resetMenus } from '../../lib/menus.ts';
 import { peekSignOutNotice, setSignOutNotice } from '../../lib/sign-out-notice.ts';
 import LoginPage from './login-page.tsx';
+import { RouterPageNavigation } from '../../lib/router-page-navigation.tsx';
 
 interface Call {
   method: string;
@@ -71,8 +72,13 @@ function fakeServer(): Transport {
 function renderLogin(initial = '/login') {
   const router = createMemoryRouter(
     [
-      { path: '/login', element: <LoginPage /> },
-      { path: '/home', element: <p>home page</p> },
+      {
+        Component: RouterPageNavigation,
+        children: [
+          { path: '/login', element: <LoginPage /> },
+          { path: '/home', element: <p>home page</p> },
+        ],
+      },
     ],
     { initialEntries: [initial] },
   );

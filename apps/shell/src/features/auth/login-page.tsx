@@ -1,6 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import type {
   CaptchaImage,
   LdapLoginRequest,
@@ -15,6 +14,7 @@ import { apiGet, apiPost, RequestError } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
 import { base64Utf8, passwordDigest, randomId } from '../../lib/crypto.ts';
 import { LanguagePicker } from '../../lib/language-picker.tsx';
+import { PageLink, usePageNavigation } from '../../lib/page-navigation.tsx';
 import { fetchTenantSettings } from '../../lib/session.ts';
 import { forgetSignOutNotice, peekSignOutNotice } from '../../lib/sign-out-notice.ts';
 import { warmUpSignedInCode } from '../../lib/warm-up.ts';
@@ -49,9 +49,12 @@ type RefusedField = 'password' | 'captcha' | 'submit';
  * or home (a stale token is refused there and brings him back here, signed out).
  */
 export default function LoginPage({ embedded = false }: { embedded?: boolean }) {
-  const [params] = useSearchParams();
-  if (!embedded && storage.isSignedIn()) return <Navigate to={loginTarget({ fromPath: params.get('fromPath') })} replace />;
-  return <LoginForm embedded={embedded} />;
+  const { navigate, search } = usePageNavigation();
+  const signedIn = !embedded && storage.isSignedIn();
+  useEffect(() => {
+    if (signedIn) navigate(loginTarget({ fromPath: search.get('fromPath') }), { replace: true });
+  }, [signedIn, navigate, search]);
+  return signedIn ? null : <LoginForm embedded={embedded} />;
 }
 
 /**
@@ -61,8 +64,7 @@ export default function LoginPage({ embedded = false }: { embedded?: boolean }) 
 function LoginForm({ embedded }: { embedded: boolean }) {
   const { t, i18n } = useTranslation();
   const language = toLanguage(i18n.language);
-  const navigate = useNavigate();
-  const [params] = useSearchParams();
+  const { navigate, search: params } = usePageNavigation();
   const ids = useId();
 
   const [settings, setSettings] = useState<TenantSettings | null>(() => storage.tenantSettings.get());
@@ -213,7 +215,7 @@ function LoginForm({ embedded }: { embedded: boolean }) {
       url: params.get('url'),
     });
     if (outcome.kind === 'navigate') {
-      void navigate(outcome.to, { replace: true });
+      navigate(outcome.to, { replace: true });
       return;
     }
     setRefusal({ message: outcome.message, field: 'submit' });
@@ -381,7 +383,7 @@ function LoginForm({ embedded }: { embedded: boolean }) {
         </form>
         {!embedded && isGateSystem(settings?.mjSystem ?? 0) ? (
           <p className="campus-login__other">
-            <Link to="/select-func">{t('login.cardWay')}</Link>
+            <PageLink to="/select-func">{t('login.cardWay')}</PageLink>
           </p>
         ) : null}
       </section>

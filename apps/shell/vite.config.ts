@@ -25,8 +25,8 @@ export default defineConfig({
       output: {
         // The login page's first load in a few files, not twenty: each file also carries about 480 bytes of
         // headers on the wire (issue 27). The contracts minus their message catalogues make one file; the small
-        // modules the sign-in pages share with the layout make another, with what they import (React, i18next,
-        // the request layer), which every page loads first anyway.
+        // modules the sign-in pages share with the layout make another, with what they import (React, the
+        // translations, the request layer), which every page loads first anyway.
         codeSplitting: {
           groups: [
             { name: 'contracts', test: /packages[\\/]contracts[\\/]src[\\/](?!.*-messages\.ts$)/ },

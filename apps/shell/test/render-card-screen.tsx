@@ -1,11 +1,9 @@
 import type { ReactElement } from 'react';
 import { render } from '@testing-library/react';
-import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { GateSetupState, TenantSettings } from '@campus/contracts';
 import { apiPaths } from '@campus/contracts';
-import { i18n } from '../src/lib/i18n.ts';
 import { installFakeApi } from './fake-api.ts';
 import type { FakeRoutes } from './fake-api.ts';
 
@@ -14,7 +12,7 @@ export const gateSettings = { mjSystem: 21, systemName: 'Demo Campus', loginLogo
 export const freshGate: GateSetupState = { mjSystem: 21, isGate: true, isInit: false, hasSecret: false, isIssueSecretCard: false, isIssueSuperAdminCard: false, customerNo: '' };
 
 /**
- * Renders a card screen at `path` as the router would (translations, react-query), with a stub page at each of
+ * Renders a card screen at `path` as the router would (with react-query), with a stub page at each of
  * `elsewhere` (it says "page <path>"), against a fake server that answers the entry checks with `state`.
  */
 export function renderCardScreen(path: string, element: ReactElement, options: { state?: GateSetupState; routes?: FakeRoutes; elsewhere?: string[] } = {}) {
@@ -29,11 +27,9 @@ export function renderCardScreen(path: string, element: ReactElement, options: {
   );
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const view = render(
-    <I18nextProvider i18n={i18n}>
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </I18nextProvider>,
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
   );
   return { ...view, router, seen };
 }

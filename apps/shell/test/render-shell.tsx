@@ -1,12 +1,10 @@
 import type { ReactElement } from 'react';
 import { render } from '@testing-library/react';
-import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { i18n } from '../src/lib/i18n.ts';
 
 /**
- * Renders `element` at /home as the shell would (translations, react-query, a router with a /login page).
+ * Renders `element` at /home as the shell would (react-query, a router with a /login page).
  * Pass `queryClient` to keep server state across a re-render (a page reload keeps none).
  */
 export function renderShell(element: ReactElement, queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } })) {
@@ -18,11 +16,9 @@ export function renderShell(element: ReactElement, queryClient = new QueryClient
     { initialEntries: ['/home'] },
   );
   const view = render(
-    <I18nextProvider i18n={i18n}>
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </I18nextProvider>,
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
   );
   return { ...view, view, router, queryClient };
 }

@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
 import { App as AntdApp, ConfigProvider, theme as antdTheme, version as antdVersion } from 'antd';
 import type { ThemeConfig } from 'antd';
-import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router-dom';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { toLanguage } from '@campus/contracts';
+import { useTranslation } from '../lib/use-translation.ts';
 import { registerNotifier } from '../lib/request.ts';
 import { staticNotifier } from '../lib/notifier.ts';
 import * as storage from '../lib/storage.ts';

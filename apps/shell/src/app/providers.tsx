@@ -1,8 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
-import { I18nextProvider, useTranslation } from 'react-i18next';
 import type { ProductInfo } from '@campus/contracts';
 import { apiPaths } from '@campus/contracts';
-import { i18n } from '../lib/i18n.ts';
+import { useTranslation } from '../lib/use-translation.ts';
 import { apiGet } from '../lib/request.ts';
 
 /** The page's language, and its title: the product name GetSysInfos answers in that language (spec §7). */
@@ -27,14 +26,15 @@ function DocumentLanguage() {
 }
 
 /**
- * What every page needs: translations. antd's providers and react-query live in `antd-root.tsx`, loaded
- * with the first route that uses them, so the login page's first load stays small.
+ * What every page needs: the page's language and title (the texts need no provider: lib/use-translation.ts).
+ * antd's providers and react-query live in `antd-root.tsx`, loaded with the first route that uses them, so the
+ * login page's first load stays small.
  */
 export function Providers({ children }: { children: ReactNode }) {
   return (
-    <I18nextProvider i18n={i18n}>
+    <>
       <DocumentLanguage />
       {children}
-    </I18nextProvider>
+    </>
   );
 }

@@ -1,6 +1,6 @@
 import { Form, Input } from 'antd';
-import { useTranslation } from 'react-i18next';
 import type { PasswordComplexity } from '@campus/contracts';
+import { useTranslation } from './use-translation.ts';
 import { checkNewPassword, policyFrom, problemText } from './password-rules.ts';
 
 /**

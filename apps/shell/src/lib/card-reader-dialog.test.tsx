@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router-dom';
 import type { TenantSettings } from '@campus/contracts';
 import { apiPaths, cardIssuerPaths } from '@campus/contracts';
@@ -48,11 +47,9 @@ describe('the card reader dialog', () => {
     issuerOnPort('7401', called);
     const seen = installFakeApi({ [apiPaths.tenantSettings]: () => ({ data: { ...gateSettings, cardIssuerUrl: 'http://127.0.0.1:7401' } }) });
     render(
-      <I18nextProvider i18n={i18n}>
-        <MemoryRouter>
-          <CardReaderDialog open title="Read" flow={readCard} onClose={() => {}} />
-        </MemoryRouter>
-      </I18nextProvider>,
+      <MemoryRouter>
+        <CardReaderDialog open title="Read" flow={readCard} onClose={() => {}} />
+      </MemoryRouter>,
     );
     expect(await screen.findByText('card reader not installed or configured')).toBeInTheDocument();
     expect(seen.filter((call) => call.url === apiPaths.tenantSettings)).toHaveLength(0);
@@ -67,11 +64,9 @@ describe('the card reader dialog', () => {
     issuerOnPort('none', []);
     installFakeApi({});
     const view = render(
-      <I18nextProvider i18n={i18n}>
-        <MemoryRouter>
-          <CardReaderDialog open title="Read" flow={readCard} onClose={() => {}} />
-        </MemoryRouter>
-      </I18nextProvider>,
+      <MemoryRouter>
+        <CardReaderDialog open title="Read" flow={readCard} onClose={() => {}} />
+      </MemoryRouter>,
     );
     const advice = (await screen.findByText('card reader not installed or configured')).closest('[role="alert"]')!;
     expect(advice).toHaveTextContent('download "Card issuer" for its system from the Tools page, unpack it and run start.cmd (Windows) or ./start.sh (Linux)');
@@ -84,11 +79,9 @@ describe('the card reader dialog', () => {
     await i18n.changeLanguage('zh-MO');
     storage.tenantSettings.set({ ...gateSettings, cardIssuerUrl: 'http://127.0.0.1:18085' } as TenantSettings);
     render(
-      <I18nextProvider i18n={i18n}>
-        <MemoryRouter>
-          <CardReaderDialog open title="Read" flow={readCard} onClose={() => {}} />
-        </MemoryRouter>
-      </I18nextProvider>,
+      <MemoryRouter>
+        <CardReaderDialog open title="Read" flow={readCard} onClose={() => {}} />
+      </MemoryRouter>,
     );
     const said = (await screen.findByText('讀卡器未安裝或未設定')).closest('[role="alert"]')!;
     expect(said).toHaveTextContent('從工具頁面下載適合本機系統的「發卡器」');

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Alert, Button, Modal, Result, Spin } from 'antd';
-import { useTranslation } from 'react-i18next';
 import { cardTimings, localDeviceServicePort } from '@campus/contracts';
+import { useTranslation } from './use-translation.ts';
 import { issuerBaseUrl } from './card-issuer.ts';
 import { useCardFlow } from './use-card-flow.ts';
 import type { CardFlow, CardFlowView } from './use-card-flow.ts';

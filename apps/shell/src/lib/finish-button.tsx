@@ -1,6 +1,6 @@
 import { Button } from 'antd';
-import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
+import { useTranslation } from './use-translation.ts';
 import * as storage from './storage.ts';
 
 /**

@@ -1,10 +1,10 @@
 import { useEffect, type ReactNode } from 'react';
 import { Spin } from 'antd';
-import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import type { GateSetupState, LanguageCode, TenantSettings } from '@campus/contracts';
 import { apiPaths, isGateSystem, toLanguage } from '@campus/contracts';
+import { useTranslation } from './use-translation.ts';
 import { apiGet, apiPost } from './request.ts';
 import { randomId } from './crypto.ts';
 import { gateEntryRedirect, gateFamilyOf, gateStepPathsOf } from './gate-setup.ts';

@@ -1,25 +1,15 @@
-import i18next from 'i18next';
-import { initReactI18next } from 'react-i18next';
 import type { LanguageCode } from '@campus/contracts';
 import { fallbackLanguage, languageCodes } from '@campus/contracts';
 import * as storage from './storage.ts';
 import { matchBrowserLanguage } from './browser-language.ts';
+import { createTranslator } from './translator.ts';
 
-export const i18n = i18next.createInstance();
-
-void i18n.use(initReactI18next).init({
-  // each language's texts are a chunk of their own, fetched when it is first shown (loadLanguage)
-  resources: {},
-  partialBundledLanguages: true,
+// each language's texts are a chunk of their own, fetched when it is first shown (loadLanguage)
+export const i18n = createTranslator({
   // the user's own pick, else the browser's preference, else the fallback (zh-CN)
-  lng: storage.language.getStored() ?? matchBrowserLanguage(typeof navigator === 'undefined' ? [] : navigator.languages) ?? fallbackLanguage,
-  fallbackLng: fallbackLanguage,
-  supportedLngs: [...languageCodes],
-  interpolation: { escapeValue: false },
-  // menu titles arrive as resource bundles after sign-in: re-render when they do
-  react: { bindI18nStore: 'added' },
-  returnNull: false,
-  initAsync: false,
+  language: storage.language.getStored() ?? matchBrowserLanguage(typeof navigator === 'undefined' ? [] : navigator.languages) ?? fallbackLanguage,
+  fallbackLanguage,
+  supportedLanguages: languageCodes,
 });
 
 /** The page's language for the browser and assistive technology: <html lang> follows the interface language. */

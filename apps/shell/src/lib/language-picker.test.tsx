@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import { I18nextProvider } from 'react-i18next';
 import { i18n } from './i18n.ts';
 
 vi.mock('./request.ts', () => ({
@@ -12,11 +11,7 @@ vi.mock('./request.ts', () => ({
 const { LanguagePicker } = await import('./language-picker.tsx');
 
 function show() {
-  render(
-    <I18nextProvider i18n={i18n}>
-      <LanguagePicker />
-    </I18nextProvider>,
-  );
+  render(<LanguagePicker />);
   return screen.getByTestId('language-picker') as HTMLSelectElement;
 }
 

@@ -1,7 +1,7 @@
 import { useEffect, useState, type KeyboardEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { LanguageCode } from '@campus/contracts';
 import { apiPaths, isLanguageCode } from '@campus/contracts';
+import { useTranslation } from './use-translation.ts';
 import { languageOptions } from './i18n.ts';
 import { apiGet } from './request.ts';
 import { changeLanguage } from './session.ts';

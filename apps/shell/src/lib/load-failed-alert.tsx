@@ -1,6 +1,6 @@
 import type { CSSProperties, ReactNode } from 'react';
 import { Alert, Button } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from './use-translation.ts';
 
 /** Something a view needs did not arrive: what, optionally why, and Retry. */
 export function LoadFailedAlert({

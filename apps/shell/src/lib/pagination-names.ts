@@ -1,6 +1,6 @@
 import { cloneElement, isValidElement, type ReactNode } from 'react';
 import type { PaginationProps } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from './use-translation.ts';
 
 type ItemRender = NonNullable<PaginationProps['itemRender']>;
 

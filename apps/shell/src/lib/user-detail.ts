@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
 import type { UserInfo } from '@campus/contracts';
 import { apiPaths } from '@campus/contracts';
+import { useTranslation } from './use-translation.ts';
 import { apiGet } from './request.ts';
 import { takeEarly } from './layout-data.ts';
 

@@ -6,7 +6,8 @@ import zhCN from './zh-CN.json';
 import zhMO from './zh-MO.json';
 
 // Every translation key the code names literally must be a text in all three languages: a missing key shows the
-// key itself, and a key that names a group of texts shows i18next's "returned an object" error (issue 15).
+// key itself, and so does a key that names a group of texts (under i18next it showed a "returned an object" error,
+// issue 15).
 type Tree = { [key: string]: string | Tree };
 const locales: Record<string, Tree> = { 'en-US': enUS, 'zh-CN': zhCN, 'zh-MO': zhMO };
 const sourceRoot = path.resolve(import.meta.dirname, '..');

@@ -1,7 +1,7 @@
 import { Suspense, type ReactNode } from 'react';
 import { Descriptions, Modal, Spin, Tabs } from 'antd';
-import { useTranslation } from 'react-i18next';
 import { shellVersion } from '@campus/contracts';
+import { useTranslation } from '../../lib/use-translation.ts';
 import * as storage from '../../lib/storage.ts';
 import { closeAbout, setAboutTab, useAboutDialog, type AboutTab } from './about-state.ts';
 import { VersionInfoTab } from './version-info-tab.tsx';

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useTranslation } from 'react-i18next';
 import { QueryClient, useQuery } from '@tanstack/react-query';
 import type { UserInfo } from '@campus/contracts';
 import { apiPaths } from '@campus/contracts';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { i18n } from '../../lib/i18n.ts';
 import { apiGet, http, registerNotifier, type Transport } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';

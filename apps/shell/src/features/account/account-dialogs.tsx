@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { useUserDetail } from '../../lib/user-detail.ts';
 import * as storage from '../../lib/storage.ts';
 import { closeChangePassword, openChangePassword, useChangePasswordDialog } from './change-password-state.ts';

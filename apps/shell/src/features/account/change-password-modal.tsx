@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Button, Form, Input, message, Modal } from 'antd';
 import type { InputRef } from 'antd';
-import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ChangePasswordRequest, PasswordComplexity } from '@campus/contracts';
 import { apiPaths, codes, digestModeFor } from '@campus/contracts';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { apiGet, apiPost, RequestError } from '../../lib/request.ts';
 import { passwordDigest } from '../../lib/crypto.ts';
 import { sealPassword } from '../../lib/password-seal.ts';

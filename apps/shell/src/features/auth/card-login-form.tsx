@@ -1,9 +1,9 @@
 import { lazy, Suspense, useState } from 'react';
 import { Button, Form, Input } from 'antd';
-import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import type { CardLoginReply, TenantEntry } from '@campus/contracts';
 import { cardIssuerPaths, codes, loginTypes } from '@campus/contracts';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { issuerCall, pairIssuer } from '../../lib/card-issuer.ts';
 import { CardFlowError, readerStep } from '../../lib/card-flow.ts';
 import type { FlowContext } from '../../lib/card-flow.ts';

@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { I18nextProvider } from 'react-i18next';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { apiPaths, codes } from '@campus/contracts';
 import { i18n } from '../../lib/i18n.ts';
@@ -82,11 +81,7 @@ function renderLogin(initial = '/login') {
     ],
     { initialEntries: [initial] },
   );
-  render(
-    <I18nextProvider i18n={i18n}>
-      <RouterProvider router={router} />
-    </I18nextProvider>,
-  );
+  render(<RouterProvider router={router} />);
   return router;
 }
 

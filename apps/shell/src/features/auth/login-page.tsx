@@ -1,5 +1,4 @@
 import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import type {
   CaptchaImage,
   LdapLoginRequest,
@@ -10,6 +9,7 @@ import type {
   WebLoginRequest,
 } from '@campus/contracts';
 import { apiPaths, codes, digestModeFor, isGateSystem, loginTypes, toLanguage } from '@campus/contracts';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { apiGet, apiPost, RequestError } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
 import { base64Utf8, passwordDigest, randomId } from '../../lib/crypto.ts';

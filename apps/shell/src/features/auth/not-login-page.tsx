@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { isSuccessCode, loginTypes } from '@campus/contracts';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { errorWithMessage } from '../../lib/paths.ts';
 import { RequestError } from '../../lib/request.ts';
 import { completeLogin } from './post-login.ts';

@@ -1,5 +1,5 @@
 import { Tabs } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { GateScreenFrame } from '../../lib/gate-screen-frame.tsx';
 import { CardLoginForm } from './card-login-form.tsx';
 import LoginPage from './login-page.tsx';

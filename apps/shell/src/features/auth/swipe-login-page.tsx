@@ -1,6 +1,6 @@
 import { Segmented } from 'antd';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { GateScreenFrame } from '../../lib/gate-screen-frame.tsx';
 import { CardLoginForm } from './card-login-form.tsx';
 

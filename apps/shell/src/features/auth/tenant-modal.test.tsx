@@ -1,7 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { I18nextProvider } from 'react-i18next';
 import { i18n } from '../../lib/i18n.ts';
 import { TenantModal } from './tenant-modal.tsx';
 
@@ -13,11 +12,7 @@ const tenants = [
 function renderModal() {
   const onConfirm = vi.fn();
   const onCancel = vi.fn();
-  render(
-    <I18nextProvider i18n={i18n}>
-      <TenantModal tenants={tenants} onConfirm={onConfirm} onCancel={onCancel} />
-    </I18nextProvider>,
-  );
+  render(<TenantModal tenants={tenants} onConfirm={onConfirm} onCancel={onCancel} />);
   return { onConfirm, onCancel };
 }
 

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { ConfigProvider, Modal, Radio, Space } from 'antd';
-import { useTranslation } from 'react-i18next';
 import type { TenantEntry } from '@campus/contracts';
 import { toLanguage } from '@campus/contracts';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { beforeSignInTheme } from '../../lib/skins.ts';
 import { antdLocales } from '../../lib/antd-locales.ts';
 

@@ -1,7 +1,7 @@
 import { Descriptions, Modal } from 'antd';
-import { useTranslation } from 'react-i18next';
 import type { BackupLogRow } from '@campus/contracts';
 import { formatCount } from '@campus/subapp-sdk/numbers';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { formatBackupTime, formatFileSize } from './backup-log-format.ts';
 
 /** One backup log entry in full (spec §2 "Backup Log viewer and detail modal", §3 "Backup log row"). */

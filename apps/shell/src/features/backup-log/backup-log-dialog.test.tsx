@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { I18nextProvider } from 'react-i18next';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { BackupLogRow, BackupLogSearchRequest } from '@campus/contracts';
 import { apiPaths, codes } from '@campus/contracts';
@@ -53,11 +52,9 @@ function fakeServer(): Transport {
 function renderDialog() {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const view = render(
-    <I18nextProvider i18n={i18n}>
-      <QueryClientProvider client={queryClient}>
-        <BackupLogDialog />
-      </QueryClientProvider>
-    </I18nextProvider>,
+    <QueryClientProvider client={queryClient}>
+      <BackupLogDialog />
+    </QueryClientProvider>,
   );
   act(() => openBackupLogs());
   return view;

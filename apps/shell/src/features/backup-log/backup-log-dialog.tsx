@@ -1,10 +1,10 @@
 import { useId, useState } from 'react';
 import { Button, DatePicker, Modal, Space } from 'antd';
 import type { GetProps, TableColumnsType } from 'antd';
-import { useTranslation } from 'react-i18next';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { BackupLogRow, BackupLogSearchRequest } from '@campus/contracts';
 import { apiPaths, backupLogPaging, isSuccessCode } from '@campus/contracts';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { apiPostRaw, RequestError } from '../../lib/request.ts';
 import { closeBackupLogs, useBackupLogDialog } from './backup-log-state.ts';
 import { backupLogSearchBody, filterFromRange, formatBackupTime, formatFileSize, noFilter } from './backup-log-format.ts';

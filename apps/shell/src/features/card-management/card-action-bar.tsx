@@ -1,6 +1,6 @@
 import { Button, Space } from 'antd';
-import { useTranslation } from 'react-i18next';
 import type { CardStateAction } from '@campus/contracts';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { allowedActions, stateActions } from './card-action-rules.ts';
 import type { CardTableKind } from './card-table-kinds.ts';
 

@@ -1,5 +1,5 @@
 import { Button, Form, Input, Select, Space } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/use-translation.ts';
 import type { CardFilter } from './card-search.ts';
 import { noCardFilter } from './card-search.ts';
 import { holderLabel, useCardFilterOptions } from './card-table-queries.ts';

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CardOption, CardSearchRequest, CardStateAction, SystemAdminOption } from '@campus/contracts';
 import { apiPaths } from '@campus/contracts';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { gateStateQueryKey } from '../../lib/gate-screen-frame.tsx';
 import { cardManagerCall } from './card-manager-calls.ts';
 import { cardTableKinds } from './card-table-kinds.ts';

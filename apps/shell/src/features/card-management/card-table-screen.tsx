@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Alert, Button } from 'antd';
-import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router-dom';
 import type { CardStateAction, GateSetupState } from '@campus/contracts';
+import { useTranslation } from '../../lib/use-translation.ts';
 import type { CardFlow } from '../../lib/card-reader-dialog.tsx';
 import { LoadFailedAlert } from '../../lib/load-failed-alert.tsx';
 import { CardActionBar } from './card-action-bar.tsx';

@@ -1,9 +1,9 @@
 import { Tag } from 'antd';
 import type { TableColumnsType, TablePaginationConfig } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
-import { useTranslation } from 'react-i18next';
 import type { CardOption } from '@campus/contracts';
 import { cardStates, cardTablePaging } from '@campus/contracts';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { defaultCardSort } from './card-search.ts';
 import type { CardPage, CardSort, CardSortField } from './card-search.ts';
 import { cardTableKinds } from './card-table-kinds.ts';

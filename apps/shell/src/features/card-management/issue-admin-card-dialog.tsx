@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Form, Modal, Select, Space } from 'antd';
-import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import type { CanIssueCardReply, PasswordComplexity } from '@campus/contracts';
 import { apiPaths } from '@campus/contracts';
+import { useTranslation } from '../../lib/use-translation.ts';
 import type { CardFlow } from '../../lib/card-reader-dialog.tsx';
 import { apiGet } from '../../lib/request.ts';
 import { CardPasswordFields } from '../../lib/card-password-fields.tsx';

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, Form, Input, Modal } from 'antd';
-import { useTranslation } from 'react-i18next';
 import { cardTimings } from '@campus/contracts';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { CardFlowStatus } from '../../lib/card-reader-dialog.tsx';
 import type { FlowContext } from '../../lib/card-flow.ts';
 import { useCardFlow } from '../../lib/use-card-flow.ts';

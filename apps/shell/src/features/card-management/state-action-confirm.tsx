@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Modal } from 'antd';
-import { useTranslation } from 'react-i18next';
 import type { CardStateAction } from '@campus/contracts';
 import { cardStateRules } from '@campus/contracts';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { problemText } from './card-manager-calls.ts';
 import { applyStateAction, useRefreshCardTable } from './card-table-queries.ts';
 import type { CardRow, CardTableKind } from './card-table-kinds.ts';

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Alert, Button, Form, Input } from 'antd';
-import { useTranslation } from 'react-i18next';
 import { Navigate, useSearchParams } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import type { PasswordComplexity, SuperAdmin } from '@campus/contracts';
 import { apiPaths, codes } from '@campus/contracts';
+import { useTranslation } from '../../lib/use-translation.ts';
 import type { CardFlow } from '../../lib/card-reader-dialog.tsx';
 import { GateScreenFrame, useGateStepPaths } from '../../lib/gate-screen-frame.tsx';
 import { SetupStepDialog } from './setup-step-dialog.tsx';

@@ -1,7 +1,7 @@
-import type { TFunction } from 'i18next';
+import type { TranslateFunction } from '../../lib/translator.ts';
 
 /** The customer number rules of spec §5, in their order; null when the number is fine. */
-export function customerNumberProblem(value: string, t: TFunction): string | null {
+export function customerNumberProblem(value: string, t: TranslateFunction): string | null {
   const text = value.trim();
   if (text === '') return t('cardSetup.init.customerNoRequired');
   if (!/^\d+$/.test(text)) return t('cardSetup.init.digitsOnly');

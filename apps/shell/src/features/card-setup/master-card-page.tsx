@@ -1,10 +1,10 @@
 import { useEffect, useRef } from 'react';
 import { Button } from 'antd';
-import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import type { GateSetupState } from '@campus/contracts';
 import { apiPaths, cardTimings } from '@campus/contracts';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { CardFlowStatus } from '../../lib/card-reader-dialog.tsx';
 import { GateScreenFrame, gateStateQueryKey } from '../../lib/gate-screen-frame.tsx';
 import { afterMasterCard, gateFamilyOf } from '../../lib/gate-setup.ts';

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Alert, Button, Form, Input } from 'antd';
-import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { CardReadReply, GateSetupState, GmSysKeyDataRequest, SysKeyDataReply } from '@campus/contracts';
 import { apiPaths, cardIssuerPaths } from '@campus/contracts';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { issuerCall, issuerPublicKey, pairIssuer } from '../../lib/card-issuer.ts';
 import { readerStep, serverStep } from '../../lib/card-flow.ts';
 import { passwordDigest } from '../../lib/crypto.ts';

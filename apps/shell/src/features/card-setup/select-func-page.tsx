@@ -1,6 +1,6 @@
 import { Button, Space } from 'antd';
-import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { GateScreenFrame } from '../../lib/gate-screen-frame.tsx';
 
 const ways = [

@@ -1,9 +1,9 @@
 import { Alert, Descriptions, Table } from 'antd';
-import { useTranslation } from 'react-i18next';
 import { Link, Navigate } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import type { AdminLoginCardSummary, SuperAdminIssueData } from '@campus/contracts';
 import { apiPaths, cardStates, codes } from '@campus/contracts';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { GateScreenFrame, useGateStepPaths } from '../../lib/gate-screen-frame.tsx';
 import { apiPost, RequestError } from '../../lib/request.ts';
 import { FinishButton } from '../../lib/finish-button.tsx';

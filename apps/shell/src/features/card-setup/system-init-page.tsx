@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Form, Input } from 'antd';
-import { useTranslation } from 'react-i18next';
 import { cardTimings, codes } from '@campus/contracts';
 import type { GateSetupState, LanguageCode } from '@campus/contracts';
 import { toLanguage } from '@campus/contracts';
+import { useTranslation } from '../../lib/use-translation.ts';
 import type { CardFlowError } from '../../lib/card-flow.ts';
 import type { CardFlow } from '../../lib/card-reader-dialog.tsx';
 import { messageInLanguage } from '../../lib/code-message.ts';

@@ -1,6 +1,6 @@
 import { Result } from 'antd';
-import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
+import { useTranslation } from '../../lib/use-translation.ts';
 
 /** /error?msg=<URL-encoded message>: the message is shown as text, never as HTML. */
 export default function ErrorPage() {

@@ -1,6 +1,6 @@
 import { Button, Result } from 'antd';
-import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { NotFoundImage } from '../../lib/not-found-image.tsx';
 
 export default function NotFoundPage() {

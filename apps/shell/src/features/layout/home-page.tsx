@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Alert, Spin } from 'antd';
-import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useTranslation } from '../../lib/use-translation.ts';
 import * as storage from '../../lib/storage.ts';
 import { useMenuStore } from '../../lib/menus.ts';
 import { decideHome } from '../../lib/home-decision.ts';

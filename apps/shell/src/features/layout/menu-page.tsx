@@ -1,5 +1,5 @@
 import { Navigate, useLocation } from 'react-router-dom';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { findMenuPage, isAlwaysAcceptedPath, menuTitleKey, useMenuStore } from '../../lib/menus.ts';
 import { safeRedirectTarget } from '../../lib/paths.ts';
 

@@ -1,6 +1,6 @@
 import { Drawer, Menu } from 'antd';
-import { useTranslation } from 'react-i18next';
 import type { MenuPage, MenuSystem } from '@campus/contracts';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { systemLabelKey } from '../../lib/menus.ts';
 import { SideMenu } from './side-menu.tsx';
 

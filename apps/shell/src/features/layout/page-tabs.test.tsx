@@ -1,7 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { i18n } from '../../lib/i18n.ts';
 import { PageTabs } from './page-tabs.tsx';
@@ -20,14 +19,12 @@ function tabsOf(paths: string[], active: string): TabState {
 function show(state: TabState, at: string) {
   useTabStore.setState(state, true);
   return render(
-    <I18nextProvider i18n={i18n}>
-      <MemoryRouter initialEntries={[at]}>
-        <PageTabs tabs={state} />
-        <Routes>
-          <Route path="*" element={<Where />} />
-        </Routes>
-      </MemoryRouter>
-    </I18nextProvider>,
+    <MemoryRouter initialEntries={[at]}>
+      <PageTabs tabs={state} />
+      <Routes>
+        <Route path="*" element={<Where />} />
+      </Routes>
+    </MemoryRouter>,
   );
 }
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { CloseOutlined } from '@ant-design/icons';
-import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { tabActions, useTabStore, type TabState } from './tab-store.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Menu } from 'antd';
 import type { MenuProps } from 'antd';
-import { useTranslation } from 'react-i18next';
 import type { MenuPage } from '@campus/contracts';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { ancestorsOf, sideMenuTree, type SideNode } from './side-menu-tree.ts';
 
 type Item = Required<MenuProps>['items'][number];

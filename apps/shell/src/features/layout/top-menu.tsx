@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Menu } from 'antd';
 import type { MenuProps } from 'antd';
-import { useTranslation } from 'react-i18next';
 import type { MenuSystem } from '@campus/contracts';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { systemLabelKey } from '../../lib/menus.ts';
 import { headerModuleCount, initialWidth, splitModules, trackWidth } from './header-modules.ts';
 

@@ -1,7 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { I18nextProvider } from 'react-i18next';
 import { i18n } from '../../lib/i18n.ts';
 import * as storage from '../../lib/storage.ts';
 import { UserMenu, type UserMenuActions } from './user-menu.tsx';
@@ -12,11 +11,7 @@ function actions(): UserMenuActions {
 }
 
 async function openMenu(backupLogs: boolean, handlers = actions(), loginTime?: number, cardTables = false) {
-  render(
-    <I18nextProvider i18n={i18n}>
-      <UserMenu name="Staff" loginTime={loginTime} entries={{ deviceService: false, opsPlatform: false, backupLogs }} cardTables={cardTables} actions={handlers} />
-    </I18nextProvider>,
-  );
+  render(<UserMenu name="Staff" loginTime={loginTime} entries={{ deviceService: false, opsPlatform: false, backupLogs }} cardTables={cardTables} actions={handlers} />);
   await userEvent.click(screen.getByTestId('user-menu'));
   await waitFor(() => expect(screen.getByText('About System')).toBeInTheDocument());
   return handlers;

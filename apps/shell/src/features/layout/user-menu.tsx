@@ -2,7 +2,7 @@ import { cloneElement, isValidElement, useRef, useState, type KeyboardEvent } fr
 import { Button, Dropdown } from 'antd';
 import type { MenuProps } from 'antd';
 import { DownOutlined, UserOutlined } from '@ant-design/icons';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { returnFocusLater } from '../../lib/focus-return.ts';
 import { useOpenedOnce } from '../../lib/use-opened-once.ts';
 import { viewerTime } from '../../lib/time-format.ts';

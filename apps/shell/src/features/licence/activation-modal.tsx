@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Alert, Button, Checkbox, Empty, Modal, Spin, Tabs } from 'antd';
-import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import type { ActivateLicenceRequest, LicenceDetail, LicenceDetailRequest } from '@campus/contracts';
 import { apiPaths, licenceModalWidths } from '@campus/contracts';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { apiPost } from '../../lib/request.ts';
 import { LicenceDetailView } from './licence-detail-view.tsx';
 import { useFinalSubmit } from './use-final-submit.ts';

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Alert, Button, Modal, Space, Spin, Typography } from 'antd';
 import { CloseCircleFilled, ExclamationCircleFilled, InfoCircleFilled } from '@ant-design/icons';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { readableColors } from '../../lib/readable-colors.ts';
 import { useQuery } from '@tanstack/react-query';
 import type { LicencePermission } from '@campus/contracts';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, Button, List, message, Modal, Typography, Upload } from 'antd';
 import type { UploadFile } from 'antd';
 import { CheckCircleFilled, CloseCircleFilled, UploadOutlined } from '@ant-design/icons';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { readableColors } from '../../lib/readable-colors.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import type { LicenceUploadResult } from '@campus/contracts';

@@ -1,9 +1,9 @@
 import { Alert, Button, Checkbox, Form, Input, Modal, Spin, Typography } from 'antd';
 import type { GetProps } from 'antd';
-import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import type { AddTrialLicenceRequest, LicenceApp } from '@campus/contracts';
 import { apiPaths, digestModeFor, licenceLimits, licenceModalWidths } from '@campus/contracts';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { apiPost } from '../../lib/request.ts';
 import { passwordDigest } from '../../lib/crypto.ts';
 import * as storage from '../../lib/storage.ts';

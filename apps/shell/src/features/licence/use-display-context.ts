@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { viewerUtcDiff } from '../../lib/time-format.ts';
 import type { DisplayContext, Translate } from './licence-display.ts';
 

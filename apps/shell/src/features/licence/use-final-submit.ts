@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { message } from 'antd';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { RequestError } from '../../lib/request.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { Button, Result, Spin } from 'antd';
-import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { NotFoundImage } from '../../lib/not-found-image.tsx';
 import { findMenuPage, isAlwaysAcceptedPath, systemLabelKey, useMenuStore } from '../../lib/menus.ts';
 import { subAppContainerId, subAppForPath, useSubAppStore, type SubAppFailure } from '../../lib/sub-apps.ts';

@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { act, render, screen } from '@testing-library/react';
-import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter } from 'react-router-dom';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { apiPaths } from '@campus/contracts';
@@ -23,13 +22,11 @@ describe('/tools (spec §2)', () => {
       },
     });
     render(
-      <I18nextProvider i18n={i18n}>
-        <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-          <MemoryRouter>
-            <ToolsPage />
-          </MemoryRouter>
-        </QueryClientProvider>
-      </I18nextProvider>,
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <MemoryRouter>
+          <ToolsPage />
+        </MemoryRouter>
+      </QueryClientProvider>,
     );
     expect(await screen.findByRole('link', { name: 'Download Card issuer (Windows x64)' })).toBeInTheDocument();
     expect(screen.getByText('use en-US')).toBeInTheDocument();

@@ -1,8 +1,8 @@
 import { Alert } from 'antd';
-import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { apiPaths, toLanguage, toolFileUrl } from '@campus/contracts';
+import { useTranslation } from '../../lib/use-translation.ts';
 import { HeightLimitedTable } from '../../lib/height-limited-table.tsx';
 import { plainGet } from '../../lib/request.ts';
 

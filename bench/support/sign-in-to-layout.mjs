@@ -12,6 +12,24 @@ const layoutReady = `
   document.querySelector('.campus-page-tabs [data-tab-path]')
 `;
 
+/** Resolves once the page has fetched nothing for 500 ms and then has an idle moment (runs in the browser). */
+function quietPage() {
+  return new Promise((resolve) => {
+    let fetched = -1;
+    let since = performance.now();
+    const check = () => {
+      const count = performance.getEntriesByType('resource').length;
+      if (count !== fetched) {
+        fetched = count;
+        since = performance.now();
+      }
+      if (performance.now() - since >= 500) window.requestIdleCallback(() => resolve(), { timeout: 2000 });
+      else setTimeout(check, 50);
+    };
+    check();
+  });
+}
+
 async function oneRun(browser, baseUrl, account) {
   const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
@@ -30,8 +48,9 @@ async function oneRun(browser, baseUrl, account) {
     await page.getByLabel('Username').fill(account.account);
     await page.getByLabel('Password').fill(account.password);
     // the shell loads the signed-in code while the form is being filled in; a person typing a password
-    // takes longer than that, so the click comes once the page is idle again
-    await page.waitForLoadState('networkidle');
+    // takes longer than that, so the click comes once the page is quiet again: nothing fetched for 500 ms, then
+    // an idle moment (waitForLoadState('networkidle') would not wait: the page was idle once, after loading)
+    await page.evaluate(quietPage);
     const submit = page.getByRole('button', { name: 'Log in' });
     await page.evaluate((ready) => {
       const check = new Function(`return Boolean(${ready})`);

@@ -47,16 +47,21 @@ export async function logout(): Promise<void> {
  * The browser's own language only fills in before anything was chosen or signed in (lib/i18n.ts).
  */
 
-/** The tenant's settings in `language`: the system name is localised (login page, header, About, sub-apps). */
-export async function fetchTenantSettings(language: LanguageCode): Promise<TenantSettings | null> {
+/** The tenant's settings in `language`, or null when they could not be fetched; nothing is stored. */
+export async function requestTenantSettings(language: LanguageCode): Promise<TenantSettings | null> {
   try {
-    const settings = await apiGet<TenantSettings>(apiPaths.tenantSettings, { guid: randomId() }, { language });
-    if (settings) storage.tenantSettings.set(settings);
-    return settings ?? null;
+    return (await apiGet<TenantSettings>(apiPaths.tenantSettings, { guid: randomId() }, { language })) ?? null;
   } catch {
-    // the stored settings stay
     return null;
   }
+}
+
+/** The tenant's settings in `language`, stored: the system name is localised (login page, header, About, sub-apps). */
+export async function fetchTenantSettings(language: LanguageCode): Promise<TenantSettings | null> {
+  const settings = await requestTenantSettings(language);
+  // without an answer the stored settings stay
+  if (settings) storage.tenantSettings.set(settings);
+  return settings;
 }
 
 /** Saves `language` as the signed-in user's setting; unsaved stays marked when the server could not keep it. */

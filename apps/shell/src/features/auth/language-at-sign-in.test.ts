@@ -18,6 +18,13 @@ const menus: MenuData = {
   menuList: [{ id: 'p', path: '/qy/homePage', name: 'home', title: 'Home', sortNum: 1, isFuncRight: false, funcRightPerms: [], meta: { appNo: 'qy', parentId: null, isSide: true } }],
 };
 
+/** An answer held back until `resolve` is called (Promise.withResolvers is not in Node 20). */
+function held() {
+  let resolve = () => undefined as void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
 const signIn = () => completeLogin({ token: 'tok', tenantCode: '1001' }, { loginType: loginTypes.password });
 const saves = () => seen.filter((call) => call.url === apiPaths.saveUserSettings).map((call) => call.body);
 
@@ -85,6 +92,44 @@ describe('the language at sign-in', () => {
     await signIn();
     expect(i18n.language).toBe('zh-CN');
     expect(serverLanguage).toBe('zh-CN');
+  });
+
+  it("asks for what is shown in a language without waiting for the user's settings; the user's language wins", async () => {
+    const settingsHeld = held();
+    const englishTenantHeld = held();
+    const languageOf = (call: SeenCall) => call.config.headers.get('language');
+    const calls = installFakeApi({
+      [apiPaths.userSettings]: async () => {
+        await settingsHeld.promise;
+        return { data: { language: serverLanguage } };
+      },
+      [apiPaths.licencePermission]: () => ({ data: { isNormal: true } }),
+      [apiPaths.tenantSettings]: async (call) => {
+        // the answer in the language shown comes last of all
+        if (languageOf(call) === 'en-US') await englishTenantHeld.promise;
+        return { data: { systemName: `name in ${String(languageOf(call))}`, mjSystem: 1 } };
+      },
+      [apiPaths.menus]: () => ({ data: menus }),
+      [apiPaths.permissions]: () => ({ data: [{ appCode: 'qy', ids: [] }] }),
+      [apiPaths.userDetail]: () => ({ data: { name: 'Staff' } }),
+      [apiPaths.systemLogos]: () => ({ data: [] }),
+      [apiPaths.subAppRegistry]: () => ({ data: [] }),
+    });
+    const signedIn = signIn();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    // before the settings answer: the tenant settings, the menus and the layout's data, in the language shown
+    const early = calls.map((call) => `${call.url} ${String(languageOf(call))}`);
+    for (const path of [apiPaths.tenantSettings, apiPaths.menus, apiPaths.userDetail, apiPaths.systemLogos, apiPaths.subAppRegistry]) {
+      expect(early).toContain(`${path} en-US`);
+    }
+    settingsHeld.resolve();
+    // the settings name zh-MO: asked again in it, and the sign-in ends in it
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    englishTenantHeld.resolve();
+    await signedIn;
+    expect(i18n.language).toBe('zh-MO');
+    expect(calls.filter((call) => call.url === apiPaths.tenantSettings).map(languageOf)).toEqual(['en-US', 'zh-MO']);
+    expect(storage.tenantSettings.get()?.systemName).toBe('name in zh-MO');
   });
 
   it('a switch while signed in also fetches the tenant settings (system name) in the new language', async () => {

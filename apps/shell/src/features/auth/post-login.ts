@@ -4,7 +4,7 @@ import { apiGet } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
 import { applyMenus, fetchMenus } from '../../lib/menus.ts';
 import { applyLanguage, currentLanguage, i18n } from '../../lib/i18n.ts';
-import { fetchTenantSettings, saveLanguageChoice } from '../../lib/session.ts';
+import { requestTenantSettings, saveLanguageChoice } from '../../lib/session.ts';
 import { prefetchLayoutData } from '../../lib/layout-data.ts';
 import { errorWithMessage, homePath, safeRedirectTarget } from '../../lib/paths.ts';
 
@@ -49,21 +49,28 @@ export async function completeLogin(info: LoginInfo, options: PostLoginOptions):
         (value) => (isLanguageCode(value?.language) ? value.language : shownLanguage),
         () => shownLanguage,
       );
-  // menus are fetched beside the licence check and used only if it passes; in the current language at
-  // once, and again in the user's own language if the settings name another one
-  const settle = (target: LanguageCode) =>
-    fetchMenus(target).then((fetched) => ({ ok: true as const, fetched }), (error: unknown) => ({ ok: false as const, error }));
-  const early = settle(shownLanguage);
-  const menus = language.then((target) => (target !== shownLanguage ? settle(target) : early));
+  // what is shown in a language is asked for at once in the language shown now, beside the settings, and again in
+  // the user's own language if the settings name another one: waiting for the settings first cost every sign-in a
+  // round trip (issue 27)
+  const inLanguage = <T,>(fetch: (target: LanguageCode) => Promise<T>): Promise<T> => {
+    const early = fetch(shownLanguage);
+    return language.then((target) => (target !== shownLanguage ? fetch(target) : early));
+  };
+  // menus are fetched beside the licence check and used only if it passes
+  const menus = inLanguage((target) =>
+    fetchMenus(target).then((fetched) => ({ ok: true as const, fetched }), (error: unknown) => ({ ok: false as const, error })),
+  );
   const [settings, licence] = await Promise.allSettled([
     userSettings,
     apiGet<LicencePermission>(apiPaths.licencePermission),
     // the signed-in tenant's own settings (skin, logos, system name), which may differ from the login page's, in
-    // the language the layout will show
-    language.then(fetchTenantSettings),
+    // the language the layout will show; only those are stored
+    inLanguage(requestTenantSettings).then((tenant) => {
+      if (tenant) storage.tenantSettings.set(tenant);
+    }),
     chosenHere ? saveLanguageChoice(chosenHere) : null,
     // what the layout shows besides the menus, so its first render has it (lib/layout-data.ts)
-    language.then(prefetchLayoutData),
+    inLanguage(prefetchLayoutData),
   ]);
   if (settings.status === 'fulfilled') storage.utcDiff.set(settings.value?.timeZone?.utcDiff ?? null);
   await applyLanguage(await language);

@@ -41,6 +41,7 @@ export function NavigationDrawer({
       <nav aria-label={t('layout.systems')} className="campus-navigation-drawer__systems">
         <Menu
           mode="inline"
+          tooltip={false}
           selectedKeys={currentAppNo ? [currentAppNo] : []}
           items={systems.map((system) => ({ key: system.appNo, label: <span data-module={system.appNo}>{t(systemLabelKey(system.appNo), { defaultValue: system.label })}</span> }))}
           onClick={({ key }) => {

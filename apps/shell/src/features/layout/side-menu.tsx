@@ -38,13 +38,15 @@ export function SideMenu({
 }) {
   const { t } = useTranslation();
   const tree = useMemo(() => (appNo ? sideMenuTree(pages, appNo) : []), [pages, appNo]);
-  const [openKeys, setOpenKeys] = useState<string[]>([]);
+  // the groups above the current page are open from the first render: opening them in an effect rendered the
+  // menu a second time right after the layout's first render (issue 27)
+  const [openKeys, setOpenKeys] = useState<string[]>(() => (currentPageId ? ancestorsOf(tree, currentPageId) : []));
 
   // the groups above the current page open whenever the page changes; the user's own choices stay
   useEffect(() => {
     if (!currentPageId) return;
     const above = ancestorsOf(tree, currentPageId);
-    setOpenKeys((keys) => [...new Set([...keys, ...above])]);
+    setOpenKeys((keys) => (above.every((key) => keys.includes(key)) ? keys : [...new Set([...keys, ...above])]));
   }, [tree, currentPageId]);
 
   if (tree.length === 0) return null;
@@ -52,6 +54,9 @@ export function SideMenu({
     <nav aria-label={t('layout.sideMenu')} className="campus-side-menu">
       <Menu
         mode="inline"
+        // the hover titles are for a collapsed menu, which this one never is: without them each item is one
+        // element less to render and to mount
+        tooltip={false}
         items={toItems(tree, t)}
         selectedKeys={currentPageId ? [currentPageId] : []}
         openKeys={openKeys}

@@ -61,6 +61,8 @@ export function TopMenu({
         mode="horizontal"
         theme={theme}
         disabledOverflow
+        // hover titles are for a collapsed inline menu; the labels carry their own title
+        tooltip={false}
         selectedKeys={currentAppNo ? [currentAppNo, ...(more.some((s) => s.appNo === currentAppNo) ? [moreKey] : [])] : []}
         items={items}
         onClick={({ key }) => {

@@ -8,7 +8,7 @@ import { chromium } from '@playwright/test';
 
 const layoutReady = `
   document.querySelector('.campus-top-menu [data-module]') &&
-  document.querySelector('.campus-side-menu .ant-menu-item') &&
+  document.querySelector('.campus-side-menu a') &&
   document.querySelector('.campus-page-tabs [data-tab-path]')
 `;
 

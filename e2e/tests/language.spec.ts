@@ -48,11 +48,11 @@ test.describe('language', () => {
   test('switching language after sign-in relabels the menu of systems', async ({ page }) => {
     await signIn(page, demo.sysadmin);
     await page.getByLabel(/Language/).selectOption('zh-MO');
-    await expect(systemsNav(page).getByRole('menuitem', { name: '企業數據' })).toBeVisible();
+    await expect(systemsNav(page).getByRole('link', { name: '企業數據' })).toBeVisible();
     const menus = page.waitForResponse((res) => res.url().includes('/system/api/System/GetMenu'));
     await page.getByLabel(/Language/).selectOption('en-US');
     expect((await menus).request().headers()['language']).toBe('en-US');
-    await expect(page.getByRole('navigation', { name: 'Systems' }).getByRole('menuitem', { name: 'Enterprise Data' })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Systems' }).getByRole('link', { name: 'Enterprise Data' })).toBeVisible();
   });
 
   test('the stored language is the page’s from the first paint: <html lang> before anything renders', async ({ page }) => {
@@ -92,17 +92,17 @@ test.describe('language', () => {
     await page.getByLabel('Language').selectOption('zh-MO');
     await signInIn(page, 'zh-MO', demo.staff);
     await expect(page.locator('html')).toHaveAttribute('lang', 'zh-MO');
-    await expect(systemsNav(page).getByRole('menuitem', { name: '企業數據' })).toBeVisible();
+    await expect(systemsNav(page).getByRole('link', { name: '企業數據' })).toBeVisible();
 
     await switchLanguage(page, 'zh-CN');
-    await expect(systemsNav(page).getByRole('menuitem', { name: '企业数据' })).toBeVisible();
+    await expect(systemsNav(page).getByRole('link', { name: '企业数据' })).toBeVisible();
     await quit(page);
     await expect(page.getByRole('heading', { name: '登录' })).toBeVisible();
     await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
 
     await signInIn(page, 'zh-CN', demo.staff);
     await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
-    await expect(systemsNav(page).getByRole('menuitem', { name: '企业数据' })).toBeVisible();
+    await expect(systemsNav(page).getByRole('link', { name: '企业数据' })).toBeVisible();
 
     // another browser, nothing stored there: the user's own setting now says zh-CN
     const elsewhere = await browser.newContext({ baseURL, locale: 'en-US', reducedMotion: 'reduce' });
@@ -110,7 +110,7 @@ test.describe('language', () => {
       const other = await elsewhere.newPage();
       await signIn(other, demo.staff);
       await expect(other.locator('html')).toHaveAttribute('lang', 'zh-CN');
-      await expect(systemsNav(other).getByRole('menuitem', { name: '企业数据' })).toBeVisible();
+      await expect(systemsNav(other).getByRole('link', { name: '企业数据' })).toBeVisible();
       // staff's setting back to English for the other tests
       await switchLanguage(other, 'en-US');
       await expect.poll(() => other.evaluate(() => localStorage.getItem('campus.languageUnsaved'))).toBeNull();

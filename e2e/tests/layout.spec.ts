@@ -101,14 +101,43 @@ test.describe('header', () => {
   });
 });
 
+test.describe('header from the keyboard', () => {
+  test('More: Enter opens it, Escape closes it back on its button, ArrowDown reaches its first system and Enter opens it', async ({ page }) => {
+    await page.setViewportSize({ width: 1000, height: 800 });
+    await signIn(page, demo.sysadmin);
+    await switchLanguage(page, 'en-US');
+    const more = systemsNav(page).getByRole('button', { name: 'More' });
+    await more.focus();
+    await page.keyboard.press('Enter');
+    await expect(more).toHaveAttribute('aria-expanded', 'true');
+    await expect(page.locator('.campus-more-popup [data-module]')).toHaveCount(sysadminSystems - 4);
+    await page.keyboard.press('Escape');
+    await expect(more).toHaveAttribute('aria-expanded', 'false');
+    await expect(more).toBeFocused();
+
+    await page.keyboard.press('ArrowDown');
+    const first = page.locator('.campus-more-popup a').first();
+    await expect(first).toBeFocused();
+    // past the systems that open in a window of their own (the building monitor) to one shown in the shell
+    const focused = page.locator('.campus-more-popup a:focus');
+    while ((await focused.getAttribute('target')) === '_blank') await page.keyboard.press('ArrowDown');
+    const href = (await focused.getAttribute('href'))!;
+    await page.keyboard.press('Enter');
+    await expect.poll(() => new URL(page.url()).pathname).toBe(href);
+    await expect(page.locator('.campus-more-popup')).toHaveCount(0);
+    // the system's first page is the current one in the side menu
+    await expect(sideNav(page).locator('[aria-current="page"]')).toHaveAttribute('href', href);
+  });
+});
+
 test.describe('side menu', () => {
   test('shows three levels of the current system and opens the page in a tab', async ({ page }) => {
     await signIn(page, demo.sysadmin);
     await switchLanguage(page, 'en-US');
     const side = sideNav(page);
-    await side.getByRole('menuitem', { name: 'Organisation' }).click();
-    await side.getByRole('menuitem', { name: 'Employees' }).click();
-    await side.getByRole('menuitem', { name: 'Employee List' }).click();
+    await side.getByRole('button', { name: 'Organisation' }).click();
+    await side.getByRole('button', { name: 'Employees' }).click();
+    await side.getByRole('link', { name: 'Employee List' }).click();
     await expect(page).toHaveURL(/\/qy\/employee$/);
     await expect(activeTab(page)).toHaveText('Employee List');
   });
@@ -122,13 +151,13 @@ test.describe('side menu', () => {
     const width = (await side.boundingBox())!.width;
     expect(width).toBeLessThanOrEqual(214);
     // the group opens with the system's first page under it; open it if it is not
-    const group = side.getByRole('menuitem', { name: 'System Management' });
+    const group = side.getByRole('button', { name: 'System Management' });
     await expect(group).toBeVisible();
     if ((await group.getAttribute('aria-expanded')) !== 'true') await group.click();
-    const item = side.getByRole('menuitem', { name: 'Open API Management' });
+    const item = side.getByRole('link', { name: 'Open API Management' });
     await expect(item).toBeVisible();
     // the whole title is shown (it wraps), not cut with an ellipsis
-    const title = item.locator('.ant-menu-title-content');
+    const title = item.locator('.campus-side-menu__title');
     expect(await title.evaluate((e) => ({ text: e.textContent, cut: e.scrollWidth > e.clientWidth || e.scrollHeight > e.clientHeight + 1 }))).toEqual({ text: 'Open API Management', cut: false });
     const box = (await title.boundingBox())!;
     const nav = (await side.boundingBox())!;
@@ -143,9 +172,8 @@ test.describe('side menu', () => {
     // staff lacks the operation log's code, so the Logs group, left empty, goes too
     await signIn(page, demo.staff);
     const side = sideNav(page);
-    await expect(side.getByRole('menuitem', { name: 'Organisation' })).toBeVisible();
-    await expect(side.getByRole('menuitem', { name: 'Logs' })).toHaveCount(0);
-    await expect(side.getByRole('menuitem', { name: 'Operation Log' })).toHaveCount(0);
+    await expect(side.getByRole('button', { name: 'Organisation' })).toBeVisible();
+    await expect(side.getByRole('button', { name: 'Logs' })).toHaveCount(0);
   });
 });
 
@@ -204,8 +232,8 @@ test.describe('page tabs', () => {
     await signIn(page, demo.sysadmin);
     await switchLanguage(page, 'en-US');
     await expect(activeTab(page)).toHaveText('Home');
-    await sideNav(page).getByRole('menuitem', { name: 'Organisation' }).click();
-    await sideNav(page).getByRole('menuitem', { name: 'Departments' }).click();
+    await sideNav(page).getByRole('button', { name: 'Organisation' }).click();
+    await sideNav(page).getByRole('link', { name: 'Departments' }).click();
     await expect(pageTabs(page)).toHaveText(['Home', 'Departments']);
     await expect(page.getByRole('button', { name: /^Close the tab / })).toHaveCount(1);
 
@@ -247,13 +275,13 @@ test.describe('language switch', () => {
     const language = page.getByLabel(/Language|语言|語言/);
 
     await language.selectOption('en-US');
-    await expect(systemsNav(page).getByRole('menuitem', { name: 'Enterprise Data' })).toBeVisible();
-    await expect(sideNav(page).getByRole('menuitem', { name: 'Organisation' })).toBeVisible();
+    await expect(systemsNav(page).getByRole('link', { name: 'Enterprise Data' })).toBeVisible();
+    await expect(sideNav(page).getByRole('button', { name: 'Organisation' })).toBeVisible();
     await expect(pageTabs(page)).toHaveText(['Home', 'Departments']);
 
     await language.selectOption('zh-MO');
-    await expect(systemsNav(page).getByRole('menuitem', { name: '企業數據' })).toBeVisible();
-    await expect(sideNav(page).getByRole('menuitem', { name: '組織架構' })).toBeVisible();
+    await expect(systemsNav(page).getByRole('link', { name: '企業數據' })).toBeVisible();
+    await expect(sideNav(page).getByRole('button', { name: '組織架構' })).toBeVisible();
     await expect(pageTabs(page)).toHaveText(['首頁', '部門管理']);
 
     await language.selectOption('zh-CN');
@@ -267,12 +295,12 @@ test.describe('skins', () => {
     page.evaluate(() => ({
       skin: document.querySelector('.campus-layout')?.getAttribute('data-skin'),
       header: getComputedStyle(document.querySelector('.campus-layout__header')!).backgroundColor,
-      selected: getComputedStyle(document.querySelector('.campus-side-menu .ant-menu-item-selected')!).color,
+      selected: getComputedStyle(document.querySelector('.campus-side-menu [aria-current="page"]')!).color,
     }));
 
   test('each tenant gets its own skin: Demo Campus DASUI001, Branch Campus DASUI003', async ({ page }) => {
     await signIn(page, demo.sysadmin);
-    await expect(page.locator('.campus-side-menu .ant-menu-item-selected')).toBeVisible();
+    await expect(page.locator('.campus-side-menu [aria-current="page"]')).toBeVisible();
     expect(await chrome(page)).toEqual({ skin: 'DASUI001', header: 'rgb(0, 21, 41)', selected: 'rgb(9, 88, 217)' });
 
     await page.getByTestId('user-menu').click();
@@ -282,7 +310,7 @@ test.describe('skins', () => {
     const chooser = page.getByRole('dialog', { name: 'Choose tenant' });
     await chooser.getByRole('radio', { name: /Branch Campus/ }).check();
     await chooser.getByRole('button', { name: 'Confirm' }).click();
-    await expect(page.locator('.campus-side-menu .ant-menu-item-selected')).toBeVisible();
+    await expect(page.locator('.campus-side-menu [aria-current="page"]')).toBeVisible();
     expect(await chrome(page)).toEqual({ skin: 'DASUI003', header: 'rgb(8, 56, 63)', selected: 'rgb(8, 121, 124)' });
   });
 });
@@ -307,7 +335,7 @@ test.describe('content area and special menu items', () => {
     await page.getByRole('dialog', { name: 'Choose tenant' }).getByRole('button', { name: 'Confirm' }).click();
     await expect(page.getByTestId('user-menu')).toBeVisible();
     await switchLanguage(page, 'en-US');
-    const monitor = systemsNav(page).getByRole('menuitem', { name: 'Building Monitor' });
+    const monitor = systemsNav(page).getByRole('link', { name: 'Building Monitor' });
     await expect(monitor).toBeVisible();
     const [popup] = await Promise.all([page.waitForEvent('popup'), monitor.click()]);
     await popup.waitForLoadState();

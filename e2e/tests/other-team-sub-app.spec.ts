@@ -103,12 +103,12 @@ test.describe('a sub-system from another team', () => {
       await expect(viewport.getByRole('heading', { name: 'Partner orders' })).toBeVisible();
       await expect(viewport.getByText('Showing /partner/order-list')).toBeVisible();
       await expect(viewport.getByText('Language en-US')).toBeVisible();
-      await expect(sideNav(page).getByRole('menuitem', { name: 'Order List', exact: true })).toBeVisible();
+      await expect(sideNav(page).getByRole('link', { name: 'Order List', exact: true })).toBeVisible();
 
       // its names in the user's language
       await switchLanguage(page, 'zh-CN');
       await expect(await moreEntries(page)).toContainText(['合作伙伴订单']);
-      await expect(sideNav(page).getByRole('menuitem', { name: '订单列表', exact: true })).toBeVisible();
+      await expect(sideNav(page).getByRole('link', { name: '订单列表', exact: true })).toBeVisible();
     } finally {
       expect(await administratorsCall(page, apiPaths.subAppRemove, { appNo: 'partner' })).toMatchObject({ code: 0 });
     }

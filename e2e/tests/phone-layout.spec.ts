@@ -48,8 +48,10 @@ for (const width of [360, 412]) {
       // a page of the side menu
       await openNavigation(page);
       const pages = sideNav(page);
-      await expect(pages.getByRole('menuitem').first()).toBeVisible();
-      const leaf = pages.locator('.ant-menu-item:visible').last();
+      await expect(pages.getByRole('link').first()).toBeVisible();
+      // the current page stands out in the skin's colour there as beside a wide screen's page
+      await expect(pages.locator('[aria-current="page"]')).toHaveCSS('color', 'rgb(9, 88, 217)');
+      const leaf = pages.getByRole('link').last();
       const title = (await leaf.textContent())?.trim() ?? '';
       await leaf.click();
       await expect(navigation(page)).toBeHidden();

@@ -34,10 +34,10 @@ async function signInEnglish(page: Page, who = demo.sysadmin) {
 /** Opens a page from the side menu, expanding the groups on the way (names in English). */
 async function openFromSideMenu(page: Page, ...names: string[]) {
   for (const name of names.slice(0, -1)) {
-    const group = sideNav(page).getByRole('menuitem', { name, exact: true });
+    const group = sideNav(page).getByRole('button', { name, exact: true });
     if ((await group.getAttribute('aria-expanded')) !== 'true') await group.click();
   }
-  await sideNav(page).getByRole('menuitem', { name: names[names.length - 1], exact: true }).click();
+  await sideNav(page).getByRole('link', { name: names[names.length - 1], exact: true }).click();
 }
 
 async function tokenOf(page: Page): Promise<string> {

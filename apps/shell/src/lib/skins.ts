@@ -1,3 +1,4 @@
+import type { CSSProperties } from 'react';
 import type { ThemeConfig } from 'antd';
 import type { SkinCode } from '@campus/contracts';
 import { defaultSkin, isSkinCode } from '@campus/contracts';
@@ -8,8 +9,10 @@ export interface SkinChrome {
   headerBg: string;
   headerText: string;
   siderBg: string;
-  /** antd Menu theme of the header's system menu. */
+  /** The header's systems: light text on the dark header, or dark text on the light one. */
   menuTheme: 'dark' | 'light';
+  /** Behind the current page in the side menu: the primary colour on it keeps 4.5:1 (antd's colorPrimaryBg). */
+  selectedBg: string;
 }
 
 interface Skin {
@@ -42,16 +45,16 @@ const readable = {
  */
 const skins: Record<SkinCode, Skin> = {
   DASUI001: {
-    theme: { token: { ...readable, colorPrimary: '#0958d9', colorLink: '#0958d9', colorPrimaryBorder: '#4d84ee', borderRadius: 6 }, components: { Menu: { darkItemBg: '#001529', darkSubMenuItemBg: '#000c17' } } },
-    chrome: { headerBg: '#001529', headerText: '#ffffff', siderBg: '#ffffff', menuTheme: 'dark' },
+    theme: { token: { ...readable, colorPrimary: '#0958d9', colorLink: '#0958d9', colorPrimaryBorder: '#4d84ee', borderRadius: 6 } },
+    chrome: { headerBg: '#001529', headerText: '#ffffff', siderBg: '#ffffff', menuTheme: 'dark', selectedBg: '#e6f4ff' },
   },
   DASUI003: {
-    theme: { token: { ...readable, colorPrimary: '#08797c', colorLink: '#08797c', colorPrimaryBorder: '#2f8f91', borderRadius: 4 }, components: { Menu: { darkItemBg: '#08383f', darkSubMenuItemBg: '#052a30', darkItemSelectedBg: '#08797c' } } },
-    chrome: { headerBg: '#08383f', headerText: '#ffffff', siderBg: '#f4fbfb', menuTheme: 'dark' },
+    theme: { token: { ...readable, colorPrimary: '#08797c', colorLink: '#08797c', colorPrimaryBorder: '#2f8f91', borderRadius: 4 } },
+    chrome: { headerBg: '#08383f', headerText: '#ffffff', siderBg: '#f4fbfb', menuTheme: 'dark', selectedBg: '#e6f5f5' },
   },
   DASUI004: {
-    theme: { token: { ...readable, colorPrimary: '#722ed1', colorLink: '#722ed1', colorPrimaryBorder: '#8c55dc', borderRadius: 8 }, components: { Menu: { darkItemBg: '#ffffff' } } },
-    chrome: { headerBg: '#ffffff', headerText: 'rgba(0, 0, 0, 0.88)', siderBg: '#faf7ff', menuTheme: 'light' },
+    theme: { token: { ...readable, colorPrimary: '#722ed1', colorLink: '#722ed1', colorPrimaryBorder: '#8c55dc', borderRadius: 8 } },
+    chrome: { headerBg: '#ffffff', headerText: 'rgba(0, 0, 0, 0.88)', siderBg: '#faf7ff', menuTheme: 'light', selectedBg: '#f3e9ff' },
   },
 };
 
@@ -61,4 +64,9 @@ export const beforeSignInTheme: ThemeConfig = skins[defaultSkin].theme;
 export function skinOf(code: unknown): Skin & { code: SkinCode } {
   const chosen = isSkinCode(code) ? code : defaultSkin;
   return { code: chosen, ...skins[chosen] };
+}
+
+/** The skin's colours for the layout's own CSS (its navigation), as custom properties on the layout's root. */
+export function skinVariables(skin: Skin): CSSProperties {
+  return { '--campus-primary': skin.theme.token?.colorPrimary, '--campus-nav-selected-bg': skin.chrome.selectedBg } as CSSProperties;
 }

@@ -13,9 +13,9 @@ import { findMenuPage, firstPageOf, isAlwaysAcceptedPath, menuTitleKey, systemFo
 import { useSignOut } from '../../lib/use-sign-out.ts';
 import { LanguagePicker } from '../../lib/language-picker.tsx';
 import { homeWithTarget } from '../../lib/paths.ts';
-import { skinOf } from '../../lib/skins.ts';
+import { skinOf, skinVariables } from '../../lib/skins.ts';
 import { headerEntries } from './header-entries.ts';
-import { menuItemTarget } from './side-menu-tree.ts';
+import { menuItemTarget, type MenuTarget } from './side-menu-tree.ts';
 import { TopMenu, useTrackedWidth } from './top-menu.tsx';
 import { UserMenu, type CardTable, type UserMenuActions } from './user-menu.tsx';
 import { SideMenu } from './side-menu.tsx';
@@ -122,15 +122,11 @@ export default function MainLayout({ dialogs, viewport, openers }: { dialogs?: R
   }, [page, pageTabPath, pageTabTitle]);
 
   const mjSystem = settings?.mjSystem ?? 1;
-  const openPath = (path: string) => {
-    const target = menuItemTarget(path, mjSystem);
-    if (target.kind === 'window') openWindow(target.url);
-    else void navigate(target.to);
-  };
-  const openSystem = (system: MenuSystem) => {
+  const pageTarget = (path: string) => menuItemTarget(path, mjSystem);
+  // a system opens its first page, or /home decides when it has none the user may see
+  const systemTarget = (system: MenuSystem): MenuTarget => {
     const first = firstPageOf(pages, system.appNo);
-    if (first) openPath(first.path);
-    else void navigate(homeWithTarget(`/${system.frontRoutingAddr}/`));
+    return first ? pageTarget(first.path) : { kind: 'route', to: homeWithTarget(`/${system.frontRoutingAddr}/`) };
   };
   const quit = async () => {
     await signOut();
@@ -149,10 +145,11 @@ export default function MainLayout({ dialogs, viewport, openers }: { dialogs?: R
 
   const name = user.data?.name ?? '';
   const chrome = skin.chrome;
+  const skinStyle = skinVariables(skin);
   const pageTitle = pageTab ? t(pageTab.titleKey) : systemName;
   return (
     // below 1000 px the header keeps its module count (spec §2); the names shrink instead, so nothing overflows
-    <Layout className="campus-layout" data-skin={skin.code}>
+    <Layout className="campus-layout" data-skin={skin.code} style={skinStyle}>
       <a
         className="campus-skip-link"
         href="#campus-main"
@@ -180,7 +177,7 @@ export default function MainLayout({ dialogs, viewport, openers }: { dialogs?: R
           {logoUrl ? <img src={logoUrl} alt="" className="campus-layout__logo" /> : null}
           <span className="campus-layout__system-name" title={systemName}>{systemName}</span>
         </Link>
-        {compact ? null : <TopMenu systems={systems} currentAppNo={currentSystem?.appNo ?? null} theme={chrome.menuTheme} width={width} onOpen={openSystem} />}
+        {compact ? null : <TopMenu systems={systems} currentAppNo={currentSystem?.appNo ?? null} theme={chrome.menuTheme} width={width} targetOf={systemTarget} />}
         <div className="campus-layout__tools">
           {entries.goHome ? (
             <Tooltip title={t('layout.goHome')}>
@@ -221,13 +218,14 @@ export default function MainLayout({ dialogs, viewport, openers }: { dialogs?: R
               currentAppNo={currentSystem?.appNo ?? null}
               pages={pages}
               currentPageId={page?.id ?? null}
-              onOpenSystem={openSystem}
-              onOpenPath={openPath}
+              systemTarget={systemTarget}
+              pageTarget={pageTarget}
+              skinStyle={skinStyle}
             />
           ) : null
         ) : (
           <Layout.Sider width={sideNavWidth} theme="light" className="campus-layout__sider" style={{ background: chrome.siderBg }}>
-            <SideMenu pages={pages} appNo={currentSystem?.appNo ?? null} currentPageId={page?.id ?? null} onOpenPath={openPath} />
+            <SideMenu pages={pages} appNo={currentSystem?.appNo ?? null} currentPageId={page?.id ?? null} targetOf={pageTarget} />
           </Layout.Sider>
         )}
         {/* antd's Content is the page's one <main> landmark */}

@@ -1,8 +1,10 @@
-import { Drawer, Menu } from 'antd';
+import type { CSSProperties } from 'react';
+import { Drawer } from 'antd';
 import type { MenuPage, MenuSystem } from '@campus/contracts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { systemLabelKey } from '../../lib/menus.ts';
 import { SideMenu } from './side-menu.tsx';
+import type { MenuTarget } from './side-menu-tree.ts';
+import { SystemList } from './top-menu.tsx';
 
 /**
  * The phone layout's navigation (issue 27, item 1): the header's systems and the side menu of the current system,
@@ -15,8 +17,9 @@ export function NavigationDrawer({
   currentAppNo,
   pages,
   currentPageId,
-  onOpenSystem,
-  onOpenPath,
+  systemTarget,
+  pageTarget,
+  skinStyle,
 }: {
   open: boolean;
   onClose: () => void;
@@ -24,8 +27,10 @@ export function NavigationDrawer({
   currentAppNo: string | null;
   pages: MenuPage[];
   currentPageId: string | null;
-  onOpenSystem: (system: MenuSystem) => void;
-  onOpenPath: (path: string) => void;
+  systemTarget: (system: MenuSystem) => MenuTarget;
+  pageTarget: (path: string) => MenuTarget;
+  /** The skin's colours (the drawer renders outside the layout, which carries them for everything else). */
+  skinStyle: CSSProperties;
 }) {
   const { t } = useTranslation();
   return (
@@ -36,31 +41,13 @@ export function NavigationDrawer({
       size={300}
       title={t('layout.navigation')}
       className="campus-navigation-drawer"
+      rootStyle={skinStyle}
       styles={{ body: { padding: 0 } }}
     >
       <nav aria-label={t('layout.systems')} className="campus-navigation-drawer__systems">
-        <Menu
-          mode="inline"
-          tooltip={false}
-          selectedKeys={currentAppNo ? [currentAppNo] : []}
-          items={systems.map((system) => ({ key: system.appNo, label: <span data-module={system.appNo}>{t(systemLabelKey(system.appNo), { defaultValue: system.label })}</span> }))}
-          onClick={({ key }) => {
-            const system = systems.find((candidate) => candidate.appNo === key);
-            if (!system) return;
-            onClose();
-            onOpenSystem(system);
-          }}
-        />
+        <SystemList systems={systems} currentAppNo={currentAppNo} targetOf={systemTarget} onChosen={onClose} />
       </nav>
-      <SideMenu
-        pages={pages}
-        appNo={currentAppNo}
-        currentPageId={currentPageId}
-        onOpenPath={(path) => {
-          onClose();
-          onOpenPath(path);
-        }}
-      />
+      <SideMenu pages={pages} appNo={currentAppNo} currentPageId={currentPageId} targetOf={pageTarget} onChosen={onClose} />
     </Drawer>
   );
 }

@@ -54,34 +54,39 @@ export function useSubAppHost({ onChangePassword }: { onChangePassword: () => vo
 
   const userKnown = Boolean(user.data);
   useEffect(() => {
-    if (!registry.data || !userKnown) return;
-    const apps = groupRegistry(registry.data);
-    useSubAppStore.setState({ apps, registryFailed: false });
-    // the loader's module runs when it arrives, and starting it registers and fetches: a task each, so neither
-    // blocks the page for long on a phone
-    void loadHost().then(async ({ startSubAppHost }) => {
-      await nextTask();
-      startSubAppHost(
-        apps,
-        {
-          isActive: (app, location) => {
-            if (!storage.isSignedIn() || !document.getElementById(subAppContainerId)) return false;
-            const current = useSubAppStore.getState().apps ?? [];
-            return subAppForPath(current, location.pathname, useMenuStore.getState().pages)?.name === app.name;
+    const entries = registry.data;
+    if (!entries || !userKnown) return;
+    // after the layout's first paint: the sub-application's loading state and the loader wait a frame, the
+    // signed-in layout does not wait for them (issue 27)
+    return afterPaint(() => {
+      const apps = groupRegistry(entries);
+      useSubAppStore.setState({ apps, registryFailed: false });
+      // the loader's module runs when it arrives, and starting it registers and fetches: a task each, so neither
+      // blocks the page for long on a phone
+      void loadHost().then(async ({ startSubAppHost }) => {
+        await nextTask();
+        startSubAppHost(
+          apps,
+          {
+            isActive: (app, location) => {
+              if (!storage.isSignedIn() || !document.getElementById(subAppContainerId)) return false;
+              const current = useSubAppStore.getState().apps ?? [];
+              return subAppForPath(current, location.pathname, useMenuStore.getState().pages)?.name === app.name;
+            },
+            propsFor: (app) => shellPropsFor(app, () => live.current),
+            onPhase: setSubAppPhase,
+            // the page the user asked for loads afresh, without the application that would not let go
+            onLoaderStuck: () => window.location.reload(),
           },
-          propsFor: (app) => shellPropsFor(app, () => live.current),
-          onPhase: setSubAppPhase,
-          // the page the user asked for loads afresh, without the application that would not let go
-          onLoaderStuck: () => window.location.reload(),
-        },
-        currentLanguage(),
-      );
+          currentLanguage(),
+        );
+      });
+      const signIn = live.current.user ? `${live.current.user.id}:${live.current.user.loginTime}` : null;
+      if (signIn && reportedSignIn !== signIn) {
+        reportedSignIn = signIn;
+        whenIdle(() => void reportVersions(apps, new URL(window.location.href)));
+      }
     });
-    const signIn = live.current.user ? `${live.current.user.id}:${live.current.user.loginTime}` : null;
-    if (signIn && reportedSignIn !== signIn) {
-      reportedSignIn = signIn;
-      whenIdle(() => void reportVersions(apps, new URL(window.location.href)));
-    }
   }, [registry.data, userKnown]);
 
   useEffect(() => {

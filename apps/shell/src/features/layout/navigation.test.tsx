@@ -2,7 +2,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
-import type { MenuPage, MenuSystem } from '@campus/contracts';
+import type { MenuSystem } from '@campus/contracts';
+import { sidePage } from '../../../test/menu-fixtures.ts';
 import { i18n } from '../../lib/i18n.ts';
 import { SideMenu } from './side-menu.tsx';
 import { menuItemTarget, type MenuTarget } from './side-menu-tree.ts';
@@ -13,16 +14,7 @@ function Where() {
 }
 const where = () => screen.getByTestId('where').textContent;
 
-const page = (id: string, path: string, parentId: string | null): MenuPage => ({
-  id,
-  path,
-  name: id,
-  title: id,
-  sortNum: 0,
-  isFuncRight: false,
-  funcRightPerms: [],
-  meta: { appNo: 'qy', parentId, isSide: true },
-});
+const page = (id: string, path: string, parentId: string | null) => sidePage(id, path, parentId);
 const pages = [
   page('home', '/qy/homePage', null),
   page('org', '', null),

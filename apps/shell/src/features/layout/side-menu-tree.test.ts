@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { MenuPage } from '@campus/contracts';
+import { sidePage } from '../../../test/menu-fixtures.ts';
 import { ancestorsOf, menuItemTarget, sideMenuTree } from './side-menu-tree.ts';
 
-const p = (id: string, path: string, parentId: string | null, appNo = 'qy', isSide = true): MenuPage => ({
-  id,
-  path,
-  name: id,
-  title: id,
-  sortNum: 0,
-  isFuncRight: false,
-  funcRightPerms: [],
-  meta: { appNo, parentId, isSide },
-});
+const p = sidePage;
 
 const pages = [
   p('home', '/qy/homePage', null),

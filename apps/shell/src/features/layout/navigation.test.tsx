@@ -145,6 +145,17 @@ describe('TopMenu', () => {
     expect(more).toHaveAttribute('aria-expanded', 'false');
   });
 
+  it('More opened by a touch closes when the focus leaves it', async () => {
+    show();
+    const more = screen.getByRole('button', { name: 'More' });
+    // a touch has no hover: the press itself opens it
+    await userEvent.pointer({ keys: '[TouchA]', target: more });
+    expect(more).toHaveAttribute('aria-expanded', 'true');
+    more.focus();
+    await userEvent.tab({ shift: true });
+    expect(more).toHaveAttribute('aria-expanded', 'false');
+  });
+
   it('More is marked when the current system is under it', () => {
     show('hy');
     expect(screen.getByRole('button', { name: 'More' })).toHaveClass('campus-top-menu__system--current');

@@ -70,15 +70,20 @@ function MoreSystems({ systems, currentAppNo, targetOf }: SystemLinksProps & { s
     const onPointerDown = (event: PointerEvent) => {
       if (!wrapper.current?.contains(event.target as Node)) close();
     };
-    const onPointerUp = () => window.setTimeout(() => void (pressedInside.current = false));
     document.addEventListener('pointerdown', onPointerDown);
-    document.addEventListener('pointerup', onPointerUp);
-    return () => {
-      document.removeEventListener('pointerdown', onPointerDown);
-      document.removeEventListener('pointerup', onPointerUp);
-    };
+    return () => document.removeEventListener('pointerdown', onPointerDown);
   }, [open]);
-  useEffect(() => () => window.clearTimeout(closeTimer.current), []);
+  useEffect(() => {
+    // the press is over wherever it ends (its focus change came before)
+    const released = () => void (pressedInside.current = false);
+    document.addEventListener('pointerup', released);
+    document.addEventListener('pointercancel', released);
+    return () => {
+      window.clearTimeout(closeTimer.current);
+      document.removeEventListener('pointerup', released);
+      document.removeEventListener('pointercancel', released);
+    };
+  }, []);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key === 'Escape' && open) {

@@ -3,13 +3,14 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { antdStyles } from './vite-plugins/antd-styles.ts';
 import { decorativeIcons } from './vite-plugins/decorative-icons.ts';
+import { compileHints } from './vite-plugins/compile-hints.ts';
 
 const backend = 'http://127.0.0.1:6300';
 const apiPrefixes = ['/user', '/iot-login', '/iot_login', '/global', '/auth', '/system', '/qy/api', '/oss', '/common-service', '/tools/tools.json', '/subapps', '/healthz'];
 
 export default defineConfig({
   base: '/',
-  plugins: [antdStyles(), decorativeIcons(), react()],
+  plugins: [antdStyles(), decorativeIcons(), react(), compileHints()],
   resolve: {
     // Node's crypto, imported by sm-crypto-v2 for runtimes without Web Crypto: the browser's own (lib/node-crypto-stand-in.ts)
     alias: [{ find: /^crypto$/, replacement: fileURLToPath(new URL('./src/lib/node-crypto-stand-in.ts', import.meta.url)) }],

@@ -9,7 +9,7 @@ import { useMenuStore } from '../../lib/menus.ts';
 import * as storage from '../../lib/storage.ts';
 import { groupRegistry, setSubAppPhase, subAppContainerId, subAppForPath, useSubAppStore } from '../../lib/sub-apps.ts';
 import { useUserDetail } from '../../lib/user-detail.ts';
-import { takeEarly } from '../../lib/layout-data.ts';
+import { takeEarly, takeEarlyCall } from '../../lib/layout-data.ts';
 import { shellPropsFor, type LiveShell } from './shell-props.ts';
 import { reportVersions } from './report-versions.ts';
 import { warmWindowForSandbox } from './sandbox-warm-up.ts';
@@ -37,7 +37,8 @@ export function useSubAppHost({ onChangePassword }: { onChangePassword: () => vo
   const user = useUserDetail();
   const registry = useQuery({
     queryKey: ['sub-app-registry'],
-    queryFn: () => apiGet<SubAppEntry[]>(apiPaths.subAppRegistry),
+    // the sign-in's own call when it is still under way (lib/layout-data.ts), not a second one
+    queryFn: () => takeEarlyCall('sub-app-registry', currentLanguage()) ?? apiGet<SubAppEntry[]>(apiPaths.subAppRegistry),
     initialData: () => takeEarly('sub-app-registry', currentLanguage()),
     staleTime: Infinity,
     retry: 1,

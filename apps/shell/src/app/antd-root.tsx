@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
 import { App as AntdApp, ConfigProvider, theme as antdTheme, version as antdVersion } from 'antd';
 import type { ThemeConfig } from 'antd';
 import { Outlet } from 'react-router-dom';
@@ -37,13 +38,50 @@ const algorithm = rememberedAlgorithm(antdTheme.defaultAlgorithm, antdVersion);
 /** The theme of every antd page: the tenant's skin (spec §2; tenant settings are stored when the login page loads them). */
 function shellTheme(reducedMotion: boolean): ThemeConfig {
   const skinTheme = skinOf(storage.tenantSettings.get()?.skin).theme;
-  // spec §9: the shell's overlays start at zIndex 3000, above what sub-applications draw
-  return { ...skinTheme, algorithm, token: { ...skinTheme.token, motion: !reducedMotion, zIndexPopupBase: 3000 }, zeroRuntime: true };
+  return {
+    ...skinTheme,
+    algorithm,
+    // spec §9: the shell's overlays start at zIndex 3000, above what sub-applications draw
+    token: { ...skinTheme.token, motion: !reducedMotion, zIndexPopupBase: 3000 },
+    zeroRuntime: true,
+    // one name for the theme's CSS variables wherever it is provided (antd names them after the provider's React
+    // id otherwise), so the theme derived ahead of time is the one the first page finds (prepareTheme)
+    cssVar: { key: 'campus-shell-theme' },
+  };
 }
 
-/** Derives the theme ahead of the first antd page (while the login form is filled in), so that page need not. */
+/** Holds the derived theme in antd's cache while it is mounted. */
+function ThemeHolder() {
+  antdTheme.useToken();
+  return null;
+}
+
+let preparedTheme: Root | null = null;
+/** Set once an antd page has provided the theme itself: preparing it then would only hold it for nothing. */
+let themeProvided = false;
+
+/**
+ * Derives the theme ahead of the first antd page (while the login form is filled in), so that page need not: antd
+ * derives it and names it by hashing several hundred tokens, about 8 ms of the click's way to the layout on
+ * loopback (issue 27). antd keeps a derived theme while something that uses it is mounted, so a provider out of the
+ * page holds it until the first page's own provider has taken it over.
+ */
 export function prepareTheme(): void {
-  antdTheme.getDesignToken(shellTheme(prefersReducedMotion()));
+  if (preparedTheme || themeProvided) return;
+  preparedTheme = createRoot(document.createElement('div'));
+  preparedTheme.render(
+    <ConfigProvider theme={shellTheme(prefersReducedMotion())}>
+      <ThemeHolder />
+    </ConfigProvider>,
+  );
+}
+
+function releasePreparedTheme(): void {
+  themeProvided = true;
+  const prepared = preparedTheme;
+  preparedTheme = null;
+  // not from inside the page's own commit (React refuses to unmount one root while it renders another)
+  if (prepared) setTimeout(() => prepared.unmount(), 0);
 }
 
 /** Pathless layout route around every antd page: antd locale and theme, App context, react-query. */
@@ -51,6 +89,8 @@ export function AntdRoot() {
   const { i18n } = useTranslation();
   const reducedMotion = usePrefersReducedMotion();
   const theme = shellTheme(reducedMotion);
+  // after this provider's first effects: the theme is its own by then
+  useEffect(releasePreparedTheme, []);
   return (
     <QueryClientProvider client={queryClient}>
       <ConfigProvider locale={antdLocales[toLanguage(i18n.language)]} theme={theme} button={{ autoInsertSpace: false }}>

@@ -1,5 +1,8 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chunksLoadedLater, type ChunkShape } from './compile-hints.ts';
+import { chunksLoadedLater, compileHint, compileHints, type ChunkShape } from './compile-hints.ts';
 
 const chunk = (fileName: string, imports: string[] = [], isEntry = false): ChunkShape => ({ type: 'chunk', fileName, imports, isEntry });
 
@@ -23,5 +26,20 @@ describe('the chunks given the compile hint', () => {
   it('leave out what a second entry imports', () => {
     const bundle = Object.fromEntries([chunk('a.js', ['shared.js'], true), chunk('b.js', ['only-b.js'], true), chunk('shared.js'), chunk('only-b.js'), chunk('late.js')].map((output) => [output.fileName, output]));
     expect(chunksLoadedLater(bundle)).toEqual(['late.js']);
+  });
+});
+
+describe('the written files', () => {
+  it('open with the hint when loaded later, once however often the build writes them, and the first load’s do not', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'compile-hints-'));
+    const bundle = Object.fromEntries([chunk('index.js', ['shared.js'], true), chunk('shared.js'), chunk('layout.js', ['shared.js'])].map((output) => [output.fileName, output]));
+    for (const fileName of Object.keys(bundle)) writeFileSync(path.join(dir, fileName), `const __vite__mapDeps = 1;\nexport const name = '${fileName}';\n`);
+    const writeBundle = compileHints().writeBundle as (options: { dir: string }, bundle: Record<string, ChunkShape>) => Promise<void>;
+    await writeBundle({ dir }, bundle);
+    await writeBundle({ dir }, bundle);
+    const read = (fileName: string) => readFileSync(path.join(dir, fileName), 'utf8');
+    expect(read('layout.js')).toBe(`${compileHint}const __vite__mapDeps = 1;\nexport const name = 'layout.js';\n`);
+    expect(read('index.js').startsWith('const __vite__mapDeps')).toBe(true);
+    expect(read('shared.js').startsWith('const __vite__mapDeps')).toBe(true);
   });
 });

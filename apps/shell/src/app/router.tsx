@@ -103,7 +103,12 @@ export const routes: RouteObject[] = [
       { index: true, element: <Navigate to="/home" replace /> },
       ...plainRoutes,
       {
-        lazy: async () => ({ Component: (await loadAntdRoot()).AntdRoot }),
+        lazy: async () => {
+          // opened or reloaded on an antd page (no warm-up before it): the theme is derived in a task of its own while
+          // the guard's calls are under way, instead of inside the page's first render (issue 27)
+          void prepareTheme().catch(() => undefined);
+          return { Component: (await loadAntdRoot()).AntdRoot };
+        },
         children: [
           ...pageRoutes,
           {

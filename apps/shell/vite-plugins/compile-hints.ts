@@ -5,7 +5,7 @@ import type { Plugin } from 'vite';
 /** V8's explicit compile hint (Chrome 136 and later; a plain comment elsewhere): it must open the file. */
 export const compileHint = '//# allFunctionsCalledOnLoad\n';
 
-/** What generateBundle sees of a chunk: its file, whether it is an entry, and the files it imports statically. */
+/** What the bundle hooks see of an output: its file, whether it is an entry, and the files it imports statically. */
 export interface ChunkShape {
   type: 'chunk' | 'asset';
   fileName: string;
@@ -32,8 +32,8 @@ export function chunksLoadedLater(bundle: Record<string, ChunkShape>): string[] 
  * screen that needs them, and nearly all their code runs when the screen first renders: compiled lazily, the
  * compiling fell on the click, between the sign-in's answer and the layout's first paint (about 15 ms of it on
  * loopback, measured side by side, issue 27). The first load's own files stay lazy: much of React DOM never runs
- * on the login page. Every build adds the hint by the same rule, so a hashed file name still names one content
- * (a chunk moving out of the first load keeps its name: what a browser cached differs only in how eagerly it compiles).
+ * on the login page. Every build adds the hint by the same rule, so a hashed file name still names one content (a
+ * chunk moving out of the first load keeps its name: what a browser cached differs only in how eagerly it compiles).
  */
 export function compileHints(): Plugin {
   return {

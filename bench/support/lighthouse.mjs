@@ -59,8 +59,8 @@ async function signInThere(context, baseUrl, account) {
   }
 }
 
-/** The run whose total blocking time is the median of `results` (an odd count), with the range of the others. */
-export function medianRun(results) {
+/** The run whose total blocking time is the median of `results` (an odd count), with the ranges of all of them. */
+function medianRun(results) {
   const sorted = [...results].sort((a, b) => (a.tbt ?? 0) - (b.tbt ?? 0));
   const median = sorted[Math.floor((sorted.length - 1) / 2)];
   const scores = results.map((r) => r.scores.performance);

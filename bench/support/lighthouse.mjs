@@ -23,7 +23,7 @@ const audits = {
   longTasks: 'long-tasks',
 };
 
-function summarise(lhr) {
+export function summarise(lhr) {
   const score = (id) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
   const value = (id) => lhr.audits[id]?.numericValue ?? null;
   const failing = Object.values(lhr.audits)
@@ -44,7 +44,7 @@ function summarise(lhr) {
 }
 
 /** Signs `account` in on the login page in `context`, leaving the token in its storage; answers the page it lands on. */
-async function signInThere(context, baseUrl, account) {
+export async function signInThere(context, baseUrl, account) {
   const page = await context.newPage();
   try {
     await page.goto(`${baseUrl}/login`, { waitUntil: 'networkidle' });

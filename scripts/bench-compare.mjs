@@ -1,0 +1,81 @@
+// `npm run bench:compare -- <shell-dist-A> <shell-dist-B>`: Lighthouse mobile on the signed-in layout for two
+// builds of the shell, one run of each in turn, and whether B's total blocking time is lower than A's more often
+// than chance would make it. On a shared machine one run's blocking time can be twice another's and the machine's
+// speed drifts over minutes, so a single run of each says nothing; alternating runs see the same drift.
+// Each dist is a built `apps/shell/dist` copied aside (`npm run build`, then `cp -r apps/shell/dist /tmp/a`).
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import lighthouse from 'lighthouse';
+import { chromium } from '@playwright/test';
+import { startProductServer } from '../bench/support/servers.mjs';
+import { signInThere, summarise } from '../bench/support/lighthouse.mjs';
+import { chromiumPath, ensureSystemDeps } from './system-deps.mjs';
+
+const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const account = { account: 'staff', password: 'Staff#2026' };
+
+/** Two-sided sign test: the chance of a split at least as uneven as `wins` of `pairs` if neither build were faster. */
+function signTestP(wins, pairs) {
+  if (pairs === 0) return 1;
+  const tail = Math.min(wins, pairs - wins);
+  let choose = 1;
+  let sum = 0;
+  for (let i = 0; i <= tail; i += 1) {
+    sum += choose;
+    choose = (choose * (pairs - i)) / (i + 1);
+  }
+  return Math.min(1, (2 * sum) / 2 ** pairs);
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** One Lighthouse mobile run on the layout of the server at `baseUrl`, in a browser profile of its own; `failed` says why it gave no figure. */
+async function layoutRun(baseUrl, port) {
+  const profile = mkdtempSync(path.join(tmpdir(), 'campus-bench-compare-'));
+  const context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath, args: [...chromiumArgs, `--remote-debugging-port=${port}`], locale: 'en-US' });
+  try {
+    const layoutPath = await signInThere(context, baseUrl, account);
+    const result = await lighthouse(`${baseUrl}${layoutPath}`, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: true });
+    if (!result) return { failed: 'no result' };
+    if (result.lhr.runtimeError) return { failed: `${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}` };
+    return summarise(result.lhr);
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const [distA, distB] = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+  const pairs = Number(process.env.BENCH_COMPARE_RUNS ?? 10);
+  if (!distA || !distB) throw new Error('usage: npm run bench:compare -- <shell-dist-A> <shell-dist-B> (built apps/shell/dist folders)');
+  for (const dist of [distA, distB]) if (!existsSync(path.join(dist, 'index.html'))) throw new Error(`${dist}: no index.html; give a built apps/shell/dist folder`);
+  ensureSystemDeps();
+  const servers = [await startProductServer(6397, { SHELL_DIST: path.resolve(distA) }), await startProductServer(6398, { SHELL_DIST: path.resolve(distB) })];
+  const runs = [[], []];
+  try {
+    for (let pair = 0; pair < pairs; pair += 1) {
+      // A first in even pairs, B first in odd ones: neither always runs on the warmer machine
+      const order = pair % 2 ? [1, 0] : [0, 1];
+      const got = [];
+      for (const which of order) got[which] = await layoutRun(servers[which].baseUrl, 9345 + which);
+      console.log(`pair ${pair + 1}: ${got.map((run, i) => `${'AB'[i]} ${run.failed ? `failed (${run.failed})` : `TBT ${Math.round(run.tbt)} ms, performance ${run.scores.performance}, CPU index ${run.benchmarkIndex}`}`).join(' | ')}`);
+      // a pair counts only when both runs gave a figure
+      if (!got[0].failed && !got[1].failed) got.forEach((run, i) => runs[i].push(run));
+    }
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
+  }
+  const wins = runs[1].filter((run, i) => run.tbt < runs[0][i].tbt).length;
+  const counted = runs[0].length;
+  console.log(`\nLighthouse mobile, signed-in layout, ${counted} pairs alternately`);
+  runs.forEach((list, i) => console.log(`${'AB'[i]}: total blocking time median ${Math.round(median(list.map((r) => r.tbt)))} ms (${Math.round(Math.min(...list.map((r) => r.tbt)))}-${Math.round(Math.max(...list.map((r) => r.tbt)))}), performance median ${median(list.map((r) => r.scores.performance))}`));
+  console.log(`B lower in ${wins} of ${counted} pairs; sign test p = ${signTestP(wins, counted).toFixed(3)} (under 0.05: B's blocking time is lower not by chance)`);
+}
+
+await main();

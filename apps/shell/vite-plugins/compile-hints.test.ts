@@ -2,12 +2,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chunksLoadedLater, compileHint, compileHints, type ChunkShape } from './compile-hints.ts';
+import { chunksGivenTheHint, compileHint, compileHints, type ChunkShape } from './compile-hints.ts';
 
 const chunk = (fileName: string, imports: string[] = [], isEntry = false): ChunkShape => ({ type: 'chunk', fileName, imports, isEntry });
 
 describe('the chunks given the compile hint', () => {
-  it('are those outside every entry’s static imports', () => {
+  it('are the entry and those outside every entry’s static imports', () => {
     const bundle = Object.fromEntries(
       [
         chunk('index.js', ['react.js', 'first-load.js'], true),
@@ -20,17 +20,17 @@ describe('the chunks given the compile hint', () => {
         { type: 'asset' as const, fileName: 'index.css' },
       ].map((output) => [output.fileName, output]),
     );
-    expect(chunksLoadedLater(bundle).sort()).toEqual(['antd.js', 'layout.js', 'login-page.js']);
+    expect(chunksGivenTheHint(bundle).sort()).toEqual(['antd.js', 'index.js', 'layout.js', 'login-page.js']);
   });
 
-  it('leave out what a second entry imports', () => {
+  it('leave out what a second entry imports, but not that entry', () => {
     const bundle = Object.fromEntries([chunk('a.js', ['shared.js'], true), chunk('b.js', ['only-b.js'], true), chunk('shared.js'), chunk('only-b.js'), chunk('late.js')].map((output) => [output.fileName, output]));
-    expect(chunksLoadedLater(bundle)).toEqual(['late.js']);
+    expect(chunksGivenTheHint(bundle).sort()).toEqual(['a.js', 'b.js', 'late.js']);
   });
 });
 
 describe('the written files', () => {
-  it('open with the hint when loaded later, once however often the build writes them, and the first load’s do not', async () => {
+  it('open with the hint when loaded later or an entry, once however often the build writes them, and the entry’s imports do not', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'compile-hints-'));
     const bundle = Object.fromEntries([chunk('index.js', ['shared.js'], true), chunk('shared.js'), chunk('layout.js', ['shared.js'])].map((output) => [output.fileName, output]));
     for (const fileName of Object.keys(bundle)) writeFileSync(path.join(dir, fileName), `const __vite__mapDeps = 1;\nexport const name = '${fileName}';\n`);
@@ -39,7 +39,7 @@ describe('the written files', () => {
     await writeBundle({ dir }, bundle);
     const read = (fileName: string) => readFileSync(path.join(dir, fileName), 'utf8');
     expect(read('layout.js')).toBe(`${compileHint}const __vite__mapDeps = 1;\nexport const name = 'layout.js';\n`);
-    expect(read('index.js').startsWith('const __vite__mapDeps')).toBe(true);
+    expect(read('index.js')).toBe(`${compileHint}const __vite__mapDeps = 1;\nexport const name = 'index.js';\n`);
     expect(read('shared.js').startsWith('const __vite__mapDeps')).toBe(true);
   });
 });

@@ -7,6 +7,7 @@ import { registerCurrentPath, registerNavigate, registerNotifier } from '../lib/
 import { staticNotifier } from '../lib/notifier.ts';
 import { installChunkRecovery } from '../lib/chunk-recovery.ts';
 import { registerWarmUp } from '../lib/warm-up.ts';
+import { nextTask } from '../lib/next-task.ts';
 import { isSignedIn } from '../lib/storage.ts';
 import { loginPath, normalisePath } from '../lib/paths.ts';
 import { PageNavigationProvider, type PageNavigation } from '../lib/page-navigation.tsx';
@@ -64,8 +65,16 @@ async function showStandaloneLogin(): Promise<void> {
 }
 
 async function showRoutedPage(): Promise<void> {
-  // the router begins loading the first page's code as soon as it is in; the first paint waits for the texts as well
-  const [page] = await Promise.all([loadRouter().then(({ createAppRouter, routedPages }) => routedPages(createAppRouter())), firstLanguageReady]);
+  // the router begins loading the first page's code as soon as it is in; the first paint waits for the texts as well.
+  // The router's module is evaluated in one task and the router made in the next: together they were one long task
+  // on a phone (issue 27)
+  const [page] = await Promise.all([
+    loadRouter().then(async ({ createAppRouter, routedPages }) => {
+      await nextTask();
+      return routedPages(createAppRouter());
+    }),
+    firstLanguageReady,
+  ]);
   show(page);
 }
 

@@ -5,6 +5,7 @@ import { errorWithMessage, homePath, loginPath, normalisePath } from '../../lib/
 import { decideHome } from '../../lib/home-decision.ts';
 import { currentLanguage, firstLanguageReady, i18n } from '../../lib/i18n.ts';
 import { prefetchLayoutData } from '../../lib/layout-data.ts';
+import { nextTask } from '../../lib/next-task.ts';
 import { decideAfterMenus, decideGuard, type GuardDecision } from './guard-decision.ts';
 
 /**
@@ -37,7 +38,10 @@ export function createGuardLoader(staticPaths: readonly string[]) {
 
     if (decision.kind === 'load-menus') {
       try {
-        // what the layout shows besides the menus comes with them (lib/layout-data.ts); its failure is the layout's
+        // what the layout shows besides the menus comes with them (lib/layout-data.ts); its failure is the layout's.
+        // The calls start in a task of their own: starting five requests costs the main thread, and on a page's
+        // first load the guard runs in the task that made the router, one long task on a phone (issue 27)
+        await nextTask();
         await Promise.all([loadMenus(), prefetchLayoutData(currentLanguage())]);
       } catch {
         // a 401 or sign-out code has cleared the session: back to login; anything else: say so

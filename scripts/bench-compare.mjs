@@ -44,6 +44,9 @@ async function layoutRun(baseUrl, port) {
     if (!result) return { failed: 'no result' };
     if (result.lhr.runtimeError) return { failed: `${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}` };
     return summarise(result.lhr);
+  } catch (error) {
+    // a sign-in that timed out or a browser that went away costs this pair, not the comparison
+    return { failed: error instanceof Error ? error.message.split('\n')[0] : String(error) };
   } finally {
     await context.close();
     rmSync(profile, { recursive: true, force: true });
@@ -71,11 +74,12 @@ async function main() {
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
   }
-  const wins = runs[1].filter((run, i) => run.tbt < runs[0][i].tbt).length;
   const counted = runs[0].length;
+  if (counted === 0) throw new Error('no pair gave both figures: see the reasons above');
+  const wins = runs[1].filter((run, i) => run.tbt < runs[0][i].tbt).length;
   console.log(`\nLighthouse mobile, signed-in layout, ${counted} pairs alternately`);
   runs.forEach((list, i) => console.log(`${'AB'[i]}: total blocking time median ${Math.round(median(list.map((r) => r.tbt)))} ms (${Math.round(Math.min(...list.map((r) => r.tbt)))}-${Math.round(Math.max(...list.map((r) => r.tbt)))}), performance median ${median(list.map((r) => r.scores.performance))}`));
-  console.log(`B lower in ${wins} of ${counted} pairs; sign test p = ${signTestP(wins, counted).toFixed(3)} (under 0.05: B's blocking time is lower not by chance)`);
+  console.log(`B lower in ${wins} of ${counted} pairs; sign test p = ${signTestP(wins, counted).toFixed(3)} (under 0.05: the difference between the builds is not the machine's chance)`);
 }
 
 await main();

@@ -10,9 +10,8 @@ import lighthouse from 'lighthouse';
 import { chromium } from '@playwright/test';
 import { startProductServer } from '../bench/support/servers.mjs';
 import { signInThere, summarise } from '../bench/support/lighthouse.mjs';
-import { chromiumPath, ensureSystemDeps } from './system-deps.mjs';
+import { benchChromiumArgs as chromiumArgs, chromiumPath, ensureSystemDeps } from './system-deps.mjs';
 
-const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const account = { account: 'staff', password: 'Staff#2026' };
 
 /** Two-sided sign test: the chance of a split at least as uneven as `wins` of `pairs` if neither build were faster. */

@@ -18,9 +18,8 @@ import { profileGetMenu } from '../bench/support/getmenu-profile.mjs';
 import { measureSignInToLayout } from '../bench/support/sign-in-to-layout.mjs';
 import { measureLighthouse } from '../bench/support/lighthouse.mjs';
 import { routeFuzzSection, runRouteFuzz } from '../bench/support/route-fuzz.mjs';
-import { chromiumPath, ensureSystemDeps } from './system-deps.mjs';
+import { benchChromiumArgs as chromiumArgs, chromiumPath, ensureSystemDeps } from './system-deps.mjs';
 
-const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 /** Chromium's Accept-Encoding: what the shell's calls carry. */
 const browserAcceptEncoding = 'gzip, deflate, br, zstd';
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;

@@ -180,6 +180,28 @@ test.describe('sub-applications', () => {
     await expect(page.getByRole('heading', { name: 'Attendance stopped working' })).toHaveCount(0);
   });
 
+  test('while a sub-app loads the area says so, with a spinner that turns in steps once the wait lasts', async ({ page }) => {
+    // the attendance fixture's script held back until the test lets it go
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/subapps/kq/kq-fixture.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await signInEnglish(page, demo.staff);
+    await expect(qyGreeting(page)).toBeVisible();
+    await page.goto('/kq/shift');
+    const status = page.getByRole('status').filter({ hasText: 'Loading Attendance…' });
+    await expect(status).toBeVisible();
+    const spinner = status.locator('.campus-spinner');
+    await expect(spinner).toBeVisible();
+    // ten steps a second: a smooth turn is a frame to composite at every screen refresh while the page loads
+    expect(await spinner.evaluate((element) => getComputedStyle(element).animationTimingFunction)).toMatch(/^steps\(8/);
+    release();
+    await expect(kqFixture(page)).toBeVisible();
+    await expect(status).toHaveCount(0);
+  });
+
   test('a sub-app whose script the content policy refuses says so, not what the loader saw', async ({ page }) => {
     // an entry page that loads its script from an address this installation does not allow
     await page.route('**/subapps/kq/', (route) =>

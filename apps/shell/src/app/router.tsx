@@ -5,6 +5,7 @@ import { registerWarmUp } from '../lib/warm-up.ts';
 import { nextTask } from '../lib/next-task.ts';
 import { registerCurrentPath, registerNavigate } from '../lib/request.ts';
 import { RouterPageNavigation } from '../lib/router-page-navigation.tsx';
+import { LoadingSpinner } from '../lib/loading-spinner.tsx';
 
 /**
  * Each of the signed-in layout's chunks is asked for in a task of its own: asking for a chunk adds a preload link
@@ -32,7 +33,7 @@ registerWarmUp(loadAntdRoot, loadSignedInLayout, loadHomePage, loadMenuPage, war
 function PageSpinner() {
   return (
     <div className="campus-centered" aria-busy="true">
-      <span className="campus-spinner campus-spinner--dark" aria-hidden="true" />
+      <LoadingSpinner />
     </div>
   );
 }

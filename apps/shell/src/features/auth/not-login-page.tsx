@@ -5,6 +5,7 @@ import { useTranslation } from '../../lib/use-translation.ts';
 import { errorWithMessage } from '../../lib/paths.ts';
 import { RequestError } from '../../lib/request.ts';
 import { completeLogin } from './post-login.ts';
+import { LoadingSpinner } from '../../lib/loading-spinner.tsx';
 
 /** Landing route of an external (third-party) sign-in: /not-login?token=&tenantCode=&code=&msg= (spec §2). */
 export default function NotLoginPage() {
@@ -44,7 +45,7 @@ export default function NotLoginPage() {
 
   return (
     <main className="campus-centered" aria-busy="true">
-      <span className="campus-spinner campus-spinner--dark" aria-hidden="true" />
+      <LoadingSpinner />
       <p>{t('common.signingIn')}</p>
     </main>
   );

@@ -1,10 +1,11 @@
 import { useEffect, useRef } from 'react';
-import { Alert, Spin } from 'antd';
+import { Alert } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useTranslation } from '../../lib/use-translation.ts';
 import * as storage from '../../lib/storage.ts';
 import { useMenuStore } from '../../lib/menus.ts';
 import { decideHome } from '../../lib/home-decision.ts';
+import { LoadingSpinner } from '../../lib/loading-spinner.tsx';
 
 /** /home: decides which sub-application to enter (spec §2 "Home"). */
 export default function HomePage() {
@@ -41,7 +42,7 @@ export default function HomePage() {
   if (!decision || decision.kind === 'navigate') {
     return (
       <div className="campus-centered" aria-busy="true">
-        <Spin />
+        <LoadingSpinner />
       </div>
     );
   }

@@ -1,7 +1,8 @@
-import { Button, Result, Spin } from 'antd';
+import { Button, Result } from 'antd';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { NotFoundImage } from '../../lib/not-found-image.tsx';
+import { LoadingSpinner } from '../../lib/loading-spinner.tsx';
 import { findMenuPage, isAlwaysAcceptedPath, systemLabelKey, useMenuStore } from '../../lib/menus.ts';
 import { subAppContainerId, subAppForPath, useSubAppStore, type SubAppFailure } from '../../lib/sub-apps.ts';
 import './sub-app-viewport.css';
@@ -74,7 +75,7 @@ export function SubAppViewport({ onRetryRegistry }: { onRetryRegistry: () => voi
   } else if (wantsSubApp && phase?.phase !== 'mounted') {
     status = (
       <div className="campus-subapp-status campus-subapp-status--loading" role="status">
-        <Spin />
+        <LoadingSpinner />
         <span>{t('subApps.loading', { system })}</span>
       </div>
     );

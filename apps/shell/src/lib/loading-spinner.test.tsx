@@ -1,0 +1,33 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, render } from '@testing-library/react';
+import { LoadingSpinner, spinnerDelayMs } from './loading-spinner.tsx';
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+const spinner = (container: HTMLElement) => container.querySelector('.campus-spinner')!;
+
+describe('LoadingSpinner', () => {
+  it('holds its place unseen during a short wait and shows once the wait lasts', () => {
+    const { container } = render(<LoadingSpinner />);
+    expect(spinner(container)).toHaveClass('campus-spinner--waiting');
+    act(() => vi.advanceTimersByTime(spinnerDelayMs - 1));
+    expect(spinner(container)).toHaveClass('campus-spinner--waiting');
+    act(() => vi.advanceTimersByTime(1));
+    expect(spinner(container)).not.toHaveClass('campus-spinner--waiting');
+    // decorative: what shows it names the wait
+    expect(spinner(container)).toHaveAttribute('aria-hidden', 'true');
+  });
+
+  it('shows at once when asked to', () => {
+    const { container } = render(<LoadingSpinner delayMs={0} />);
+    expect(spinner(container)).not.toHaveClass('campus-spinner--waiting');
+  });
+
+  it('leaves no timer behind when the wait ends first', () => {
+    const { unmount } = render(<LoadingSpinner />);
+    expect(vi.getTimerCount()).toBe(1);
+    unmount();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});

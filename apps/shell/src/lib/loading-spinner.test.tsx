@@ -19,11 +19,6 @@ describe('LoadingSpinner', () => {
     expect(spinner(container)).toHaveAttribute('aria-hidden', 'true');
   });
 
-  it('shows at once when asked to', () => {
-    const { container } = render(<LoadingSpinner delayMs={0} />);
-    expect(spinner(container)).not.toHaveClass('campus-spinner--waiting');
-  });
-
   it('leaves no timer behind when the wait ends first', () => {
     const { unmount } = render(<LoadingSpinner />);
     expect(vi.getTimerCount()).toBe(1);

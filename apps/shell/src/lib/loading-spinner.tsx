@@ -6,16 +6,16 @@ export const spinnerDelayMs = 300;
 /**
  * The shell's spinner for a wait (a page, the signing-in screen, a sub-application loading), drawn only once the
  * wait has lasted `spinnerDelayMs`; until then an invisible box of the same size holds its place, so nothing
- * moves when it appears. It turns in steps (global.css): on a machine that composites the screen on the CPU
- * (a phone's slow cores, a thin client, a virtual desktop) every frame of a smooth spinner took CPU from the
- * loading it waited for (issue 27). Decorative: whatever shows it says what is loading.
+ * moves when it appears. It turns in steps (global.css): where the screen is composited on the CPU (Chromium
+ * without a GPU, as under Lighthouse here; thin clients, virtual desktops) every frame of a smooth spinner took
+ * CPU from the loading it waited for (issue 27). Decorative: what shows it marks the wait (aria-busy, a status).
  */
-export function LoadingSpinner({ delayMs = spinnerDelayMs }: { delayMs?: number }) {
-  const [shown, setShown] = useState(delayMs <= 0);
+export function LoadingSpinner() {
+  const [shown, setShown] = useState(false);
   useEffect(() => {
     if (shown) return;
-    const timer = setTimeout(() => setShown(true), delayMs);
+    const timer = setTimeout(() => setShown(true), spinnerDelayMs);
     return () => clearTimeout(timer);
-  }, [delayMs, shown]);
+  }, [shown]);
   return <span className={`campus-spinner campus-spinner--dark${shown ? '' : ' campus-spinner--waiting'}`} aria-hidden="true" />;
 }

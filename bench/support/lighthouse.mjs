@@ -23,7 +23,7 @@ const audits = {
   longTasks: 'long-tasks',
 };
 
-export function summarise(lhr) {
+function summarise(lhr) {
   const score = (id) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
   const value = (id) => lhr.audits[id]?.numericValue ?? null;
   const failing = Object.values(lhr.audits)
@@ -41,6 +41,14 @@ export function summarise(lhr) {
     warnings: lhr.runWarnings ?? [],
     benchmarkIndex: lhr.environment?.benchmarkIndex ?? null,
   };
+}
+
+/** One Lighthouse run of `url` (`flags` and `config` as Lighthouse takes them), summarised; throws when it gave no figure. */
+export async function lighthouseRun(url, flags, config) {
+  const result = await lighthouse(url, { output: 'json', logLevel: 'error', ...flags }, config);
+  if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+  if (result.lhr.runtimeError) throw new Error(`Lighthouse on ${url}: ${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}`);
+  return summarise(result.lhr);
 }
 
 /** Signs `account` in on the login page in `context`, leaving the token in its storage; answers the page it lands on. */
@@ -80,11 +88,7 @@ export async function measureLighthouse({ baseUrl, account, executablePath, args
   const devtools = await context.newCDPSession(cachePage);
   const run = async (url, formFactor, keepStorage, emptyCache) => {
     if (emptyCache) await devtools.send('Network.clearBrowserCache');
-    const flags = { port, output: 'json', logLevel: 'error', onlyCategories: categories, disableStorageReset: keepStorage };
-    const result = await lighthouse(url, flags, formFactor === 'desktop' ? desktopConfig : undefined);
-    if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
-    if (result.lhr.runtimeError) throw new Error(`Lighthouse on ${url}: ${result.lhr.runtimeError.message}`);
-    return summarise(result.lhr);
+    return lighthouseRun(url, { port, onlyCategories: categories, disableStorageReset: keepStorage }, formFactor === 'desktop' ? desktopConfig : undefined);
   };
   const median = async (url, formFactor, keepStorage, emptyCache = false) => {
     const results = [];

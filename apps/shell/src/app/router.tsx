@@ -5,7 +5,7 @@ import { registerWarmUp } from '../lib/warm-up.ts';
 import { nextTask } from '../lib/next-task.ts';
 import { registerCurrentPath, registerNavigate } from '../lib/request.ts';
 import { RouterPageNavigation } from '../lib/router-page-navigation.tsx';
-import { LoadingSpinner } from '../lib/loading-spinner.tsx';
+import { PageSpinner } from '../lib/loading-spinner.tsx';
 
 /**
  * Each of the signed-in layout's chunks is asked for in a task of its own: asking for a chunk adds a preload link
@@ -29,14 +29,6 @@ const prepareTheme = () => loadAntdRoot().then(async (antdRoot) => {
 // what the first signed-in page needs, loaded (and the window readied for the sub-apps' sandbox, and antd's theme
 // derived) while the login form is being filled in
 registerWarmUp(loadAntdRoot, loadSignedInLayout, loadHomePage, loadMenuPage, warmWindow, prepareTheme);
-
-function PageSpinner() {
-  return (
-    <div className="campus-centered" aria-busy="true">
-      <LoadingSpinner />
-    </div>
-  );
-}
 
 const cardSetup = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });
 const withProps =

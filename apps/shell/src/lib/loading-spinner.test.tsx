@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, render } from '@testing-library/react';
-import { LoadingSpinner, spinnerDelayMs } from './loading-spinner.tsx';
+import { LoadingSpinner, PageSpinner, spinnerDelayMs } from './loading-spinner.tsx';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
@@ -24,5 +24,13 @@ describe('LoadingSpinner', () => {
     expect(vi.getTimerCount()).toBe(1);
     unmount();
     expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe('PageSpinner', () => {
+  it('marks the page busy around the spinner', () => {
+    const { container } = render(<PageSpinner />);
+    expect(container.firstElementChild).toHaveAttribute('aria-busy', 'true');
+    expect(spinner(container)).toHaveClass('campus-spinner--waiting');
   });
 });

@@ -13,9 +13,17 @@ export const spinnerDelayMs = 300;
 export function LoadingSpinner() {
   const [shown, setShown] = useState(false);
   useEffect(() => {
-    if (shown) return;
     const timer = setTimeout(() => setShown(true), spinnerDelayMs);
     return () => clearTimeout(timer);
-  }, [shown]);
+  }, []);
   return <span className={`campus-spinner campus-spinner--dark${shown ? '' : ' campus-spinner--waiting'}`} aria-hidden="true" />;
+}
+
+/** A whole page that is still loading: the spinner in its middle, the page marked busy. */
+export function PageSpinner() {
+  return (
+    <div className="campus-centered" aria-busy="true">
+      <LoadingSpinner />
+    </div>
+  );
 }

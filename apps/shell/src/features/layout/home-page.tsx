@@ -5,7 +5,7 @@ import { useTranslation } from '../../lib/use-translation.ts';
 import * as storage from '../../lib/storage.ts';
 import { useMenuStore } from '../../lib/menus.ts';
 import { decideHome } from '../../lib/home-decision.ts';
-import { LoadingSpinner } from '../../lib/loading-spinner.tsx';
+import { PageSpinner } from '../../lib/loading-spinner.tsx';
 
 /** /home: decides which sub-application to enter (spec §2 "Home"). */
 export default function HomePage() {
@@ -40,11 +40,7 @@ export default function HomePage() {
     return <Alert type="warning" showIcon title={t('home.licenceAbnormal')} />;
   }
   if (!decision || decision.kind === 'navigate') {
-    return (
-      <div className="campus-centered" aria-busy="true">
-        <LoadingSpinner />
-      </div>
-    );
+    return <PageSpinner />;
   }
   return <p>{decision.kind === 'open-window' ? t('home.openedInNewWindow') : t('home.nothingToOpen')}</p>;
 }

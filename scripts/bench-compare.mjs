@@ -7,10 +7,9 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import lighthouse from 'lighthouse';
 import { chromium } from '@playwright/test';
 import { startProductServer } from '../bench/support/servers.mjs';
-import { signInThere, summarise } from '../bench/support/lighthouse.mjs';
+import { lighthouseRun, signInThere } from '../bench/support/lighthouse.mjs';
 import { benchChromiumArgs as chromiumArgs, chromiumPath, ensureSystemDeps } from './system-deps.mjs';
 
 const account = { account: 'staff', password: 'Staff#2026' };
@@ -47,19 +46,17 @@ const visits = ['second', 'returning'];
 async function layoutRuns(baseUrl, port) {
   const profile = mkdtempSync(path.join(tmpdir(), 'campus-bench-compare-'));
   const context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath, args: [...chromiumArgs, `--remote-debugging-port=${port}`], locale: 'en-US' });
+  const failure = (error) => ({ failed: error instanceof Error ? error.message.split('\n')[0] : String(error) });
   const runs = {};
   try {
     const layoutPath = await signInThere(context, baseUrl, account);
     for (const visit of visits) {
-      const result = await lighthouse(`${baseUrl}${layoutPath}`, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: true });
-      if (!result) runs[visit] = { failed: 'no result' };
-      else if (result.lhr.runtimeError) runs[visit] = { failed: `${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}` };
-      else runs[visit] = summarise(result.lhr);
+      // a run that gave no figure costs that visit of this pair, not the other visit or the comparison
+      runs[visit] = await lighthouseRun(`${baseUrl}${layoutPath}`, { port, onlyCategories: ['performance'], disableStorageReset: true }).catch(failure);
     }
   } catch (error) {
-    // a sign-in that timed out or a browser that went away costs this pair, not the comparison
-    const failed = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    for (const visit of visits) runs[visit] ??= { failed };
+    // a sign-in that timed out or a browser that went away costs this pair
+    for (const visit of visits) runs[visit] ??= failure(error);
   } finally {
     await context.close();
     rmSync(profile, { recursive: true, force: true });
@@ -85,6 +82,7 @@ function report(visit, runs) {
 async function main() {
   const [distA, distB] = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
   const pairs = Number(process.env.BENCH_COMPARE_RUNS ?? 10);
+  if (!Number.isInteger(pairs) || pairs < 1) throw new Error(`BENCH_COMPARE_RUNS=${process.env.BENCH_COMPARE_RUNS}: give a whole number of pairs, 1 or more`);
   if (!distA || !distB) throw new Error('usage: npm run bench:compare -- <shell-dist-A> <shell-dist-B> (built apps/shell/dist folders)');
   for (const dist of [distA, distB]) if (!existsSync(path.join(dist, 'index.html'))) throw new Error(`${dist}: no index.html; give a built apps/shell/dist folder`);
   ensureSystemDeps();

@@ -23,7 +23,12 @@ export async function fillLogin(page: Page, account: string, password: string, c
   await page.getByLabel('Username').fill(account);
   await page.getByLabel('Password').fill(password);
   const captcha = page.getByRole('textbox', { name: 'Verification code' });
-  if (await captcha.isVisible()) await captcha.fill(code);
+  if (await captcha.isVisible()) {
+    // the code's image is asked for once the settings have arrived, which a busy machine can leave until after
+    // the network has been idle: a person types the code when its image shows (before, there is no key to send)
+    await expect(page.getByRole('button', { name: 'Refresh image' }).getByRole('img')).toBeVisible();
+    await captcha.fill(code);
+  }
   await page.getByRole('button', { name: 'Log in' }).click();
 }
 

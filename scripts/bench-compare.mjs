@@ -2,14 +2,15 @@
 // builds of the shell, each signed in and reloaded twice in turn, and whether B's total blocking time is lower than
 // A's more often than chance would make it, on each of the two visits. On a shared machine one run's blocking time
 // can be twice another's and the machine's speed drifts over minutes, so a single run of each says nothing;
-// alternating runs see the same drift.
+// alternating runs see the same drift. Each run is calibrated to a mid-range phone as `npm run bench`'s phone rows
+// are (bench/support/lighthouse.mjs): the CPU slowdown follows the host's speed measured just before it.
 // Each dist is a built `apps/shell/dist` copied aside (`npm run build`, then `cp -r apps/shell/dist /tmp/a`).
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
 import { startProductServer } from '../bench/support/servers.mjs';
-import { lighthouseRun, signInThere } from '../bench/support/lighthouse.mjs';
+import { emulatedIndex, lighthouseRun, midRangePhoneConfig, signInThere } from '../bench/support/lighthouse.mjs';
 import { benchChromiumArgs as chromiumArgs, chromiumPath, ensureSystemDeps } from './system-deps.mjs';
 
 const account = { account: 'staff', password: 'Staff#2026' };
@@ -50,9 +51,12 @@ async function layoutRuns(baseUrl, port) {
   const runs = {};
   try {
     const layoutPath = await signInThere(context, baseUrl, account);
+    const calibrationPage = await context.newPage();
     for (const visit of visits) {
       // a run that gave no figure costs that visit of this pair, not the other visit or the comparison
-      runs[visit] = await lighthouseRun(`${baseUrl}${layoutPath}`, { port, onlyCategories: ['performance'], disableStorageReset: true }).catch(failure);
+      runs[visit] = await midRangePhoneConfig(calibrationPage)
+        .then((config) => lighthouseRun(`${baseUrl}${layoutPath}`, { port, onlyCategories: ['performance'], disableStorageReset: true }, config))
+        .catch(failure);
     }
   } catch (error) {
     // a sign-in that timed out or a browser that went away costs this pair
@@ -64,7 +68,7 @@ async function layoutRuns(baseUrl, port) {
   return runs;
 }
 
-const describeRun = (run) => (run.failed ? `failed (${run.failed})` : `TBT ${Math.round(run.tbt)} ms, performance ${run.scores.performance}, CPU index ${run.benchmarkIndex}`);
+const describeRun = (run) => (run.failed ? `failed (${run.failed})` : `TBT ${Math.round(run.tbt)} ms, performance ${run.scores.performance}, CPU index ${run.benchmarkIndex} slowed ${run.cpuMultiplier}x to ${Math.round(emulatedIndex(run))}`);
 
 /** The medians of A and B over the pairs that gave both figures, and how often B was the lower. */
 function report(visit, runs) {

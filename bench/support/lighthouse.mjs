@@ -115,7 +115,7 @@ function medianRun(results) {
  * Answers { login: { phone, mobile, desktop }, layout: { path, phone, mobile, desktop, emptyCachePhone } }: `phone` is
  * mobile calibrated to a mid-range phone, `mobile` Lighthouse's fixed 4x.
  */
-export async function measureLighthouse({ baseUrl, account, executablePath, args, port, runs = 3 }) {
+export async function measureLighthouse({ baseUrl, account, executablePath, args, port, runs = 5 }) {
   // the browser's own profile (not a fresh context): the tabs Lighthouse opens share the signed-in storage
   const profile = mkdtempSync(path.join(tmpdir(), 'campus-bench-lighthouse-'));
   const context = await chromium.launchPersistentContext(profile, { executablePath, args: [...args, `--remote-debugging-port=${port}`], locale: 'en-US' });

@@ -390,6 +390,8 @@ settings, menus, permissions, and the user, logos and sub-apps the layout shows)
 | ${layout.median.toFixed(0)} ms | ${layout.times[0].toFixed(0)} ms | ${layout.times.at(-1).toFixed(0)} ms |
 
 Budget: 300 ms at the median: ${verdict(layout.median <= 300)}. Aim (issue 27): 150 ms at the median: ${aim(layout.median <= 150)}.
+These are wall-clock times of this machine, the browser's and the server's work together, and they follow its speed:
+its CPU benchmark index (Lighthouse's, below) was ${layout.machineIndexes.map(Math.round).join(' before and ')} after these runs.
 
 Total JavaScript the shell has loaded once the layout shows (login page included): ${layout.js.files} files,
 ${kb(layout.js.raw)} raw, ${kb(layout.js.gzip)} gzip.

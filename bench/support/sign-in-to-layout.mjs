@@ -5,6 +5,7 @@
 /* global window, document, MutationObserver, requestAnimationFrame */
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
+import { hostBenchmarkIndex } from './lighthouse.mjs';
 
 const layoutReady = `
   document.querySelector('.campus-top-menu [data-module]') &&
@@ -79,10 +80,25 @@ async function oneRun(browser, baseUrl, account) {
   }
 }
 
-/** `runs` cold sign-ins (a fresh browser context each); the first warms the server and is not counted. */
+/** Lighthouse's CPU benchmark index of this browser's machine now, in a page of its own. */
+async function machineIndex(browser) {
+  const page = await browser.newPage();
+  try {
+    return await hostBenchmarkIndex(page);
+  } finally {
+    await page.close();
+  }
+}
+
+/**
+ * `runs` cold sign-ins (a fresh browser context each); the first warms the server and is not counted. The machine's
+ * CPU benchmark index, before and after, goes with the times: they are wall-clock times on this machine (the
+ * browser and the server on it), and follow its speed.
+ */
 export async function measureSignInToLayout({ baseUrl, account, runs, executablePath, args }) {
   const browser = await chromium.launch({ executablePath, args });
   try {
+    const indexBefore = await machineIndex(browser);
     await oneRun(browser, baseUrl, account);
     const results = [];
     for (let i = 0; i < runs; i += 1) results.push(await oneRun(browser, baseUrl, account));
@@ -90,7 +106,7 @@ export async function measureSignInToLayout({ baseUrl, account, runs, executable
     const median = times[Math.floor(times.length / 2)];
     const last = results.at(-1).scripts;
     const js = { files: last.length, raw: last.reduce((n, s) => n + s.raw, 0), gzip: last.reduce((n, s) => n + s.gzip, 0) };
-    return { times, median, js };
+    return { times, median, js, machineIndexes: [indexBefore, await machineIndex(browser)] };
   } finally {
     await browser.close();
   }

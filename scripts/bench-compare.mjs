@@ -43,7 +43,7 @@ function median(values) {
  */
 const visits = ['second', 'returning'];
 
-/** Lighthouse mobile on the layout of the server at `baseUrl`, each visit in turn, in a browser profile of its own; `failed` says why a visit gave no figure. */
+/** Lighthouse on a mid-range phone (calibrated) on the layout of the server at `baseUrl`, each visit in turn, in a browser profile of its own; `failed` says why a visit gave no figure. */
 async function layoutRuns(baseUrl, port) {
   const profile = mkdtempSync(path.join(tmpdir(), 'campus-bench-compare-'));
   const context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath, args: [...chromiumArgs, `--remote-debugging-port=${port}`], locale: 'en-US' });
@@ -73,7 +73,7 @@ const describeRun = (run) => (run.failed ? `failed (${run.failed})` : `TBT ${Mat
 /** The medians of A and B over the pairs that gave both figures, and how often B was the lower. */
 function report(visit, runs) {
   const counted = runs[0].length;
-  console.log(`\nLighthouse mobile, signed-in layout, ${visit} visit, ${counted} pairs alternately`);
+  console.log(`\nLighthouse on a mid-range phone, signed-in layout, ${visit} visit, ${counted} pairs alternately`);
   if (counted === 0) {
     console.log('no pair gave both figures: see the reasons above');
     return;

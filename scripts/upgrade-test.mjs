@@ -33,7 +33,9 @@ function unpackedRelease(work) {
 function previousSources() {
   const found = [];
   for (const args of [[], ['--schema']]) {
-    const previous = JSON.parse(execFileSync(process.execPath, [finder, ...args], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
+    // the second old commit often has the first one's lockfile: its node_modules then come hard-linked, not installed
+    const donor = found.length > 0 ? ['--node-modules-from', found[0].folder] : [];
+    const previous = JSON.parse(execFileSync(process.execPath, [finder, ...args, ...donor], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
     if (found.some((other) => other.commit === previous.commit)) execFileSync(process.execPath, [finder, '--remove', previous.folder], { cwd: root, stdio: 'inherit' });
     else found.push(previous);
   }

@@ -4,10 +4,13 @@
 //   node scripts/release/previous-source.mjs            -> prints {"folder","version","commit","nodeModules","seconds"}
 //   node scripts/release/previous-source.mjs --schema   -> the same for the newest commit one schema behind HEAD
 //   node scripts/release/previous-source.mjs --remove <folder>
+//   add --node-modules-from <folder> (another such worktree) to hard-link its node_modules when it installs alike
 //
 // The previous release is the newest commit (first-parent walk from HEAD) whose shellVersion in
 // packages/contracts/src/shell-constants.ts differs from HEAD's. Its worktree gets node_modules hard-linked from this
-// checkout when every package in its package-lock.json is here at the same version; otherwise `npm ci` runs there.
+// checkout when every package in its package-lock.json is here at the same version, or from the worktree named by
+// --node-modules-from when both have the same package-lock.json and install settings; otherwise `npm ci` runs there
+// (about a minute, and more on a busy CI machine: the upgrade test prepares two old commits, often of one lockfile).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -111,22 +114,38 @@ function lockDifferences(oldLockText, newLockText) {
   return differences;
 }
 
-function giveNodeModules(folder) {
+/** node_modules of `from` (a checkout of the same workspaces) hard-linked into `folder`, the workspaces' own too. */
+function hardLinkNodeModules(from, folder) {
+  // Workspace packages are symlinks relative to the root, so the copied links point into the new worktree.
+  execFileSync('cp', ['-al', join(from, 'node_modules'), join(folder, 'node_modules')]);
+  for (const workspace of workspaceFolders(folder)) {
+    const source = join(from, workspace, 'node_modules');
+    if (existsSync(source) && existsSync(join(folder, workspace))) {
+      rmSync(join(folder, workspace, 'node_modules'), { recursive: true, force: true });
+      execFileSync('cp', ['-al', source, join(folder, workspace, 'node_modules')]);
+    }
+  }
+}
+
+/** What `npm ci` installs from: the lockfile, and the package.json settings that steer it (workspaces, install scripts). */
+function installInputs(folder) {
+  const pkg = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+  return JSON.stringify([readFileSync(join(folder, 'package-lock.json'), 'utf8'), pkg.workspaces ?? null, pkg.allowScripts ?? null]);
+}
+
+function giveNodeModules(folder, donor) {
   const started = Date.now();
   const oldLock = readFileSync(join(folder, 'package-lock.json'), 'utf8');
   const newLock = readFileSync(join(repoRoot, 'package-lock.json'), 'utf8');
   const differences = lockDifferences(oldLock, newLock);
   const seconds = () => Math.round((Date.now() - started) / 100) / 10;
   if (differences.length === 0 && existsSync(join(repoRoot, 'node_modules'))) {
-    // Workspace packages are symlinks relative to the root, so the copied links point into the new worktree.
-    execFileSync('cp', ['-al', join(repoRoot, 'node_modules'), join(folder, 'node_modules')]);
-    for (const workspace of workspaceFolders(folder)) {
-      const source = join(repoRoot, workspace, 'node_modules');
-      if (existsSync(source) && existsSync(join(folder, workspace))) {
-        rmSync(join(folder, workspace, 'node_modules'), { recursive: true, force: true });
-        execFileSync('cp', ['-al', source, join(folder, workspace, 'node_modules')]);
-      }
-    }
+    hardLinkNodeModules(repoRoot, folder);
+    return { nodeModules: 'hard-linked', seconds: seconds() };
+  }
+  if (donor && existsSync(join(donor, 'node_modules')) && installInputs(donor) === installInputs(folder)) {
+    hardLinkNodeModules(donor, folder);
+    process.stderr.write(`previous-source: node_modules hard-linked from ${donor} (the same lockfile and install settings)\n`);
     return { nodeModules: 'hard-linked', seconds: seconds() };
   }
   process.stderr.write(`previous-source: ${differences.length} package(s) differ, running npm ci (e.g. ${differences.slice(0, 3).join(', ')})\n`);
@@ -141,13 +160,13 @@ function workspaceFolders(folder) {
   return Array.isArray(pkg.workspaces) ? pkg.workspaces : [];
 }
 
-function prepare(find) {
+function prepare(find, donor) {
   const { commit, version, headVersion } = find();
   const folder = mkdtempSync(join(tmpdir(), `campus-previous-${version.replace(/[^\w.-]+/g, '-')}-`));
   rmSync(folder, { recursive: true }); // git worktree add wants to create it
   git(['worktree', 'add', '--detach', folder, commit]);
   try {
-    const installed = giveNodeModules(folder);
+    const installed = giveNodeModules(folder, donor);
     process.stdout.write(`${JSON.stringify({ folder, version, commit, headVersion, ...installed })}\n`);
   } catch (error) {
     remove(folder);
@@ -167,13 +186,20 @@ function remove(folder) {
 }
 
 const args = process.argv.slice(2);
+const usage = 'usage: previous-source.mjs [--schema] [--node-modules-from <worktree>] | --remove <folder>';
 if (args[0] === '--remove') {
-  if (!args[1]) fail('usage: previous-source.mjs --remove <folder>');
+  if (!args[1] || args.length > 2) fail(usage);
   remove(args[1]);
-} else if (args.length === 0) {
-  prepare(findPreviousRelease);
-} else if (args[0] === '--schema' && args.length === 1) {
-  prepare(findPreviousSchema);
 } else {
-  fail(`unknown arguments: ${args.join(' ')} (usage: previous-source.mjs [--schema | --remove <folder>])`);
+  let schema = false;
+  let donor;
+  for (let i = 0; i < args.length; i += 1) {
+    if (args[i] === '--schema' && !schema) schema = true;
+    else if (args[i] === '--node-modules-from' && donor === undefined && args[i + 1]) {
+      donor = resolve(args[i + 1]);
+      i += 1;
+      if (!existsSync(join(donor, 'package-lock.json'))) fail(`--node-modules-from ${donor}: no package-lock.json there (give a worktree this script prepared)`);
+    } else fail(`unknown arguments: ${args.join(' ')} (${usage})`);
+  }
+  prepare(schema ? findPreviousSchema : findPreviousRelease, donor);
 }

@@ -270,11 +270,10 @@ card loss would then hold only after a cache time), no request log, or no securi
 const antDesignProLoginCode = 658 * 1024;
 const aim = (ok) => (ok ? 'meets the aim' : '**misses the aim**');
 
-/** The CPU benchmark index Lighthouse measured at each run kept, lowest to highest. */
-function benchmarkIndexes(runs) {
-  const values = runs.map((r) => r.benchmarkIndex).filter((value) => value !== null);
-  if (values.length === 0) return 'not reported';
-  const sorted = values.map(Math.round).sort((a, b) => a - b);
+/** CPU benchmark indexes, rounded, as "lowest to highest" (or one figure); the runs that reported none left out. */
+function indexSpan(values) {
+  const sorted = values.filter((value) => value !== null).map(Math.round).sort((a, b) => a - b);
+  if (sorted.length === 0) return 'not reported';
   return sorted[0] === sorted.at(-1) ? String(sorted[0]) : `${sorted[0]} to ${sorted.at(-1)}`;
 }
 
@@ -318,28 +317,20 @@ this index on the host at every run (higher is faster); these shared machines ha
 the host's index just before it and slows the CPU by that index over ${Math.round(midRangePhoneIndex)} (Lighthouse's own advice for a host
 that is not a high-end desktop: docs/throttling.md, "Calibrating the CPU slowdown"). The CPU slowdown column shows
 the multiplier and the CPU it made of the index Lighthouse measured during that run. The fixed-4x rows are what
-earlier reports measured, for comparison: on this host they emulate a CPU of index ${fixedPhoneIndexes(measured)}.
+earlier reports measured, for comparison: on this host they emulate a CPU of index ${indexSpan([result.login.mobile, result.layout.mobile].map(emulatedIndex))}.
 
 The layout is measured as a returning user reloads it: the browser's cache holds the shell's files from signing in
 (the login page loads the layout's code while the form is filled in). Lighthouse opens each run in a new tab, and
 there this Chromium reads none of V8's code caches: every run parses and compiles the layout's scripts (a reload in
 the same tab would not). The empty-cache row is the first visit after an upgrade: every file comes over the
 simulated slow 4G link before the layout can paint; it has no aim of its own. Lighthouse's CPU benchmark index of
-this host over all runs: ${benchmarkIndexes(measured.map(([, , r]) => r))}.
+this host in the runs shown: ${indexSpan(measured.map(([, , r]) => r.benchmarkIndex))}.
 
 <details><summary>Audits scoring under 0.9</summary>
 
 ${failing.join('\n')}
 
 </details>`;
-}
-
-/** The CPU the fixed-4x runs emulated: the host's index during each, over 4, lowest to highest. */
-function fixedPhoneIndexes(measured) {
-  const fixed = measured.filter(([, formFactor]) => formFactor.includes('fixed 4x')).map(([, , r]) => r);
-  const values = fixed.map(emulatedIndex).filter((value) => value !== null).map(Math.round).sort((a, b) => a - b);
-  if (values.length === 0) return 'not reported';
-  return values[0] === values.at(-1) ? String(values[0]) : `${values[0]} to ${values.at(-1)}`;
 }
 
 const mb = (kiloBytes) => `${(kiloBytes / 1024).toFixed(1)} MB`;

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Dialect } from '../../db/database.ts';
+import { openSqlite } from '../../db/sqlite-engine.ts';
 import { makePrivateDir } from '../../lib/private-files.ts';
 import type { BackupManifest, BackupSettings } from './backup-archive.ts';
 import { BackupError, filesUnder, manifestName, runPostgresTool, runProgram, sha256Of } from './backup-archive.ts';
+import { archiveEntries, strayEntries } from './archive-entries.ts';
 
 export class RestoreError extends Error {
   override name = 'RestoreError';
@@ -31,11 +33,26 @@ export async function unpackAndCheck(archive: string, settings: BackupSettings, 
   const folder = fs.mkdtempSync(path.join(settings.dataDir, '.restore-'));
   fs.chmodSync(folder, 0o700);
   try {
+    const unpackable = (error: unknown) => new RestoreError(`${archive} cannot be unpacked: ${error instanceof BackupError ? error.message : String(error)}`);
+    // a link or a device in the archive would be followed by what comes next (a chmod, a swap, a later member):
+    // refused before a byte is unpacked, and looked for again on disk after
+    let entries: Awaited<ReturnType<typeof archiveEntries>>;
+    try {
+      entries = await archiveEntries(archive);
+    } catch (error) {
+      throw unpackable(error);
+    }
+    const notPlain = entries.find((entry) => entry.kind !== 'file' && entry.kind !== 'folder');
+    if (notPlain) throw new RestoreError(`${archive} holds ${notPlain.kind} ${notPlain.name}: a campus backup holds only files and folders; nothing was restored`);
+    const outside = entries.find((entry) => entry.name.startsWith('/') || entry.name.split('/').includes('..'));
+    if (outside) throw new RestoreError(`${archive} holds ${outside.name}, outside the archive's own folder; nothing was restored`);
     try {
       await runProgram('tar', ['--no-same-owner', '--no-same-permissions', '-xzf', archive, '-C', folder]);
     } catch (error) {
-      throw new RestoreError(`${archive} cannot be unpacked: ${error instanceof BackupError ? error.message : String(error)}`);
+      throw unpackable(error);
     }
+    const stray = strayEntries(folder);
+    if (stray.length > 0) throw new RestoreError(`${archive} holds ${stray[0]}: a campus backup holds only files and folders; nothing was restored`);
     let manifest: BackupManifest;
     try {
       manifest = JSON.parse(fs.readFileSync(path.join(folder, manifestName), 'utf8')) as BackupManifest;
@@ -58,11 +75,51 @@ export async function unpackAndCheck(archive: string, settings: BackupSettings, 
     if (manifest.schema !== '' && !knownMigrations.includes(manifest.schema)) {
       throw new RestoreError(`${archive} was taken at schema ${manifest.schema} by release ${manifest.version}, newer than this release knows: restore it with that release or a newer one`);
     }
+    await checkDatabaseCopy(archive, folder, manifest, dialect, knownMigrations);
     return { folder, manifest };
   } catch (error) {
     fs.rmSync(folder, { recursive: true, force: true });
     throw asRestoreError(error);
   }
+}
+
+export const databaseMember = (dialect: Dialect) => (dialect === 'sqlite' ? 'database.sqlite' : 'database.pgdump');
+
+/**
+ * Opens the archive's copy of the database before anything of the installation is touched: SQLite's integrity check
+ * and the schema the manifest names; a PostgreSQL dump read whole by pg_restore --list.
+ */
+async function checkDatabaseCopy(archive: string, folder: string, manifest: BackupManifest, dialect: Dialect, knownMigrations: string[]): Promise<void> {
+  const member = databaseMember(dialect);
+  if (!Object.hasOwn(manifest.files, member)) throw new RestoreError(`${archive} holds no ${member}: nothing was restored`);
+  const copy = path.join(folder, member);
+  if (dialect === 'postgres') {
+    try {
+      await runProgram('pg_restore', ['--list', copy]);
+    } catch (error) {
+      throw new RestoreError(`${archive}'s ${member} cannot be read: ${error instanceof Error ? error.message : String(error)}; nothing was restored`);
+    }
+    return;
+  }
+  let problem: string | null = null;
+  try {
+    const engine = openSqlite(copy);
+    try {
+      const rows = engine.prepare('PRAGMA integrity_check').all([]) as { integrity_check: string }[];
+      if (rows[0]?.integrity_check !== 'ok') problem = `fails SQLite's integrity check (${rows.map((row) => row.integrity_check).slice(0, 3).join('; ')})`;
+      else {
+        const hasTable = engine.prepare(`select 1 as one from sqlite_master where type = 'table' and name = 'kysely_migration'`).all([]).length > 0;
+        const schema = hasTable ? ((engine.prepare('select name from kysely_migration order by name desc limit 1').all([]) as { name: string }[])[0]?.name ?? '') : '';
+        if (schema !== manifest.schema) problem = `is at schema ${schema || 'none'}, not the manifest's ${manifest.schema || 'none'}`;
+        else if (schema !== '' && !knownMigrations.includes(schema)) problem = `is at schema ${schema}, which this release does not know`;
+      }
+    } finally {
+      engine.close();
+    }
+  } catch (error) {
+    problem = `cannot be opened: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  if (problem !== null) throw new RestoreError(`${archive}'s ${member} ${problem}; nothing was restored`);
 }
 
 /** Moves `from` to `to`, keeping what was at `to` as `<to>.before-restore` until `commit` or `undo` is called. */
@@ -111,8 +168,14 @@ export async function putInPlace(checked: CheckedArchive, settings: BackupSettin
     const subApps = path.join(folder, 'subapps');
     swaps.push(swapIn(fs.existsSync(subApps) ? subApps : null, settings.subAppsDir));
     if (dialect === 'sqlite') {
-      const copy = path.join(folder, 'database.sqlite');
-      fs.chmodSync(copy, 0o600);
+      const copy = path.join(folder, databaseMember('sqlite'));
+      // unpackAndCheck left only regular files here; the mode set on the file itself, never through a link
+      const handle = fs.openSync(copy, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+      try {
+        fs.fchmodSync(handle, 0o600);
+      } finally {
+        fs.closeSync(handle);
+      }
       // the old file's journal must not be applied to the restored one
       for (const suffix of ['-wal', '-shm']) swaps.push(swapIn(null, `${settings.sqliteFile}${suffix}`));
       swaps.push(swapIn(copy, settings.sqliteFile));

@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { httpUrlProblem, subAppEntryProblem } from './lib/sub-app-entry-url.ts';
@@ -189,6 +189,30 @@ function trustProxyVar(env: Env, name: string): false | number | string {
   return items.join(',');
 }
 
+/** Whether HOST takes connections from this machine only (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(host: string): boolean {
+  if (host.toLowerCase() === 'localhost') return true;
+  const loopback = new BlockList();
+  loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+  loopback.addAddress('::1', 'ipv6');
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(host)?.[1];
+  if (mapped !== undefined) return loopback.check(mapped, 'ipv4');
+  const family = isIP(host);
+  return family !== 0 && loopback.check(host, family === 6 ? 'ipv6' : 'ipv4');
+}
+
+/**
+ * A hop count believes the X-Forwarded-For of whoever connects: safe only when nothing but a proxy on this machine
+ * can connect. A server that listens on other addresses names the proxies it trusts instead.
+ */
+function checkTrustProxyReach(trustProxy: false | number | string, host: string): void {
+  if (typeof trustProxy !== 'number' || trustProxy === 0 || isLoopbackHost(host)) return;
+  throw new ConfigError(
+    'TRUST_PROXY',
+    `is a number of proxy hops (${trustProxy}) while HOST ${host} takes connections from other machines: any of them could name itself 127.0.0.1 in X-Forwarded-For. Set HOST=127.0.0.1 (the proxy on this machine), or TRUST_PROXY to the proxies' addresses (10.0.0.5,10.0.0.6)`,
+  );
+}
+
 /**
  * CARD_ISSUER_URL: an http(s) origin (no path). When unset, the issuer on this PC at CARD_ISSUER_PORT, the port
  * `npm start` hands to the issuer as well (apps/card-issuer/src/config.ts), default the spec's 18085: a moved
@@ -243,6 +267,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const port = intVar(env, 'PORT', 6300, 0, 65535);
   const host = textVar(env, 'HOST') ?? '0.0.0.0';
   const dataDir = path.resolve(cwd, textVar(env, 'DATA_DIR') ?? './data');
+  const trustProxy = trustProxyVar(env, 'TRUST_PROXY');
+  checkTrustProxyReach(trustProxy, host);
 
   const databaseUrl = textVar(env, 'DATABASE_URL');
   if (databaseUrl !== null) {
@@ -330,7 +356,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     testPauseAt: pauseAt !== null && isPausePoint(pauseAt) ? pauseAt : null,
     rateLimitPerMinute: intVar(env, 'RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
     addressFailureLimit: intVar(env, 'LOGIN_ADDRESS_FAILURE_LIMIT', 20, 1, 1_000_000),
-    trustProxy: trustProxyVar(env, 'TRUST_PROXY'),
+    trustProxy,
     opsPlatformUrl: httpUrlVar(env, 'OPS_PLATFORM_URL'),
     cardIssuerUrl: cardIssuerUrlVar(env),
     issuerDownloadsDir: path.resolve(cwd, textVar(env, 'ISSUER_DOWNLOADS_DIR') ?? path.join(repoRoot, 'dist', 'card-issuer')),
@@ -349,6 +375,15 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     metrics: switchVar(env, 'METRICS', false),
     metricsAllow: addressListVar(env, 'METRICS_ALLOW', loopbackAddresses),
   };
+}
+
+/** Whose X-Forwarded-For is believed, for the start-up banner. */
+export function describeTrustProxy(config: Pick<Config, 'trustProxy' | 'host'>): string {
+  if (config.trustProxy === false) return 'no proxy trusted: the client address is the connection\'s (TRUST_PROXY off)';
+  if (typeof config.trustProxy === 'number') {
+    return `X-Forwarded-For believed ${config.trustProxy} hop(s) back, from any caller (HOST ${config.host} takes connections from this machine only)`;
+  }
+  return `X-Forwarded-For believed only on connections from ${config.trustProxy.split(',').join(', ')}`;
 }
 
 /** The database in use, for the start-up banner: never the password of DATABASE_URL. */

@@ -2,7 +2,7 @@ import { shellVersion } from '@campus/contracts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, describeDatabase, loadConfig } from './config.ts';
+import { ConfigError, describeDatabase, describeTrustProxy, loadConfig } from './config.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatestNamed } from './db/migrations.ts';
@@ -137,6 +137,7 @@ async function main(): Promise<void> {
     '',
     `Campus shell server: http://${shownHost}:${port}/`,
     `Database: ${describeDatabase(config)}`,
+    `Proxies: ${describeTrustProxy(config)}`,
   ];
   if (!config.isProduction) lines.push(`API description: http://${shownHost}:${port}/docs`);
   if (config.licenceTrustFile === null && (await isDemoInstallation(handle))) {

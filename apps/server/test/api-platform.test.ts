@@ -301,6 +301,10 @@ describe('configuration', () => {
       [{ TRUST_PROXY: '11' }, /TRUST_PROXY/],
       [{ TRUST_PROXY: '10.0.0.5,proxy.example.com' }, /TRUST_PROXY.*proxy\.example\.com/],
       [{ TRUST_PROXY: '10.0.0.0/33' }, /TRUST_PROXY/],
+      // a hop count on a server others can reach believes anyone's X-Forwarded-For (issue 46 item 9)
+      [{ TRUST_PROXY: '1' }, /TRUST_PROXY is a number of proxy hops \(1\) while HOST 0\.0\.0\.0 takes connections from other machines.*Set HOST=127\.0\.0\.1.*or TRUST_PROXY to the proxies' addresses/],
+      [{ TRUST_PROXY: 'on', HOST: '192.0.2.10' }, /TRUST_PROXY is a number of proxy hops \(1\) while HOST 192\.0\.2\.10/],
+      [{ TRUST_PROXY: '2', HOST: '::' }, /TRUST_PROXY is a number of proxy hops \(2\) while HOST ::/],
     ];
     for (const [env, name] of bad) expect(() => loadConfig(env)).toThrow(name);
     const defaults = loadConfig({}, '/srv/campus');
@@ -309,8 +313,11 @@ describe('configuration', () => {
     expect(loadConfig({ MJ_SYSTEM: '21' }).nationalCrypto).toBe(true);
     // TRUST_PROXY: never "every hop" (that would believe the client's own first X-Forwarded-For entry)
     expect(defaults.trustProxy).toBe(false);
-    expect(loadConfig({ TRUST_PROXY: 'on' }).trustProxy).toBe(1);
-    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'on', HOST: '127.0.0.1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2', HOST: '::1' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '1', HOST: 'localhost' }).trustProxy).toBe(1);
+    // the proxies named: any HOST
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.5' }).trustProxy).toBe('10.0.0.5');
     expect(loadConfig({ TRUST_PROXY: 'off' }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: ' 10.0.0.5 , 10.0.0.0/24,::1 ' }).trustProxy).toBe('10.0.0.5,10.0.0.0/24,::1');
   });
@@ -351,6 +358,16 @@ describe('main.ts', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/TEST_CAPTCHA_TEXT is only allowed when NODE_ENV=test/);
     expect(fs.existsSync(path.join(dir, 'campus.db'))).toBe(false);
+  });
+
+  it('refuses to start with a TRUST_PROXY hop count on every address, and says at start whose X-Forwarded-For it believes', async () => {
+    const refused = await runMain({ NODE_ENV: 'production', TRUST_PROXY: '1', DATA_DIR: tempDir(), PORT: '0' }, null);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('TRUST_PROXY is a number of proxy hops (1) while HOST 0.0.0.0 takes connections from other machines');
+    const dir = tempDir();
+    const started = await runMain({ NODE_ENV: 'production', TRUST_PROXY: '1', HOST: '127.0.0.1', DATA_DIR: dir, PORT: '0' }, 'server listening');
+    expect(started.stderr).toContain('Proxies: X-Forwarded-For believed 1 hop(s) back, from any caller (HOST 127.0.0.1 takes connections from this machine only)');
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('names a data folder it cannot write in one line and exits 2, without a stack trace', async () => {

@@ -81,6 +81,8 @@ export interface StartOptions {
   config?: Partial<Config>;
   ldapClientFactory?: BuildAppOptions['ldapClientFactory'];
   logger?: BuildAppOptions['logger'];
+  /** Listens on `listen` (default 127.0.0.1) and is called at `callAt`: a caller from another address of this machine. */
+  network?: { listen: string; callAt: string };
 }
 
 /**
@@ -100,6 +102,8 @@ export async function startServer(kind: DatabaseKind, options: StartOptions = {}
   const database = await freshDatabase(kind, dataDir);
   const env: Record<string, string> = {
     NODE_ENV: 'test',
+    // where it listens (below): a TRUST_PROXY hop count is refused on any other address
+    HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     SHELL_DIST: path.join(dataDir, 'no-shell'),
     IMAGE_CODE: 'off',
@@ -122,11 +126,12 @@ export async function startServer(kind: DatabaseKind, options: StartOptions = {}
     ldapClientFactory: options.ldapClientFactory,
     logger: options.logger,
   });
-  await app.listen({ host: '127.0.0.1', port: 0 });
+  await app.listen({ host: options.network?.listen ?? '127.0.0.1', port: 0 });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  const callAt = options.network?.callAt ?? '127.0.0.1';
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${callAt.includes(':') ? `[${callAt}]` : callAt}:${port}`,
     app,
     handle,
     config,

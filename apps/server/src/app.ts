@@ -194,7 +194,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
 
   const storageWatch = new StorageWatch(config.dataDir, (where) => app.log.error({ where }, `storage full at ${where}: writes answer 507 storageFull until space is freed`));
   app.decorate('storageWatch', storageWatch);
-  registerHealthRoutes(app, { db: options.db, storage: storageWatch, databaseWhere: describeDatabase(config) });
+  registerHealthRoutes(app, { db: options.db, storage: storageWatch, databaseWhere: describeDatabase(config), detailAllow: config.metricsAllow });
   registerMetrics(app, { enabled: config.metrics, allow: config.metricsAllow });
   setScrapeSources({ activeSessions: () => services.sessions.countActive(), pool: () => options.db.poolStats() });
 

@@ -3,6 +3,7 @@ import { apiPaths } from '@campus/contracts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { pingDatabase } from '../db/database.ts';
 import { pendingMigrations } from '../db/migrations.ts';
+import { addressAllowList } from '../lib/address-allow.ts';
 import type { StorageWatch } from '../lib/storage-watch.ts';
 import type { App } from './types.ts';
 
@@ -14,6 +15,8 @@ export interface HealthDeps {
   storage: StorageWatch;
   /** Where the database is, for a failing check (never a password). */
   databaseWhere: string;
+  /** Callers told the problem and where (config.metricsAllow: loopback plus METRICS_ALLOW); others only which check failed. */
+  detailAllow: readonly string[];
 }
 
 export interface FailingCheck {
@@ -22,7 +25,15 @@ export interface FailingCheck {
   where: string;
 }
 
-const failingCheck = Type.Object({ check: Type.String(), problem: Type.String(), where: Type.String() });
+/** What a caller outside the allowed addresses hears of a check: no URL, host, user, path or error text. */
+const briefProblem: Record<FailingCheck['check'], string> = {
+  database: 'unreachable',
+  migrations: 'not applied',
+  dataDir: 'not writable',
+  storage: 'full',
+};
+
+const failingCheck = Type.Object({ check: Type.String(), problem: Type.String(), where: Type.Optional(Type.String()) });
 
 /** Every readiness check that fails (none: ready). */
 async function failingChecks(deps: HealthDeps): Promise<FailingCheck[]> {
@@ -50,6 +61,7 @@ async function failingChecks(deps: HealthDeps): Promise<FailingCheck[]> {
  * the storage is not full.
  */
 export function registerHealthRoutes(app: App, deps: HealthDeps): void {
+  const toldWhere = addressAllowList(deps.detailAllow);
   app.get(
     '/livez',
     { schema: { tags: ['health'], summary: 'Liveness: 200 {status: ok} while the process answers', response: { 200: Type.Object({ status: Type.String() }) } } },
@@ -61,7 +73,8 @@ export function registerHealthRoutes(app: App, deps: HealthDeps): void {
     {
       schema: {
         tags: ['health'],
-        summary: 'Readiness: 200 {status: ok}, or 503 {status: unavailable, failing: [{check, problem, where}]} (database, migrations, dataDir, storage)',
+        summary:
+          'Readiness: 200 {status: ok}, or 503 {status: unavailable, failing: [{check, problem, where}]} (database, migrations, dataDir, storage); problem and where in full to loopback and METRICS_ALLOW callers only, others hear {check, problem: unreachable | not applied | not writable | full}',
         response: {
           200: Type.Object({ status: Type.String() }),
           503: Type.Object({ status: Type.String(), failing: Type.Array(failingCheck) }),
@@ -73,6 +86,8 @@ export function registerHealthRoutes(app: App, deps: HealthDeps): void {
       if (failing.length === 0) return reply.code(200).send({ status: 'ok' });
       // a probe every few seconds: the failures at debug level (a full storage is logged once where it happens)
       request.log.debug({ failing }, 'readiness check failed (503)');
+      // through a public proxy anyone may ask: where the database is and who signs in to it is not theirs to know
+      if (!toldWhere(request.ip)) return reply.code(503).send({ status: 'unavailable', failing: failing.map(({ check }) => ({ check, problem: briefProblem[check] })) });
       return reply.code(503).send({ status: 'unavailable', failing });
     },
   );

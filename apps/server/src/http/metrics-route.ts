@@ -1,6 +1,6 @@
-import { BlockList, isIP } from 'node:net';
 import { Type } from 'typebox';
 import { codes } from '@campus/contracts';
+import { addressAllowList } from '../lib/address-allow.ts';
 import { countRequest, metricsRegistry } from '../lib/metrics.ts';
 import { AppError, sendFailure } from './envelope.ts';
 import type { App } from './types.ts';
@@ -10,26 +10,6 @@ export interface MetricsOptions {
   enabled: boolean;
   /** Addresses / CIDR ranges that may read it (config.metricsAllow: loopback plus METRICS_ALLOW). */
   allow: readonly string[];
-}
-
-function blockListOf(items: readonly string[]): BlockList {
-  const list = new BlockList();
-  for (const item of items) {
-    const [address = '', prefix] = item.split('/');
-    const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
-    if (prefix === undefined) list.addAddress(address, family);
-    else list.addSubnet(address, Number(prefix), family);
-  }
-  return list;
-}
-
-/** An IPv4 address a dual-stack socket shows as ::ffff:a.b.c.d is that IPv4 address. */
-function isAllowed(list: BlockList, ip: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped?.[1] !== undefined) return list.check(mapped[1], 'ipv4');
-  const family = isIP(ip);
-  if (family === 0) return false;
-  return list.check(ip, family === 6 ? 'ipv6' : 'ipv4');
 }
 
 /**
@@ -46,9 +26,9 @@ export function registerMetrics(app: App, options: MetricsOptions): void {
       done();
     });
   }
-  const allowed = blockListOf(options.allow);
+  const allowed = addressAllowList(options.allow);
   app.get('/metrics', { schema: { tags: ['health'], summary: 'Prometheus metrics (METRICS=on; loopback and METRICS_ALLOW callers only, else 404)', produces: ['text/plain'], response: { 200: Type.String({ description: 'Prometheus text format' }) } } }, async (request, reply) => {
-    if (!options.enabled || !isAllowed(allowed, request.ip)) return sendFailure(request, reply, new AppError(codes.notFound, 404));
+    if (!options.enabled || !allowed(request.ip)) return sendFailure(request, reply, new AppError(codes.notFound, 404));
     const text = await metricsRegistry.metrics();
     return reply.code(200).type(metricsRegistry.contentType).header('Cache-Control', 'no-store').send(text);
   });

@@ -114,6 +114,11 @@ async function inside(work) {
     check('data folder 0700 campus', mode(dataDir) === 0o700 && statSync(dataDir).uid === campusUid, mode(dataDir).toString(8));
     check('campus init made the database in the installed data folder, not where the shell pointed', existsSync(path.join(dataDir, 'campus.db')) && !existsSync('/nonexistent/stray'));
     check('backup folder 0700 campus', mode(backupDir) === 0o700 && statSync(backupDir).uid === campusUid, mode(backupDir).toString(8));
+    const tlsDir = path.join(target, 'etc/campus/tls');
+    check('TLS folder 0700 root (docs/operating.md "Files")', mode(tlsDir) === 0o700 && statSync(tlsDir).uid === 0, mode(tlsDir).toString(8));
+    const site = readFileSync(path.join(target, 'etc/nginx/conf.d/campus-shell.conf'), 'utf8');
+    check('the TLS site offers only forward-secret AEAD suites under TLS 1.2, no session tickets', /^\s*ssl_ciphers ECDHE-[\w:-]+;$/m.test(site) && !/^\s*ssl_ciphers .*(CBC|-SHA;|-SHA:|CAMELLIA|ARIA)/m.test(site) && /^\s*ssl_session_tickets off;$/m.test(site));
+    check('no OCSP stapling for the self-signed certificate (no chain)', !/^\s*ssl_stapling on;$/m.test(site) && /^\s*#stapling ssl_stapling on;$/m.test(site));
     const hasPassword = existsSync(passwordFile);
     check('install.sh wrote the one-time administrator password file (campus init on a new database)', hasPassword, 'missing: `campus init` printed no credentials');
     if (hasPassword) check('password file 0600 root:root', mode(passwordFile) === 0o600 && statSync(passwordFile).uid === 0 && statSync(passwordFile).gid === 0, mode(passwordFile).toString(8));

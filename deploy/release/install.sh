@@ -179,8 +179,10 @@ else
 fi
 
 say "installing the nginx site $root$nginx_site"
+# the private keys' folder: the service's root only (docs/operating.md "Files")
+mkdir -p "$root$tls_dir"
+chmod 0700 "$root$tls_dir"
 if [ -z "$tls_cert" ]; then
-  mkdir -p "$root$tls_dir"
   tls_cert=$tls_dir/selfsigned.crt
   tls_key=$tls_dir/selfsigned.key
   if [ ! -f "$root$tls_key" ]; then
@@ -198,6 +200,11 @@ fi
 mkdir -p "$root$(dirname "$nginx_site")" "$root$log_dir"
 sed -e "s#@PORT@#$port#g" -e "s#@SERVER_NAME@#$server_name#g" -e "s#@TLS_CERT@#$cert_path#g" \
   -e "s#@TLS_KEY@#$key_path#g" -e "s#@LOG_DIR@#$root$log_dir#g" "$here/deploy/nginx/campus-shell-tls.conf" > "$root$nginx_site"
+# the certificate with its chain: OCSP stapling on (the site's "#stapling" lines)
+if [ "$(grep -c -- '-----BEGIN CERTIFICATE-----' "$cert_path")" -ge 2 ]; then
+  sed -i 's|^\( *\)#stapling |\1|' "$root$nginx_site"
+  echo "    OCSP stapling on (the certificate file holds its chain)"
+fi
 chmod 0644 "$root$nginx_site"
 
 if [ -z "$root" ]; then

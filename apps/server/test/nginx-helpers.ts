@@ -68,14 +68,19 @@ function waitForPort(port: number, child: ChildProcess, errors: () => string, ti
  * its own, listening on a loopback port of 7180-7189, in front of `upstreams` (host:port).
  */
 export async function startNginx(upstreams: readonly string[]): Promise<Nginx> {
+  const port = await freePort(7180, 7189);
+  return startNginxSite((prefix) => renderSite(fs.readFileSync(nginxTemplate, 'utf8'), upstreams, port, prefix), port);
+}
+
+/** nginx as startNginx runs it, with the site `site` makes for its folder; ready once `port` takes connections. */
+export async function startNginxSite(site: (prefix: string) => string, port: number): Promise<Nginx> {
   const prefix = tempDir('campus-nginx-');
   // run as root, nginx's workers are `nobody`: they write temporary bodies (uploads over 1 MiB) here
   fs.chmodSync(prefix, 0o755);
   const temp = path.join(prefix, 'temp');
   fs.mkdirSync(temp, { mode: 0o777 });
   fs.chmodSync(temp, 0o777);
-  const port = await freePort(7180, 7189);
-  fs.writeFileSync(path.join(prefix, 'campus-shell.conf'), renderSite(fs.readFileSync(nginxTemplate, 'utf8'), upstreams, port, prefix));
+  fs.writeFileSync(path.join(prefix, 'campus-shell.conf'), site(prefix));
   const main = [
     `pid ${prefix}/nginx.pid;`,
     `error_log ${prefix}/main-error.log warn;`,

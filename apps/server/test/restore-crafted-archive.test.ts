@@ -156,10 +156,13 @@ describe.each(databases)('campus restore refuses a crafted archive and changes n
     await refused(archive, new RegExp(`'s ${member.replace('.', '\\.')} (cannot be opened|cannot be read|fails SQLite's integrity check)`));
   });
 
-  it.runIf(kind === 'sqlite')('a database whose schema is not the one its manifest names', async () => {
-    const archive = crafted('other-schema', (_folder, manifest) => {
-      manifest.schema = '0001_initial';
+  // a dump's schema is read only when pg_restore loads it: SQLite's file is opened and asked
+  if (kind === 'sqlite') {
+    it('a database whose schema is not the one its manifest names', async () => {
+      const archive = crafted('other-schema', (_folder, manifest) => {
+        manifest.schema = '0001_initial';
+      });
+      await refused(archive, /'s database\.sqlite is at schema \S+, not the manifest's 0001_initial/);
     });
-    await refused(archive, /'s database\.sqlite is at schema \S+, not the manifest's 0001_initial/);
-  });
+  }
 });

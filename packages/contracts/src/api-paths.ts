@@ -47,7 +47,7 @@ export const apiPaths = {
   /** GET → SubAppEntry[]: where each system's sub-application is loaded from on this deployment (DESIGN §8). */
   subAppRegistry: '/system/api/SubApp/GetRegistry',
   /**
-   * System administrators: a sub-system of another team (not one of the built-in systems), without a restart.
+   * Installation administrators: a sub-system of another team (not one of the built-in systems), without a restart.
    * POST SubAppManifest → SubAppRegistration; `replace: true` replaces an earlier registration of the same code.
    */
   subAppRegister: '/system/api/SubApp/Register',
@@ -55,6 +55,8 @@ export const apiPaths = {
   subAppRemove: '/system/api/SubApp/Remove',
   /** POST SubAppGrantRequest → null: gives one account a registered sub-system (with its function codes). */
   subAppGrant: '/system/api/SubApp/Grant',
+  /** POST SubAppRevoke → null: takes a registered sub-system from one account (its grant, every function code). */
+  subAppRevoke: '/system/api/SubApp/Revoke',
   /** GET → SubAppOverview: the registered sub-systems and the SUBAPP_ENTRIES items that name no system. */
   subAppList: '/system/api/SubApp/List',
   // licence, version and backup (types in licence.ts)

@@ -87,6 +87,8 @@ export const codeMessages: Record<BusinessCode, Localised> = {
   [codes.subAppBuiltIn]: { 'en-US': '{appNo} is a built-in system: it cannot be registered, replaced or removed', 'zh-CN': '{appNo} 是内置系统：不能登记、替换或删除', 'zh-MO': '{appNo} 是內置系統：不能登記、替換或刪除' },
   [codes.subAppNotRegistered]: { 'en-US': 'No registered sub-system has the code {appNo}', 'zh-CN': '没有编码为 {appNo} 的已登记子系统', 'zh-MO': '沒有編碼為 {appNo} 的已登記子系統' },
   [codes.accountUnknown]: { 'en-US': 'Tenant {tenantCode} has no account {account}', 'zh-CN': '租户 {tenantCode} 中没有账号 {account}', 'zh-MO': '租戶 {tenantCode} 中沒有帳號 {account}' },
+  [codes.installationAdminRequired]: { 'en-US': 'This changes what the whole installation serves: only an installation administrator may do it (the operator marks one on the server)', 'zh-CN': '此操作会改变整个安装为所有租户提供的内容：只有安装管理员可以执行（由运维人员在服务器上指定）', 'zh-MO': '此操作會改變整個安裝為所有租戶提供的內容：只有安裝管理員可以執行（由運維人員在伺服器上指定）' },
+  [codes.grantOutsideTenant]: { 'en-US': 'You may grant or revoke only within your own tenant ({own}), not in tenant {tenantCode}', 'zh-CN': '只能在本租户（{own}）内授予或撤销，不能在租户 {tenantCode} 中操作', 'zh-MO': '只能在本租戶（{own}）內授予或撤銷，不能在租戶 {tenantCode} 中操作' },
   [codes.storageFull]: { 'en-US': "The server's storage is full, so nothing could be saved: please tell the administrator", 'zh-CN': '服务器存储空间已满，未能保存：请通知管理员', 'zh-MO': '伺服器儲存空間已滿，未能儲存：請通知管理員' },
   [codes.serviceUnavailable]: { 'en-US': 'The service is unavailable for a moment (the database cannot be reached): please try again shortly', 'zh-CN': '服务暂时不可用（无法连接数据库），请稍后再试', 'zh-MO': '服務暫時無法使用（無法連接資料庫），請稍後再試' },
   [codes.internalError]: { 'en-US': 'Internal server error!', 'zh-CN': '服务器内部错误！', 'zh-MO': '伺服器內部錯誤！' },

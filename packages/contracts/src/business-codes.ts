@@ -86,6 +86,11 @@ export const codes = {
   subAppBuiltIn: 262,
   subAppNotRegistered: 263,
   accountUnknown: 264,
+  // what the whole installation serves against what one tenant governs (docs/installation-and-tenants.md)
+  /** The act changes what every tenant is served (sub-app registrations, licences): an installation administrator only (403). */
+  installationAdminRequired: 281,
+  /** A tenant's system administrator grants or revokes only within his own tenant (403). */
+  grantOutsideTenant: 282,
   /** The server's storage (database or data folder) is full (HTTP 507): nothing was written; the administrator must free space. */
   storageFull: 997,
   /** The database cannot be reached or dropped the connection (HTTP 503): nothing was answered from it, try again. */

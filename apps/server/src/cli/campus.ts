@@ -55,6 +55,14 @@ const help = `campus: operate this installation (with the server's settings: DAT
       on stdout only, that must be changed at the next sign-in; ends the account's sessions; the operation log says
       who reset it (never the password).
 
+  campus admin installation-admin --tenant <code> --account <account> [--off]
+  campus admin installation-admin --list
+      Marks a system administrator as installation administrator (--off clears the mark): over HTTP he may then
+      register, replace and remove sub-systems, grant and revoke them in every tenant, and upload and activate
+      licences and register the trial, which change what every tenant is served. A tenant's other system
+      administrators govern their own tenant only. --list names the installation administrators. The mark and its
+      clearing go to the installation-wide operation log (docs/installation-and-tenants.md).
+
   campus migrate [--dry-run]
       Applies the database migrations this release has and the database lacks, naming each one;
       --dry-run only lists them.
@@ -223,6 +231,43 @@ async function resetPassword(config: Config, tenant: string | undefined, account
   });
 }
 
+async function installationAdmin(config: Config, values: { tenant?: string; account?: string; off?: boolean; list?: boolean }): Promise<number> {
+  if (values.list === true) {
+    if (values.tenant || values.account || values.off) throw new UsageError('admin installation-admin --list takes no other option');
+  } else if (!values.tenant || !values.account) {
+    throw new UsageError('admin installation-admin needs --tenant and --account (or --list): campus admin installation-admin --tenant 1001 --account admin [--off]');
+  }
+  return withDatabase(config, async (handle) => {
+    if ((await pendingMigrations(handle.db, handle.dialect)).length > 0) throw new UsageError(`${describeDatabase(config)} is not migrated to this release: run campus migrate first`);
+    const services = createServices(handle, config);
+    if (values.list === true) {
+      const admins = await services.account.installationAdmins();
+      if (admins.length === 0) process.stdout.write('No account is an installation administrator.\n');
+      for (const user of admins) {
+        const note = user.is_system_admin !== 1 ? ' (no longer a system administrator: the mark gives nothing)' : user.is_disabled === 1 ? ' (disabled)' : '';
+        process.stdout.write(`${user.tenant_code}/${user.account}  ${user.name}${note}\n`);
+      }
+      return 0;
+    }
+    const [tenant, account] = [values.tenant ?? '', values.account ?? ''];
+    const user = await services.account.findUser(tenant, account);
+    if (!user) throw new UsageError(`no account "${account}" in tenant ${tenant}`);
+    const on = values.off !== true;
+    if (on && user.is_system_admin !== 1) throw new UsageError(`${tenant}/${account} is not a system administrator: only a system administrator can be an installation administrator`);
+    await services.account.setInstallationAdmin(user.id, on);
+    await services.logs.record({
+      tenantCode: installationWide,
+      account: `cli:${os.userInfo().username}`,
+      action: 'installation-admin',
+      result: 'success',
+      clientIp: 'localhost',
+      detail: `${tenant}/${account} ${on ? 'marked' : 'no longer'} installation administrator`,
+    });
+    process.stdout.write(on ? `${tenant}/${account} is an installation administrator.\n` : `${tenant}/${account} is no longer an installation administrator.\n`);
+    return 0;
+  });
+}
+
 type Verdict = 'ok' | 'warn' | 'FAIL';
 
 /** Mode bits others than the owner have on `file` (0 when private), or null when it does not exist. */
@@ -314,6 +359,8 @@ async function main(argv: string[]): Promise<number> {
         yes: { type: 'boolean' },
         tenant: { type: 'string' },
         account: { type: 'string' },
+        off: { type: 'boolean' },
+        list: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -336,7 +383,8 @@ async function main(argv: string[]): Promise<number> {
     case 'init':
       return init(config);
     case 'admin':
-      if (rest[0] !== 'reset-password') throw new UsageError(`campus admin ${rest[0] ?? ''}: the only admin command is reset-password\n\n${help}`);
+      if (rest[0] === 'installation-admin') return installationAdmin(config, values);
+      if (rest[0] !== 'reset-password') throw new UsageError(`campus admin ${rest[0] ?? ''}: the admin commands are reset-password and installation-admin\n\n${help}`);
       return resetPassword(config, values.tenant, values.account);
     case 'migrate':
       return migrate(config, values['dry-run'] === true);

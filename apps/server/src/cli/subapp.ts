@@ -1,6 +1,6 @@
 /**
  * The operator's tool for sub-systems of other teams (README "Sub-systems from other teams"):
- * `npm run subapp -- add <manifest.json> [--replace] | remove <code> | grant <code> --tenant T --account A | list`.
+ * `npm run subapp -- add <manifest.json> [--replace] | remove <code> | grant|revoke <code> --tenant T --account A | list`.
  * It writes the same database as the server (DATABASE_URL, else the SQLite file in DATA_DIR) through the same
  * service as the administrators' call, so both keep one set of rules. Running servers show a change within 30 s.
  */
@@ -17,6 +17,7 @@ import { AppError } from '../http/envelope.ts';
 import { createServices } from '../services.ts';
 import { ManifestSchema } from '../modules/sub-app/sub-app-schemas.ts';
 import type { SubAppActor } from '../modules/sub-app/sub-app-registrations.ts';
+import { installationWide } from '../modules/operation-log/operation-log-service.ts';
 
 class UsageError extends Error {}
 
@@ -33,10 +34,15 @@ const help = `Sub-systems of other teams (on the server, with the server's setti
   npm run subapp -- grant <code> --tenant <tenant code> --account <account> [--function-codes 1,2]
       Gives one account the sub-system (default: all its function codes).
 
+  npm run subapp -- revoke <code> --tenant <tenant code> --account <account>
+      Takes the sub-system from one account.
+
   npm run subapp -- list
       The registered sub-systems, and SUBAPP_ENTRIES items whose folder no system uses.
 
 Running servers show a change within 30 seconds, without a restart; a user sees it at the next page load.
+Every act is in the installation-wide operation log (a grant or revoke in the tenant's log as well). Over HTTP
+only an installation administrator registers and removes (campus admin installation-admin marks one).
 `;
 
 function readManifest(file: string, replace: boolean): SubAppManifest {
@@ -76,9 +82,9 @@ async function main(argv: string[]): Promise<number> {
   try {
     await migrateToLatest(handle.db, handle.dialect);
     const services = createServices(handle, config);
-    // the CLI acts for the installation: its actions go to the operation log of the tenant granted to, else the first
-    const tenantCode = values.tenant ?? (await services.account.defaultTenant())?.code ?? '';
-    const actor: SubAppActor = { tenantCode, account: `cli:${os.userInfo().username}`, clientIp: 'localhost' };
+    // the operator acts for the installation: every act goes to the installation-wide log (a grant or revoke to the
+    // tenant's log as well)
+    const actor: SubAppActor = { tenantCode: installationWide, account: `cli:${os.userInfo().username}`, clientIp: 'localhost', installation: true };
     const language = 'en-US';
     switch (command) {
       case 'add': {
@@ -100,6 +106,12 @@ async function main(argv: string[]): Promise<number> {
         const functionCodes = values['function-codes']?.split(',').map((c) => c.trim()).filter(Boolean);
         await services.subAppRegistrations.grant({ appNo: argument, tenantCode: values.tenant, account: values.account, functionCodes }, actor);
         process.stdout.write(`${values.tenant}/${values.account} now has ${argument}.\n`);
+        return 0;
+      }
+      case 'revoke': {
+        if (!argument || !values.tenant || !values.account) throw new UsageError('revoke needs the code, --tenant and --account: npm run subapp -- revoke <code> --tenant 1001 --account staff');
+        await services.subAppRegistrations.revoke({ appNo: argument, tenantCode: values.tenant, account: values.account }, actor);
+        process.stdout.write(`${values.tenant}/${values.account} no longer has ${argument}.\n`);
         return 0;
       }
       case 'list': {

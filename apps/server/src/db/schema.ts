@@ -28,6 +28,8 @@ export interface UsersTable {
   password_hash: string;
   digest_mode: string;
   is_system_admin: number;
+  /** 1: may change what the whole installation serves over HTTP; set only by the operator (migration 0021). */
+  is_installation_admin: Generated<number>;
   is_disabled: number;
   is_first_login: number;
   pwd_edit_reason: number | null;

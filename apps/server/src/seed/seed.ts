@@ -22,7 +22,7 @@ export interface DemoAccount {
 }
 
 export const demoAccounts: DemoAccount[] = [
-  { account: 'sysadmin', password: 'Sysadmin#2026', tenants: ['1001'], note: 'system administrator, every system' },
+  { account: 'sysadmin', password: 'Sysadmin#2026', tenants: ['1001'], note: 'system and installation administrator, every system' },
   { account: 'staff', password: 'Staff#2026', tenants: ['1001'], note: 'qy and kq only, some function rights missing' },
   { account: 'multi', password: 'Multi#2026', tenants: ['1001', '1002'], note: 'in two tenants with different systems' },
   { account: 'nosub', password: 'Nosub#2026', tenants: ['1001'], note: 'no sub-system enabled' },
@@ -178,7 +178,7 @@ async function seedDemo(services: Services, config: Config): Promise<void> {
   await createTenant(services, '1002', { 'en-US': 'Branch Campus', 'zh-CN': '分校园区', 'zh-MO': '分校園區' }, 'DASUI003');
   const { account, menu } = services;
 
-  const sysadmin = await account.createUser({ tenantCode: '1001', account: 'sysadmin', name: 'System Administrator', password: 'Sysadmin#2026', isSystemAdmin: true, language: 'zh-CN' });
+  const sysadmin = await account.createUser({ tenantCode: '1001', account: 'sysadmin', name: 'System Administrator', password: 'Sysadmin#2026', isSystemAdmin: true, isInstallationAdmin: true, language: 'zh-CN' });
   await grantAll(services, sysadmin);
 
   const staff = await account.createUser({ tenantCode: '1001', account: 'staff', name: 'Staff Member', password: 'Staff#2026', language: 'en-US' });
@@ -245,6 +245,8 @@ async function seedProduction(services: Services): Promise<SeedResult> {
     name: 'System Administrator',
     password,
     isSystemAdmin: true,
+    // the installation's first administrator, made by the operator's `campus init`: he uploads the licence
+    isInstallationAdmin: true,
     isFirstLogin: true,
     pwdEditReason: 0,
   });

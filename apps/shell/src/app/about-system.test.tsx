@@ -11,7 +11,7 @@ import { resetLicenceDialogs, useLicenceDialogs } from '../features/licence/lice
 import { installFakeApi, type SeenCall } from '../../test/fake-api.ts';
 import { renderShell } from '../../test/render-shell.tsx';
 import { signedInUser } from './signed-in-user.test-data.ts';
-import { licenceDetail, licenceRow } from '../features/licence/licence-fixtures.test-data.ts';
+import { expiredForAdmin, licenceDetail, licenceRow } from '../features/licence/licence-fixtures.test-data.ts';
 import LicencesTab from '../features/licence/licences-tab.tsx';
 import AboutDialog from '../features/about/about-dialog.tsx';
 
@@ -27,12 +27,15 @@ const allLicences = Array.from({ length: 40 }, (_, i) => licenceRow(i));
 
 let seen: SeenCall[] = [];
 let isSystemAdmin = true;
+let isInstallationAdmin = true;
 
 const user = () => signedInUser({ isSystemAdmin });
 
 beforeEach(async () => {
   isSystemAdmin = true;
+  isInstallationAdmin = true;
   seen = installFakeApi({
+    [apiPaths.licencePermission]: () => ({ data: { ...expiredForAdmin, isNormal: true, isSystemAdmin, isViewPermission: isSystemAdmin, isAddTrialPermission: false, isAddOfficialPermission: isSystemAdmin && isInstallationAdmin } }),
     [apiPaths.versionList]: () => ({ data: versions }),
     [apiPaths.userDetail]: () => ({ data: user() }),
     [apiPaths.customerInfo]: () => ({ data: { customerNo: '20231', systemCode: 'SYS-7781' } }),
@@ -192,6 +195,16 @@ describe('About System: Licenses', () => {
     expect(calls(apiPaths.licenceSearch)).toHaveLength(0);
     expect(rows()).toHaveLength(0);
     expect(screen.queryByRole('button', { name: /Retry/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Add Authorization/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Activation LIC-/ })).toBeNull();
+  });
+
+  it('a system administrator of a tenant who is not an installation administrator sees the list, but adds and activates nothing', async () => {
+    isInstallationAdmin = false;
+    renderAbout();
+    await userEvent.click(screen.getByRole('tab', { name: 'Licenses' }));
+    await waitFor(() => expect(rows()).toHaveLength(15));
+    expect(calls(apiPaths.licencePermission)).not.toHaveLength(0);
     expect(screen.queryByRole('button', { name: /Add Authorization/ })).toBeNull();
     expect(screen.queryByRole('button', { name: /^Activation LIC-/ })).toBeNull();
   });

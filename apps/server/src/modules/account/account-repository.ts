@@ -74,6 +74,15 @@ export class AccountRepository {
       .executeTakeFirst();
   }
 
+  /** The accounts marked installation administrator, of every tenant. */
+  installationAdmins(): Promise<UserRow[]> {
+    return this.db.selectFrom('users').selectAll().where('is_installation_admin', '=', 1).orderBy('tenant_code').orderBy('account').execute();
+  }
+
+  async setInstallationAdmin(userId: string, on: boolean): Promise<void> {
+    await this.db.updateTable('users').set({ is_installation_admin: on ? 1 : 0 }).where('id', '=', userId).execute();
+  }
+
   async insertTenant(row: Insertable<TenantsTable>): Promise<void> {
     await this.db.insertInto('tenants').values(row).execute();
   }

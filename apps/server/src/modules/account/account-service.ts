@@ -25,6 +25,8 @@ export interface NewUser {
   /** The plain password; stored as argon2id of its digest in the deployment's digest mode. */
   password: string;
   isSystemAdmin?: boolean;
+  /** Installation administrator (only the seed and the operator's command set it). */
+  isInstallationAdmin?: boolean;
   isFirstLogin?: boolean;
   pwdEditReason?: number | null;
   pwdLockingTime?: number | null;
@@ -42,6 +44,11 @@ const passwordTips: Localised = {
 /** The password policy in words (spec §5), in the caller's language. */
 export function passwordTip(language: LanguageCode): string {
   return passwordTips[language];
+}
+
+/** The mark counts only on an enabled system administrator (a mark left on an account that lost the role gives nothing). */
+export function isInstallationAdmin(user: UserRow): boolean {
+  return user.is_installation_admin === 1 && user.is_system_admin === 1 && user.is_disabled === 0;
 }
 
 /** Tenants and user accounts. Other areas use this service, never the tables. */
@@ -130,6 +137,7 @@ export class AccountService {
       password_hash: await hashDigest(passwordDigest(input.password, this.digestMode)),
       digest_mode: this.digestMode,
       is_system_admin: input.isSystemAdmin ? 1 : 0,
+      is_installation_admin: input.isInstallationAdmin ? 1 : 0,
       is_disabled: 0,
       is_first_login: input.isFirstLogin ? 1 : 0,
       pwd_edit_reason: input.pwdEditReason ?? null,
@@ -159,6 +167,26 @@ export class AccountService {
   async isSystemAdmin(userId: string): Promise<boolean> {
     const user = await this.repo.userById(userId);
     return user?.is_system_admin === 1;
+  }
+
+  /**
+   * Whether the account may change what the whole installation serves over HTTP (sub-app registrations, licences):
+   * a system administrator the operator marked (campus admin installation-admin). A tenant's system administrator
+   * alone governs only his tenant.
+   */
+  async isInstallationAdmin(userId: string): Promise<boolean> {
+    const user = await this.repo.userById(userId);
+    return user !== undefined && isInstallationAdmin(user);
+  }
+
+  /** The installation administrators of every tenant (campus admin installation-admin --list). */
+  installationAdmins(): Promise<UserRow[]> {
+    return this.repo.installationAdmins();
+  }
+
+  /** Only the operator's command on the server calls this: no HTTP route sets or clears the mark. */
+  setInstallationAdmin(userId: string, on: boolean): Promise<void> {
+    return this.repo.setInstallationAdmin(userId, on);
   }
 
   async userInfo(session: SessionInfo, language: LanguageCode): Promise<Omit<UserInfo, 'mayManageCards'> | undefined> {

@@ -10,6 +10,7 @@ import type { AccountService } from '../account/account-service.ts';
 import { confirmOperatorPassword, refuseIfLocked } from '../account/operator-password.ts';
 import type { OperatorPasswordDeps } from '../account/operator-password.ts';
 import type { MenuService } from '../menu/menu-service.ts';
+import { installationWide } from '../operation-log/operation-log-service.ts';
 import type { LicenceActor, LicenceService } from './licence-service.ts';
 
 export interface LicenceRouteDeps {
@@ -69,19 +70,28 @@ const uploadBodyLimit = licenceLimits.maxFilesPerUpload * licenceLimits.maxFileB
  * Licence calls (spec §7 "Licence, version and backup"). Who may call what:
  * - no session: GetSysInfos, GetProductImages, product info (the login page needs them);
  * - any session: GetLicensePermission (every user gets the prompt), customer info (About System);
- * - system administrators (403 otherwise): upload, activate, trial, AppList, Search, GetDetail, GetOldDetail,
- *   GetLicenseDetail (isViewPermission is the administrator's, so details are theirs too).
+ * - system administrators (403 otherwise): AppList, Search, GetDetail, GetOldDetail, GetLicenseDetail
+ *   (isViewPermission is the administrator's, so details are theirs too);
+ * - installation administrators (another system administrator: 281): upload, activate, trial. A licence is the
+ *   installation's, for every tenant: what one tenant's administrator activates, every tenant runs on, and the
+ *   installation has one trial (docs/installation-and-tenants.md). They are logged installation-wide.
  */
 export function registerLicenceRoutes(app: App, deps: LicenceRouteDeps) {
   const { licence, account, requireSession } = deps;
   const requireAdmin = async (request: FastifyRequest) => {
     if (!(await account.isSystemAdmin(sessionOf(request).userId))) throw new AppError(codes.noPermission, 403);
   };
+  const requireInstallationAdmin = async (request: FastifyRequest) => {
+    const { userId } = sessionOf(request);
+    if (!(await account.isSystemAdmin(userId))) throw new AppError(codes.noPermission, 403);
+    if (!(await account.isInstallationAdmin(userId))) throw new AppError(codes.installationAdminRequired, 403);
+  };
   const actorOf = (request: FastifyRequest): LicenceActor => {
     const session = sessionOf(request);
-    return { tenantCode: session.tenantCode, account: session.account, clientIp: request.ip };
+    return { tenantCode: installationWide, account: session.account, clientIp: request.ip };
   };
   const adminPost = { onRequest: [requireSession, requireAdmin] };
+  const installationAdminPost = { onRequest: [requireSession, requireInstallationAdmin] };
   /**
    * A licence file names its applications in the vendor's words; the reader sees the catalogue's name in
    * their language (the file's name stays for an application the catalogue does not know).
@@ -117,8 +127,9 @@ export function registerLicenceRoutes(app: App, deps: LicenceRouteDeps) {
       },
     },
     async (request) => {
-      const isAdmin = await account.isSystemAdmin(sessionOf(request).userId);
-      return ok(request, await licence.permission(isAdmin));
+      const { userId } = sessionOf(request);
+      const [isAdmin, isInstallationAdmin] = await Promise.all([account.isSystemAdmin(userId), account.isInstallationAdmin(userId)]);
+      return ok(request, await licence.permission(isAdmin, isInstallationAdmin));
     },
   );
 
@@ -130,7 +141,7 @@ export function registerLicenceRoutes(app: App, deps: LicenceRouteDeps) {
       {
         onRequest: [
           requireSession,
-          requireAdmin,
+          requireInstallationAdmin,
           // a body announced larger than any allowed upload is refused before a byte of it is read
           async (request) => {
             if (Number(request.headers['content-length'] ?? 0) > uploadBodyLimit) throw new InvalidRequest(`the upload is larger than ${uploadBodyLimit} bytes`, 413);
@@ -138,7 +149,7 @@ export function registerLicenceRoutes(app: App, deps: LicenceRouteDeps) {
         ],
         schema: {
           tags: ['licence'],
-          summary: `Uploads .lic files (multipart field "files", 1 to ${licenceLimits.maxFilesPerUpload}); each is checked and answered on its own`,
+          summary: `Installation administrators (another system administrator: 281): uploads .lic files (multipart field "files", 1 to ${licenceLimits.maxFilesPerUpload}); each is checked and answered on its own; logged installation-wide`,
           'x-upload': { field: 'files', maxFiles: licenceLimits.maxFilesPerUpload, description: 'Licence files (.lic)' },
           headers: tokenHeaders,
           response: { 200: envelope(Type.Array(uploadResult)), ...failureReplies },
@@ -182,10 +193,10 @@ export function registerLicenceRoutes(app: App, deps: LicenceRouteDeps) {
   app.post(
     apiPaths.licenceActivate,
     {
-      ...adminPost,
+      ...installationAdminPost,
       schema: {
         tags: ['licence'],
-        summary: 'Activates a stored licence; the one in effect before becomes replaced (6)',
+        summary: 'Installation administrators (another system administrator: 281): activates a stored licence for the whole installation; the one in effect before becomes replaced (6); logged installation-wide',
         headers: tokenHeaders,
         body: Type.Object({ id: idText }, { additionalProperties: false }),
         response: { 200: envelope(Type.Null()), ...failureReplies },
@@ -258,10 +269,10 @@ export function registerLicenceRoutes(app: App, deps: LicenceRouteDeps) {
   app.post(
     apiPaths.addTrialLicence,
     {
-      ...adminPost,
+      ...installationAdminPost,
       schema: {
         tags: ['licence'],
-        summary: "Registers the installation's one 30-day trial (administrator password digest in oprtPwd)",
+        summary: "Installation administrators (another system administrator: 281): registers the installation's one 30-day trial (administrator password digest in oprtPwd); logged installation-wide",
         headers: tokenHeaders,
         body: Type.Object(
           { appIds: Type.Array(Type.String({ minLength: 1, maxLength: 32 }), { minItems: 1, maxItems: 100, uniqueItems: true }), oprtPwd: Type.String({ minLength: 1, maxLength: 128 }) },

@@ -21,6 +21,7 @@ export type { LicenceStatus } from './licence-state.ts';
 
 /** Who acted (for the operation log); null for the seed. */
 export interface LicenceActor {
+  /** installationWide for an act over HTTP: a licence is the installation's. */
   tenantCode: string;
   account: string;
   clientIp: string;
@@ -279,14 +280,19 @@ export class LicenceService {
     return licenceStatus([this.evaluate(this.checked(active, installation.customer_no), now)], setBack).isNormal;
   }
 
-  async permission(isSystemAdmin: boolean): Promise<LicencePermission> {
+  /**
+   * What the caller may do about licences: a system administrator views them; adding one (an upload, then its
+   * activation) and the trial change what every tenant runs on, so they are an installation administrator's.
+   */
+  async permission(isSystemAdmin: boolean, isInstallationAdmin: boolean): Promise<LicencePermission> {
     const [status, hadTrial] = await Promise.all([this.status(), this.repo.hasTrial()]);
+    const mayChange = isSystemAdmin && isInstallationAdmin;
     return {
       ...status,
       isSystemAdmin,
       isViewPermission: isSystemAdmin,
-      isAddOfficialPermission: isSystemAdmin,
-      isAddTrialPermission: isSystemAdmin && !hadTrial && !status.isNormal,
+      isAddOfficialPermission: mayChange,
+      isAddTrialPermission: mayChange && !hadTrial && !status.isNormal,
     };
   }
 

@@ -46,6 +46,12 @@ export class MenuRepository {
       .execute();
   }
 
+  /** True when the user held the system. */
+  async deleteGrant(userId: string, appCode: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('permission_grants').where('user_id', '=', userId).where('app_code', '=', appCode).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
   /** A system with its pages and every grant of it. */
   async deleteSystem(appNo: string): Promise<void> {
     await this.db.deleteFrom('menu_pages').where('app_no', '=', appNo).execute();

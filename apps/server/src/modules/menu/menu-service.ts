@@ -172,6 +172,11 @@ export class MenuService {
     await this.repo.putGrant({ user_id: userId, app_code: appCode, func_ids: JSON.stringify(ids) });
   }
 
+  /** Takes system `appCode` from the user; false when he did not hold it. */
+  revoke(userId: string, appCode: string): Promise<boolean> {
+    return this.repo.deleteGrant(userId, appCode);
+  }
+
   /** Who holds system `appCode`, with which function codes. */
   async holdersOf(appCode: string): Promise<{ userId: string; ids: string[] }[]> {
     return (await this.repo.grantsOfSystem(appCode)).map((g) => ({ userId: g.user_id, ids: parseIds(g.func_ids) }));

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { codes } from '@campus/contracts';
-import type { LanguageCode, SubAppGrantRequest, SubAppManifest, SubAppRegistration } from '@campus/contracts';
+import type { LanguageCode, OperationAction, SubAppGrantRequest, SubAppManifest, SubAppRegistration, SubAppRevoke } from '@campus/contracts';
 import { readChangeStamp } from '../../db/change-stamps.ts';
 import type { DB } from '../../db/schema.ts';
 import { refusingDuplicates } from '../../db/unique-violation.ts';
@@ -12,16 +12,22 @@ import { MenuRepository } from '../menu/menu-repository.ts';
 import { MenuService } from '../menu/menu-service.ts';
 import type { MenuCatalogue } from '../menu/menu-catalogue.ts';
 import { parseIds } from '../menu/menu-catalogue.ts';
+import { installationWide } from '../operation-log/operation-log-service.ts';
 import type { OperationLogService } from '../operation-log/operation-log-service.ts';
 import { checkManifest } from './sub-app-manifest.ts';
 import { SubAppRegistrationRepository } from './sub-app-registration-repository.ts';
 import type { RegistrationRow } from './sub-app-registration-repository.ts';
 
-/** Who registers, removes or grants: a signed-in system administrator, or the CLI on the server. */
+/**
+ * Who registers, removes, grants or revokes: a signed-in system administrator, or the operator's CLI on the server
+ * (tenantCode installationWide). `installation`: an installation administrator or the operator, who act for every
+ * tenant; otherwise a tenant's system administrator, who acts within his own tenant only.
+ */
 export interface SubAppActor {
   tenantCode: string;
   account: string;
   clientIp: string;
+  installation: boolean;
 }
 
 export interface SubAppRegistrationsDeps {
@@ -137,7 +143,7 @@ export class SubAppRegistrations {
     try {
       checked = checkManifest(manifest, others, language);
     } catch (error) {
-      await this.log(actor, 'sub-app-register', 'failure', `${manifest.appNo}: code ${error instanceof AppError ? error.code : 'unknown'}`);
+      await this.logInstallationWide(actor, 'sub-app-register', 'failure', `${manifest.appNo}: code ${error instanceof AppError ? error.code : 'unknown'}`);
       throw error;
     }
     const sortNum = existing?.sortNum ?? Math.max(0, ...overview.systems.map((s) => s.sortNum)) + 10;
@@ -182,7 +188,7 @@ export class SubAppRegistrations {
       for (const admin of admins) await menu.grant(admin, checked.appNo, checked.functionCodes);
     }), conflict);
     this.changed();
-    await this.log(actor, 'sub-app-register', 'success', `${checked.appNo} at /${checked.basePath}/ from ${checked.entry}${existing ? ' (replaced)' : ''}`);
+    await this.logInstallationWide(actor, 'sub-app-register', 'success', `${checked.appNo} at /${checked.basePath}/ from ${checked.entry}${existing ? ' (replaced)' : ''}`);
     const listed = (await this.list()).find((r) => r.appNo === checked.appNo);
     if (!listed) throw new AppError(codes.internalError, 500);
     return listed;
@@ -196,21 +202,44 @@ export class SubAppRegistrations {
       await new SubAppRegistrationRepository(trx).delete(appNo);
     });
     this.changed();
-    await this.log(actor, 'sub-app-remove', 'success', appNo);
+    await this.logInstallationWide(actor, 'sub-app-remove', 'success', appNo);
   }
 
-  /** Gives one account a registered sub-system, with the function codes named (default: all of the sub-system's). */
+  /**
+   * Gives one account a registered sub-system, with the function codes named (default: all of the sub-system's):
+   * a tenant's system administrator in his own tenant only, an installation administrator in any.
+   */
   async grant(request: SubAppGrantRequest, actor: SubAppActor): Promise<void> {
+    this.requireScope(actor, request.tenantCode);
     const row = await this.requireRegistered(request.appNo);
     const all = parseIds(row.function_codes);
     const ids = request.functionCodes ?? all;
     const unknown = ids.find((id) => !all.includes(id));
     if (unknown !== undefined) throw new AppError(codes.subAppFunctionCodeUnknown, 400, null, { code: unknown });
-    if (!(await this.deps.account.tenant(request.tenantCode))) throw new AppError(codes.tenantUnknown, 404);
-    const user = await this.deps.account.findUser(request.tenantCode, request.account);
-    if (!user) throw new AppError(codes.accountUnknown, 404, null, { tenantCode: request.tenantCode, account: request.account });
+    const user = await this.requireAccount(request.tenantCode, request.account);
     await this.deps.menu.grant(user.id, request.appNo, [...new Set(ids)]);
-    await this.log(actor, 'sub-app-grant', 'success', `${request.appNo} to ${request.tenantCode}/${request.account}`);
+    await this.logGrant(actor, request.tenantCode, 'sub-app-grant', `${request.appNo} to ${request.tenantCode}/${request.account}`);
+  }
+
+  /** Takes a registered sub-system from one account, within the same bounds as a grant. */
+  async revoke(request: SubAppRevoke, actor: SubAppActor): Promise<void> {
+    this.requireScope(actor, request.tenantCode);
+    await this.requireRegistered(request.appNo);
+    const user = await this.requireAccount(request.tenantCode, request.account);
+    const held = await this.deps.menu.revoke(user.id, request.appNo);
+    await this.logGrant(actor, request.tenantCode, 'sub-app-revoke', `${request.appNo} from ${request.tenantCode}/${request.account}${held ? '' : ' (did not hold it)'}`);
+  }
+
+  /** A tenant's system administrator grants and revokes within his own tenant: the rest of the installation is not his. */
+  private requireScope(actor: SubAppActor, tenantCode: string): void {
+    if (!actor.installation && actor.tenantCode !== tenantCode) throw new AppError(codes.grantOutsideTenant, 403, null, { own: actor.tenantCode, tenantCode });
+  }
+
+  private async requireAccount(tenantCode: string, account: string) {
+    if (!(await this.deps.account.tenant(tenantCode))) throw new AppError(codes.tenantUnknown, 404);
+    const user = await this.deps.account.findUser(tenantCode, account);
+    if (!user) throw new AppError(codes.accountUnknown, 404, null, { tenantCode, account });
+    return user;
   }
 
   private async requireRegistered(appNo: string): Promise<RegistrationRow> {
@@ -225,7 +254,24 @@ export class SubAppRegistrations {
     this.deps.menu.invalidateCatalogue();
   }
 
-  private log(actor: SubAppActor, action: 'sub-app-register' | 'sub-app-remove' | 'sub-app-grant', result: 'success' | 'failure', detail: string): Promise<void> {
-    return this.deps.logs.record({ tenantCode: actor.tenantCode, account: actor.account, clientIp: actor.clientIp, action, result, detail });
+  /** What every tenant is served: a registration, its replacement or its removal (and grants from outside a tenant). */
+  private logInstallationWide(actor: SubAppActor, action: OperationAction, result: 'success' | 'failure', detail: string): Promise<void> {
+    return this.deps.logs.record({ tenantCode: installationWide, account: actor.account, clientIp: actor.clientIp, action, result, detail });
+  }
+
+  /**
+   * A grant or revoke is in the log of the tenant it is in; made from outside that tenant (an installation
+   * administrator of another tenant, the operator's CLI) it is an installation-wide act as well.
+   */
+  private async logGrant(actor: SubAppActor, tenantCode: string, action: 'sub-app-grant' | 'sub-app-revoke', detail: string): Promise<void> {
+    const entry = { account: actor.account, clientIp: actor.clientIp, action, result: 'success' as const };
+    if (actor.tenantCode === tenantCode) {
+      await this.deps.logs.record({ ...entry, tenantCode, detail });
+      return;
+    }
+    // the account alone would read as one of the tenant's own: the actor's tenant goes with it
+    const by = actor.tenantCode === installationWide ? detail : `${detail} (by ${actor.tenantCode}/${actor.account})`;
+    await this.deps.logs.record({ ...entry, tenantCode, detail: by });
+    await this.logInstallationWide(actor, action, 'success', by);
   }
 }

@@ -96,14 +96,27 @@ export function registerSubAppRoutes(app: App, deps: SubAppRouteDeps) {
     async (request) => ok(request, await deps.registry.entries(sessionOf(request).stamps?.catalogue)),
   );
 
-  // sub-systems of other teams: system administrators only (the CLI `npm run subapp` does the same on the server)
+  // sub-systems of other teams (docs/installation-and-tenants.md): what every tenant is served (register, replace,
+  // remove) only an installation administrator changes over HTTP, the operator with `npm run subapp` on the server;
+  // a tenant's system administrator grants and revokes within his tenant (the service holds that rule)
   const requireAdmin = async (request: FastifyRequest) => {
     if (!(await deps.account.isSystemAdmin(sessionOf(request).userId))) throw new AppError(codes.noPermission, 403);
   };
+  const requireInstallationAdmin = async (request: FastifyRequest) => {
+    const { userId } = sessionOf(request);
+    if (!(await deps.account.isSystemAdmin(userId))) throw new AppError(codes.noPermission, 403);
+    if (!(await deps.account.isInstallationAdmin(userId))) throw new AppError(codes.installationAdminRequired, 403);
+  };
   const adminOnly = { onRequest: [deps.requireSession, requireAdmin] };
-  const actorOf = (request: FastifyRequest): SubAppActor => {
+  const installationAdminOnly = { onRequest: [deps.requireSession, requireInstallationAdmin] };
+  const actorOf = async (request: FastifyRequest): Promise<SubAppActor> => {
     const session = sessionOf(request);
-    return { tenantCode: session.tenantCode, account: session.account, clientIp: request.ip };
+    return { tenantCode: session.tenantCode, account: session.account, clientIp: request.ip, installation: await deps.account.isInstallationAdmin(session.userId) };
+  };
+  const Grantee = {
+    appNo: AppNoSchema,
+    tenantCode: Type.String({ minLength: 1, maxLength: 32, description: "The account's tenant: the caller's own unless he is an installation administrator (282)" }),
+    account: Type.String({ minLength: 1, maxLength: 128 }),
   };
 
   app.get(
@@ -129,33 +142,33 @@ export function registerSubAppRoutes(app: App, deps: SubAppRouteDeps) {
   app.post(
     apiPaths.subAppRegister,
     {
-      ...adminOnly,
+      ...installationAdminOnly,
       schema: {
         tags: ['sub-apps'],
         summary:
-          "System administrators: registers a sub-system of another team (not a built-in one) with its menus, at once and without a restart; every system administrator gets it; the content policy admits its entry's origin and scriptOrigins. All or nothing; codes 251-262 say what is wrong",
+          "Installation administrators (another system administrator: 281): registers or replaces a sub-system of another team (not a built-in one) with its menus, at once and without a restart; every system administrator of every tenant gets it; the content policy admits its entry's origin and scriptOrigins. All or nothing; codes 251-262 say what is wrong; logged installation-wide",
         headers: tokenHeaders,
         body: ManifestSchema,
         response: { 200: envelope(RegistrationSchema), ...failureReplies },
       },
     },
-    async (request) => ok(request, await deps.registrations.register(request.body, actorOf(request), request.lang)),
+    async (request) => ok(request, await deps.registrations.register(request.body, await actorOf(request), request.lang)),
   );
 
   app.post(
     apiPaths.subAppRemove,
     {
-      ...adminOnly,
+      ...installationAdminOnly,
       schema: {
         tags: ['sub-apps'],
-        summary: 'System administrators: removes a registered sub-system with its menus and grants (a built-in system is refused, 262)',
+        summary: 'Installation administrators (another system administrator: 281): removes a registered sub-system with its menus and grants (a built-in system is refused, 262); logged installation-wide',
         headers: tokenHeaders,
         body: Type.Object({ appNo: AppNoSchema }),
         response: { 200: envelope(Type.Null()), ...failureReplies },
       },
     },
     async (request) => {
-      await deps.registrations.remove(request.body.appNo, actorOf(request));
+      await deps.registrations.remove(request.body.appNo, await actorOf(request));
       return ok(request, null);
     },
   );
@@ -166,19 +179,34 @@ export function registerSubAppRoutes(app: App, deps: SubAppRouteDeps) {
       ...adminOnly,
       schema: {
         tags: ['sub-apps'],
-        summary: "System administrators: gives an account a registered sub-system, with the function codes named (default all of the sub-system's)",
+        summary:
+          "System administrators: gives an account of their own tenant a registered sub-system, with the function codes named (default all of the sub-system's); an installation administrator in any tenant (another tenant otherwise: 282). In the tenant's log; from another tenant installation-wide as well",
         headers: tokenHeaders,
-        body: Type.Object({
-          appNo: AppNoSchema,
-          tenantCode: Type.String({ minLength: 1, maxLength: 32 }),
-          account: Type.String({ minLength: 1, maxLength: 128 }),
-          functionCodes: Type.Optional(FunctionCodes),
-        }),
+        body: Type.Object({ ...Grantee, functionCodes: Type.Optional(FunctionCodes) }),
         response: { 200: envelope(Type.Null()), ...failureReplies },
       },
     },
     async (request) => {
-      await deps.registrations.grant(request.body, actorOf(request));
+      await deps.registrations.grant(request.body, await actorOf(request));
+      return ok(request, null);
+    },
+  );
+
+  app.post(
+    apiPaths.subAppRevoke,
+    {
+      ...adminOnly,
+      schema: {
+        tags: ['sub-apps'],
+        summary:
+          'System administrators: takes a registered sub-system from an account of their own tenant; an installation administrator in any tenant (another tenant otherwise: 282). In the tenant\'s log; from another tenant installation-wide as well',
+        headers: tokenHeaders,
+        body: Type.Object(Grantee),
+        response: { 200: envelope(Type.Null()), ...failureReplies },
+      },
+    },
+    async (request) => {
+      await deps.registrations.revoke(request.body, await actorOf(request));
       return ok(request, null);
     },
   );

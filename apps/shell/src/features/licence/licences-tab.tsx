@@ -3,7 +3,7 @@ import { Alert, Button, Descriptions, Space, Spin, Table } from 'antd';
 import type { TableColumnsType } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { CustomerInfo, LicenceDetail, LicenceRow, LicenceSearchReply, LicenceSearchRequest } from '@campus/contracts';
+import type { CustomerInfo, LicenceDetail, LicencePermission, LicenceRow, LicenceSearchReply, LicenceSearchRequest } from '@campus/contracts';
 import { apiPaths, licencePaging } from '@campus/contracts';
 import { apiGet, apiPost } from '../../lib/request.ts';
 import { useUserDetail } from '../../lib/user-detail.ts';
@@ -30,8 +30,9 @@ function ExpandedDetail({ id }: { id: string }) {
 
 /**
  * About System, Licenses tab (spec §2, §3, §6, §9): system code and customer ID, 'Add Authorization' and
- * the per-licence 'Activation' for system administrators, the licence table (page size 15, quick jumper)
- * with each row's applications and devices on expanding it.
+ * the per-licence 'Activation' as the server's licence permission allows them (isAddOfficialPermission: an
+ * installation administrator, docs/installation-and-tenants.md), the licence table for system administrators
+ * (page size 15, quick jumper) with each row's applications and devices on expanding it.
  */
 export default function LicencesTab() {
   const context = useDisplayContext();
@@ -39,6 +40,15 @@ export default function LicencesTab() {
   const paginationNames = usePaginationNames();
   const user = useUserDetail();
   const isSystemAdmin = user.data?.isSystemAdmin === true;
+  // a licence is the installation's: the server says who may add and activate one
+  const permission = useQuery({
+    queryKey: ['licence-permission'],
+    queryFn: () => apiGet<LicencePermission>(apiPaths.licencePermission),
+    retry: false,
+    staleTime: 0,
+    enabled: isSystemAdmin,
+  });
+  const mayAdd = isSystemAdmin && permission.data?.isAddOfficialPermission === true;
   const [page, setPage] = useState<{ index: number; size: number }>({ index: 1, size: licencePaging.pageSize });
 
   const customer = useQuery({ queryKey: ['customer-info'], queryFn: () => apiGet<CustomerInfo>(apiPaths.customerInfo), retry: false });
@@ -65,7 +75,7 @@ export default function LicencesTab() {
     { key: 'effectiveness', title: t('licence.effectiveness'), width: 100, render: (_v: unknown, row: LicenceRow) => stateText(row.effectiveness, t) },
     { key: 'activateTime', title: titleInViewerZone(t('licence.activateTime')), width: 190, render: (_v: unknown, row: LicenceRow) => timeText(row.activateTime, context) },
     { key: 'loseActivateTime', title: t('licence.loseActivateTime'), width: 120, render: (_v: unknown, row: LicenceRow) => loseActivateText(row.loseActivateTime, context) },
-    ...(isSystemAdmin
+    ...(mayAdd
       ? [
           {
             key: 'actions',
@@ -94,7 +104,7 @@ export default function LicencesTab() {
             { key: 'customerId', label: t('licence.customerId'), children: customer.data?.customerNo ?? '-' },
           ]}
         />
-        {isSystemAdmin ? (
+        {mayAdd ? (
           <Button type="primary" icon={<PlusOutlined />} onClick={openLicenceUpload}>
             {t('licence.addAuthorization')}
           </Button>

@@ -165,7 +165,7 @@ describe.each(databases)('the installation and its tenants (%s)', (kind) => {
     expect([notAdmin.status, notAdmin.stderr]).toEqual([2, '1001/staff is not a system administrator: only a system administrator can be an installation administrator\n']);
     expect(campus('admin', 'installation-admin', '--tenant', '1001', '--account', 'ghost').stderr).toBe('no account "ghost" in tenant 1001\n');
     expect(campus('admin', 'installation-admin', '--tenant', '1001').status).toBe(2);
-    expect((await logRows('installation-admin')).map((r) => r.replace(/ cli:\S+ /, ' cli ')) ).toEqual([
+    expect((await logRows('installation-admin')).map((r) => r.replace(/ cli:\S+ /, ' cli '))).toEqual([
       '(installation) cli success 1002/multi marked installation administrator',
       '(installation) cli success 1002/multi no longer installation administrator',
     ]);

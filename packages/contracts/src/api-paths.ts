@@ -60,13 +60,13 @@ export const apiPaths = {
   /** GET → SubAppOverview: the registered sub-systems and the SUBAPP_ENTRIES items that name no system. */
   subAppList: '/system/api/SubApp/List',
   // licence, version and backup (types in licence.ts)
-  /** POST multipart field 'files' (.lic only, several) → LicenceUploadResult[], one per file. */
+  /** POST multipart field 'files' (.lic only, several) → LicenceUploadResult[], one per file (installation administrators). */
   licenceUpload: '/common-service/api/License/UploadLicenseFile',
   /** POST LicenceDetailRequest → LicenceDetail. */
   licenceDetail: '/common-service/api/License/GetDetail',
   /** POST → LicenceDetail | null: the licence in effect now, which activating another one replaces. */
   licenceOldDetail: '/common-service/api/License/GetOldDetail',
-  /** POST ActivateLicenceRequest → null (system administrators). */
+  /** POST ActivateLicenceRequest → null (installation administrators). */
   licenceActivate: '/common-service/api/License/ActivateLicense',
   /** POST → LicenceApp[]. */
   licenceAppList: '/common-service/api/License/AppList',
@@ -78,7 +78,7 @@ export const apiPaths = {
   licenceSysInfos: '/common-service/api/License/GetSysInfos',
   /** GET → ProductImages; no sign-in needed. */
   licenceProductImages: '/common-service/api/License/GetProductImages',
-  /** POST AddTrialLicenceRequest → null (system administrators; one trial per installation). */
+  /** POST AddTrialLicenceRequest → null (installation administrators; one trial per installation). */
   addTrialLicence: '/system/api/System/AddTempLicense',
   /** GET → ProductInfo (path left open by the spec). */
   productInfo: '/common-service/api/Product/GetProductInfo',

@@ -72,6 +72,8 @@ export interface Config {
   bundledSubApps: Readonly<Record<string, string>>;
   /** SUBAPP_ENTRIES: entry URL (ending in '/') by folder, replacing `/subapps/<folder>/` in the registry. */
   subAppEntries: Readonly<Record<string, string>>;
+  /** SUBAPP_HTTP_HOSTS: host names a registered sub-system may load from over plain http (loopback always may). */
+  subAppHttpHosts: readonly string[];
   /** CUSTOMER_NO: this installation's customer number (1–8 digits, no leading zero); null keeps the stored one. */
   customerNo: string | null;
   /** LICENCE_TRUST_FILE: vendor public keys by kid; null trusts the repository's test keys outside production, none in it. */
@@ -261,6 +263,28 @@ function subAppEntriesVar(env: Env, name: string): Record<string, string> {
   return entries;
 }
 
+/**
+ * SUBAPP_HTTP_HOSTS: comma-separated host names or addresses (no scheme, port or wildcard), lowercase as a URL
+ * has them; an IPv6 address in brackets, as in a URL.
+ */
+function hostListVar(env: Env, name: string): readonly string[] {
+  const raw = textVar(env, name);
+  if (raw === null) return [];
+  const hosts = raw.split(',').map((item) => item.trim().toLowerCase());
+  for (const host of hosts) {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(`http://${host}`);
+    } catch {
+      // not a host name
+    }
+    if (host.includes('*') || parsed === null || parsed.hostname !== host || parsed.port !== '') {
+      throw new ConfigError(name, `must be host names or addresses separated by commas, without scheme, port or wildcard; "${host}" is not one`);
+    }
+  }
+  return [...new Set(hosts)];
+}
+
 /** Reads the configuration from environment variables (documented in apps/server/CONFIG.md). */
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   const nodeEnv = textVar(env, 'NODE_ENV') ?? 'development';
@@ -364,6 +388,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     subAppsDir: path.resolve(cwd, textVar(env, 'SUBAPPS_DIR') ?? path.join(dataDir, 'subapps')),
     bundledSubApps: { qy: path.join(repoRoot, 'apps', 'subapp-qy', 'dist') },
     subAppEntries: subAppEntriesVar(env, 'SUBAPP_ENTRIES'),
+    subAppHttpHosts: hostListVar(env, 'SUBAPP_HTTP_HOSTS'),
     customerNo,
     licenceTrustFile: licenceTrustFile === null ? null : path.resolve(cwd, licenceTrustFile),
     demoLicence: switchVar(env, 'DEMO_LICENCE', true),

@@ -105,7 +105,7 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
   const backupLogs = new BackupLogService(new BackupLogRepository(db), now);
   const enterprise = new EnterpriseService(new EnterpriseRepository(db), { sessions, licence }, now);
   const subAppFiles = new SubAppFiles(config.subAppsDir, config.bundledSubApps);
-  const subAppRegistrations = new SubAppRegistrations({ db, menu, catalogue: menuCatalogue, account, logs, now });
+  const subAppRegistrations = new SubAppRegistrations({ db, menu, catalogue: menuCatalogue, account, logs, now, httpHosts: config.subAppHttpHosts });
   const subApps = new SubAppRegistry(
     menu,
     config.subAppEntries,

@@ -48,7 +48,7 @@ describe.each(databases)('sub-systems of other teams (%s)', (kind) => {
   const registry = async () => (await call<SubAppEntry[]>(server, 'GET', apiPaths.subAppRegistry, undefined, { token: admin })).body.data;
 
   beforeAll(async () => {
-    server = await startServer(kind, { env: { SUBAPP_ENTRIES: 'kq=/custom/kq/, nosuch=http://127.0.0.1:7399/nosuch/' } });
+    server = await startServer(kind, { env: { SUBAPP_ENTRIES: 'kq=/custom/kq/, nosuch=http://127.0.0.1:7399/nosuch/', SUBAPP_HTTP_HOSTS: 'orders.intranet' } });
     admin = await signIn(server, 'sysadmin', 'Sysadmin#2026');
     staff = await signIn(server, 'staff', 'Staff#2026');
   });
@@ -80,11 +80,31 @@ describe.each(databases)('sub-systems of other teams (%s)', (kind) => {
       [{ entry: 'http://127.0.0.1:7311/orders' }, codes.subAppEntryInvalid, /must be/],
       [{ entry: 'https://deploy:s3cret@cdn.example.com/orders/' }, codes.subAppEntryInvalid, /The entry … must be/],
       [{ scriptOrigins: ['https://cdn.example.com/js/'] }, codes.subAppOriginInvalid, /cdn\.example\.com\/js\/ must be an origin only/],
-      [{ scriptOrigins: ['*'] }, codes.subAppOriginInvalid, /origin only/],
+      [{ scriptOrigins: ['*'] }, codes.subAppOriginWildcard, /holds a wildcard/],
+      [{ scriptOrigins: ['cdn.example.com'] }, codes.subAppOriginInvalid, /origin only/],
       [{ pages: [{ id: 'qy-home', path: '/ext/home', name: 'home', title: { 'en-US': 'Home', 'zh-CN': '首页', 'zh-MO': '首頁' } }] }, codes.subAppPageIdTaken, /qy-home is already used/],
       [{ pages: [{ id: 'ext-a', path: '/qy/homePage', name: 'a', title: { 'en-US': 'A', 'zh-CN': 'A', 'zh-MO': 'A' } }] }, codes.subAppPagePathOutside, /\/qy\/homePage is not under \/ext\//],
       [{ pages: [{ id: 'ext-a', parentId: 'ext-none', path: '/ext/a', name: 'a', title: { 'en-US': 'A', 'zh-CN': 'A', 'zh-MO': 'A' } }] }, codes.subAppPageParentInvalid, /parent ext-none/],
       [{ pages: [{ id: 'ext-a', path: '/ext/a', name: 'a', title: { 'en-US': 'A', 'zh-CN': 'A', 'zh-MO': 'A' }, funcRightPerms: ['1234'] }] }, codes.subAppFunctionCodeUnknown, /1234/],
+      // issue 46 item 6: one exact origin each, https unless loopback or SUBAPP_HTTP_HOSTS
+      [{ scriptOrigins: ['http://*'] }, codes.subAppOriginWildcard, /^The scriptOrigins\[0\] http:\/\/\* holds a wildcard/],
+      [{ scriptOrigins: ['http://127.0.0.1:7312', 'https://*.evil.example'] }, codes.subAppOriginWildcard, /scriptOrigins\[1\] https:\/\/\*\.evil\.example holds a wildcard/],
+      [{ scriptOrigins: ['http://cdn.example.com'] }, codes.subAppOriginPlainHttp, /scriptOrigins\[0\] http:\/\/cdn\.example\.com uses http:\/\/ .* SUBAPP_HTTP_HOSTS/],
+      [{ entry: 'http://*.evil.example/orders/' }, codes.subAppOriginWildcard, /^The entry http:\/\/\*\.evil\.example holds a wildcard/],
+      [{ entry: 'http://orders.example.com/orders/' }, codes.subAppOriginPlainHttp, /^The entry http:\/\/orders\.example\.com uses http:\/\//],
+      // item 10: a path is checked as the browser reads it
+      [{ entry: '/%2e%2e/%2e%2e/' }, codes.subAppPathClimbsOut, /^The entry \/%2e%2e\/%2e%2e\/ climbs above "\/"/],
+      [{ entry: 'http://127.0.0.1:7311/x/%2E%2E/orders/' }, codes.subAppPathNotPlain, /^The entry \/x\/%2E%2E\/orders\/ must be written plainly/],
+      [{ entry: '/subapps/ext/./' }, codes.subAppPathNotPlain, /^The entry \/subapps\/ext\/\.\/ must be written plainly/],
+      [{ pages: [{ id: 'ext-a', path: '/ext/../login', name: 'a', title: { 'en-US': 'A', 'zh-CN': 'A', 'zh-MO': 'A' } }] }, codes.subAppPathNotPlain, /^The pages\[0\]\.path \/ext\/\.\.\/login must be written plainly/],
+      [{ pages: [{ id: 'ext-a', path: '/ext/%2e%2e/%2e%2e/%2e%2e/login', name: 'a', title: { 'en-US': 'A', 'zh-CN': 'A', 'zh-MO': 'A' } }] }, codes.subAppPathClimbsOut, /pages\[0\]\.path/],
+      [{ pages: [{ id: 'ext-a', path: '/ext/a%3Fb', name: 'a', title: { 'en-US': 'A', 'zh-CN': 'A', 'zh-MO': 'A' } }] }, codes.subAppPagePathOutside, /is not under \/ext\//],
+      // item 11: no control or format character, no markup, in any name
+      [{ label: { 'en-US': 'Partner \u202Esredro', 'zh-CN': '合作伙伴订单', 'zh-MO': '合作夥伴訂單' } }, codes.displayTextInvalid, /^The label\.en-US holds U\+202E: names may not hold/],
+      [{ label: { 'en-US': 'Partner Orders', 'zh-CN': '合作伙伴\u2066订单', 'zh-MO': '合作夥伴訂單' } }, codes.displayTextInvalid, /^The label\.zh-CN holds U\+2066/],
+      [{ label: { 'en-US': 'Partner Orders', 'zh-CN': '合作伙伴订单', 'zh-MO': '合作\u0085夥伴' } }, codes.displayTextInvalid, /^The label\.zh-MO holds U\+0085/],
+      [{ pages: [{ id: 'ext-a', path: '/ext/a', name: 'a', title: { 'en-US': '<img src=x>', 'zh-CN': 'A', 'zh-MO': 'A' } }] }, codes.displayTextInvalid, /^The pages\[0\]\.title\.en-US holds "<"/],
+      [{ pages: [manifest().pages[0]!, { id: 'ext-a', path: '/ext/a', name: 'a', title: { 'en-US': 'A', 'zh-CN': 'A', 'zh-MO': 'A\u200B' } }] }, codes.displayTextInvalid, /^The pages\[1\]\.title\.zh-MO holds U\+200B/],
     ];
     const deep = ['ext-g1', 'ext-g2', 'ext-g3'].map((id, i, all) => ({ id, parentId: i > 0 ? all[i - 1] : undefined, path: '', name: `g${i}`, title: { 'en-US': id, 'zh-CN': id, 'zh-MO': id } }));
     cases.push([{ pages: [...deep, { id: 'ext-leaf', parentId: 'ext-g3', path: '/ext/leaf', name: 'leaf', title: { 'en-US': 'Leaf', 'zh-CN': '叶', 'zh-MO': '葉' } }] }, codes.subAppPageTooDeep, /at most three levels/]);
@@ -103,6 +123,9 @@ describe.each(databases)('sub-systems of other teams (%s)', (kind) => {
     }
     // in the caller's language
     expect((await register(manifest({ basePath: 'qy' }), admin, 'zh-CN')).body.msg).toContain('企业数据');
+    expect((await register(manifest({ scriptOrigins: ['http://*'] }), admin, 'zh-MO')).body.msg).toBe('scriptOrigins[0] http://* 含有萬用字元：請逐一寫明確切的源位址，例如 https://cdn.example.com');
+    // the content policy of every page never admitted them
+    expect(cspOf((await call(server, 'GET', apiPaths.health)).headers)['connect-src']!.filter((origin) => origin.includes('*') || origin.includes('example'))).toEqual([]);
     expect((await overview()).registered).toEqual([]);
     expect((await menus(admin)).menuBaseList.map((s) => s.appNo)).not.toContain('ext');
   });
@@ -186,6 +209,19 @@ describe.each(databases)('sub-systems of other teams (%s)', (kind) => {
     expect((await register(manifest())).body.code).toBe(codes.ok);
     expect((await menus(staff)).menuBaseList.map((s) => s.appNo)).not.toContain('ext');
     expect((await remove('ext')).body.code).toBe(codes.ok);
+  });
+
+  it('loads over plain http from a host SUBAPP_HTTP_HOSTS lists, and takes percent-encoded text that is no dot segment', async () => {
+    const reply = await register(manifest({
+      appNo: 'intra',
+      basePath: 'intra',
+      entry: 'http://orders.intranet:8080/orders/',
+      scriptOrigins: ['http://orders.intranet:8081'],
+      pages: [{ id: 'intra-a', path: '/intra/%E8%AE%A2%E5%8D%95', name: 'a', title: { 'en-US': 'Orders (intranet)', 'zh-CN': '订单', 'zh-MO': '訂單' } }],
+    }));
+    expect(reply.body.code).toBe(codes.ok);
+    expect(cspOf((await call(server, 'GET', apiPaths.health)).headers)['connect-src']).toEqual(expect.arrayContaining(['http://orders.intranet:8080', 'http://orders.intranet:8081']));
+    expect((await call(server, 'POST', apiPaths.subAppRemove, { appNo: 'intra' }, { token: admin })).body.code).toBe(codes.ok);
   });
 
   it('takes the folder of an unknown SUBAPP_ENTRIES item once a sub-system uses it', async () => {

@@ -72,6 +72,8 @@ export const codes = {
   notTheSelectedCard: 243,
   lastAdminCardInUse: 244,
   keyCardTrustLocked: 248,
+  /** The tenant signs in with the administrator card and its card password: the card alone is refused. */
+  cardPasswordRequired: 249,
   // sub-systems registered by an operator (SubApp/Register)
   subAppCodeTaken: 251,
   subAppBasePathTaken: 252,
@@ -86,6 +88,12 @@ export const codes = {
   subAppBuiltIn: 262,
   subAppNotRegistered: 263,
   accountUnknown: 264,
+  subAppOriginWildcard: 265,
+  subAppOriginPlainHttp: 266,
+  subAppPathNotPlain: 267,
+  /** A name a manifest or an operator gives holds a control or format character, or '<' / '>'. */
+  displayTextInvalid: 268,
+  subAppPathClimbsOut: 269,
   // what the whole installation serves against what one tenant governs (docs/installation-and-tenants.md)
   /** The act changes what every tenant is served (sub-app registrations, licences): an installation administrator only (403). */
   installationAdminRequired: 281,

@@ -2,8 +2,11 @@ import { codes, subAppManifestRules, subAppsPathPrefix } from '@campus/contracts
 import type { Localised, SubAppManifest } from '@campus/contracts';
 import { AppError } from '../../http/envelope.ts';
 import { apiPrefixes } from '../../http/api-prefixes.ts';
+import { displayTextProblem } from '../../lib/display-text.ts';
+import { pathFormProblem } from '../../lib/plain-path.ts';
 import { isSameOriginPath } from '../../lib/same-origin-path.ts';
 import { subAppEntryProblem } from '../../lib/sub-app-entry-url.ts';
+import { subAppOriginProblem } from '../../lib/sub-app-origin.ts';
 
 /**
  * First path segments a registered sub-system may not take: the server's own (API, files, docs) and the shell's
@@ -44,24 +47,39 @@ function bad(code: (typeof codes)[keyof typeof codes], values: Record<string, st
   return new AppError(code, status, null, values);
 }
 
-/** The origin `value` names exactly (`https://cdn.example.com`, no path, no slash), or null. */
-function exactOrigin(value: string): string | null {
-  try {
-    const url = new URL(value);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-    return url.origin === value ? value : null;
-  } catch {
-    return null;
+/** A name in three languages that holds a character no name may show: refused, naming the field. */
+function requireDisplayLabel(label: Localised, field: string): void {
+  for (const [language, text] of Object.entries(label)) {
+    const character = displayTextProblem(text);
+    if (character !== null) throw bad(codes.displayTextInvalid, { field: `${field}.${language}`, character });
   }
+}
+
+/** A path that is not what it looks like once decoded and resolved: refused before it is checked (issue 46). */
+function requirePlainPath(path: string, field: string): void {
+  const problem = pathFormProblem(path);
+  if (problem?.kind === 'climbs-out') throw bad(codes.subAppPathClimbsOut, { field, path });
+  if (problem) throw bad(codes.subAppPathNotPlain, { field, path });
+}
+
+/** An origin the content policy of every page would admit: exact, https unless loopback or listed. */
+function requireOrigin(origin: string, field: string, httpHosts: readonly string[]): void {
+  const problem = subAppOriginProblem(origin, httpHosts);
+  if (problem === 'wildcard') throw bad(codes.subAppOriginWildcard, { field, origin });
+  if (problem === 'http') throw bad(codes.subAppOriginPlainHttp, { field, origin });
+  if (problem) throw bad(codes.subAppOriginInvalid, { origin });
 }
 
 /**
  * The rules of a registration beyond its schema (the shape, patterns and sizes are the route's TypeBox schema):
  * one failure, the first found, with the code and values its message needs. `language` picks the name shown
- * for a system already using a code or path.
+ * for a system already using a code or path; `httpHosts` are the hosts it may load from over plain http
+ * (SUBAPP_HTTP_HOSTS).
  */
-export function checkManifest(manifest: SubAppManifest, context: ManifestContext, language: keyof Localised): CheckedManifest {
+export function checkManifest(manifest: SubAppManifest, context: ManifestContext, language: keyof Localised, httpHosts: readonly string[] = []): CheckedManifest {
   const { basePath } = manifest;
+  requireDisplayLabel(manifest.label, 'label');
+  manifest.pages.forEach((page, index) => requireDisplayLabel(page.title, `pages[${index}].title`));
   for (const system of context.systems) {
     if (system.frontRoutingAddr !== '' && overlaps(basePath, system.frontRoutingAddr)) {
       throw bad(codes.subAppBasePathTaken, { basePath, name: system.label[language] }, 409);
@@ -79,17 +97,23 @@ export function checkManifest(manifest: SubAppManifest, context: ManifestContext
   const entry = manifest.entry ?? `${subAppsPathPrefix}${basePath}/`;
   const entryProblem = subAppEntryProblem(entry);
   if (entryProblem) throw bad(codes.subAppEntryInvalid, { entry: entryProblem.credentials ? '…' : entry });
+  if (entry.startsWith('/')) requirePlainPath(entry, 'entry');
+  else {
+    requireOrigin(new URL(entry).origin, 'entry', httpHosts);
+    // the path as written: new URL resolves dot segments away
+    requirePlainPath(/^[^:/]+:\/\/[^/]*(.*)$/.exec(entry)?.[1] ?? '', 'entry');
+  }
 
   const scriptOrigins: string[] = [];
-  for (const origin of manifest.scriptOrigins ?? []) {
-    if (exactOrigin(origin) === null) throw bad(codes.subAppOriginInvalid, { origin });
+  (manifest.scriptOrigins ?? []).forEach((origin, index) => {
+    requireOrigin(origin, `scriptOrigins[${index}]`, httpHosts);
     if (!scriptOrigins.includes(origin)) scriptOrigins.push(origin);
-  }
+  });
   const functionCodes = [...new Set(manifest.functionCodes ?? [])];
 
   const takenIds = new Set(context.pages.map((p) => p.id));
   const depthOf = new Map<string, number>();
-  for (const page of manifest.pages) {
+  for (const [index, page] of manifest.pages.entries()) {
     if (takenIds.has(page.id) || depthOf.has(page.id)) throw bad(codes.subAppPageIdTaken, { id: page.id }, 409);
     let depth = 1;
     if (page.parentId !== undefined) {
@@ -99,8 +123,11 @@ export function checkManifest(manifest: SubAppManifest, context: ManifestContext
       depth = parentDepth + 1;
     }
     if (depth > subAppManifestRules.maxDepth) throw bad(codes.subAppPageTooDeep, { id: page.id });
-    if (page.path !== '' && !(page.path.startsWith(`/${basePath}/`) && isSameOriginPath(page.path) && !/[\s?#\\]/.test(page.path))) {
-      throw bad(codes.subAppPagePathOutside, { id: page.id, path: page.path, basePath });
+    if (page.path !== '') {
+      requirePlainPath(page.path, `pages[${index}].path`);
+      // checked as written and as the router reads it (decoded)
+      const under = (path: string) => path.startsWith(`/${basePath}/`) && isSameOriginPath(path) && !/[\s?#\\]/.test(path);
+      if (!under(page.path) || !under(decodeURIComponent(page.path))) throw bad(codes.subAppPagePathOutside, { id: page.id, path: page.path, basePath });
     }
     for (const perm of page.funcRightPerms ?? []) {
       if (!functionCodes.includes(perm)) throw bad(codes.subAppFunctionCodeUnknown, { code: perm });

@@ -38,6 +38,8 @@ export interface SubAppRegistrationsDeps {
   account: AccountService;
   logs: OperationLogService;
   now: () => number;
+  /** SUBAPP_HTTP_HOSTS: hosts a sub-system may load from over plain http besides loopback. */
+  httpHosts: readonly string[];
 }
 
 /**
@@ -96,7 +98,8 @@ export class SubAppRegistrations {
   /** The same array while the rows are the same, so the content policy is rebuilt only on a change. */
   private originsOf(rows: RegistrationRow[]): readonly string[] {
     if (rows !== this.lastOrigins?.rows) {
-      const origins = rows.flatMap((row) => [entryOrigin(row.entry), ...parseIds(row.script_origins)]).filter((o): o is string => o !== null);
+      // a wildcard stored before registrations refused it (issue 46) would open the policy of every page
+      const origins = rows.flatMap((row) => [entryOrigin(row.entry), ...parseIds(row.script_origins)]).filter((o): o is string => o !== null && !o.includes('*'));
       this.lastOrigins = { rows, origins: [...new Set(origins)] };
     }
     return this.lastOrigins.origins;
@@ -141,7 +144,7 @@ export class SubAppRegistrations {
     };
     let checked;
     try {
-      checked = checkManifest(manifest, others, language);
+      checked = checkManifest(manifest, others, language, this.deps.httpHosts);
     } catch (error) {
       await this.logInstallationWide(actor, 'sub-app-register', 'failure', `${manifest.appNo}: code ${error instanceof AppError ? error.code : 'unknown'}`);
       throw error;

@@ -237,7 +237,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const isGate = services.gm.isGate;
   registerGmAccountRoutes(app, { gm: services.gm, systemKeyCards: services.systemKeyCards, keyCardTrust: services.keyCardTrust, requireMasterCard, requireCardManager, rateLimitPerMinute: config.rateLimitPerMinute });
   registerSystemKeyCardRoutes(app, { systemKeyCards: services.systemKeyCards, isGate, requireCardManager });
-  registerAdminLoginCardRoutes(app, { cards: services.adminCards, isGate, requireMasterCard, requireSession, rateLimitPerMinute: config.rateLimitPerMinute });
+  registerAdminLoginCardRoutes(app, { cards: services.adminCards, account: services.account, logs: services.logs, isGate, requireMasterCard, requireSession, rateLimitPerMinute: config.rateLimitPerMinute });
   registerCardStateRoutes(app, { adminCards: services.adminCards, systemKeyCards: services.systemKeyCards, isGate, requireCardManager });
   registerCardTableRoutes(app, { adminCards: services.adminCards, systemKeyCards: services.systemKeyCards, isGate, requireCardManager });
   registerCardLifecycleRoutes(app, { adminCards: services.adminCardLifecycle, keyCards: services.keyCardLifecycle, isGate, requireCardManager });

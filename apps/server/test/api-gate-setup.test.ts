@@ -4,7 +4,7 @@ import { sm2 } from 'sm-crypto-v2';
 import { blankImage, makeMotherCard, openAdminCard, readMotherCard, recoverSystemKey, sm3Hex, systemKeyId } from '@campus/card-crypto';
 import * as Schema from 'typebox/schema';
 import { apiPaths, codeMessage, codes, loginTypes } from '@campus/contracts';
-import type { GateSetupState, PreparedCardWrite, SuperAdmin, UserInfo } from '@campus/contracts';
+import type { CardLoginSetting, GateSetupState, OperationLogRow, PreparedCardWrite, SuperAdmin, UserInfo } from '@campus/contracts';
 import { cardStateRoutes } from '../src/modules/card-management/card-state-routes.ts';
 import { cardTablePaths } from '../src/modules/card-management/card-table-routes.ts';
 import { cardLifecyclePaths } from '../src/modules/card-management/card-lifecycle-routes.ts';
@@ -222,6 +222,38 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
       expect((await cardLogin(server, adminCardImage, { tenantCode: '1002' })).body.code).toBe(codes.cardOtherOperator);
       // the right password clears the count
       expect((await cardLogin(server, adminCardImage, { oprtPwd: sm3Hex(cardPassword) })).body.code).toBe(0);
+    });
+
+    it('the card alone signs in only where the tenant allows it; the tenant’s system administrator sets that, in its log (issue 46 item 8)', async () => {
+      const setting = async (tenantCode?: string) => (await call<CardLoginSetting>(server, 'POST', apiPaths.cardLoginSetting, undefined, { headers: tenantCode ? { tenantcode: tenantCode } : {} })).body.data;
+      // the demo seed lets its first tenant's card sign in alone; every other tenant needs the card password
+      expect(await setting()).toEqual({ cardLogin: true, cardKind: 11, cardLoginMode: 'card-alone' });
+      expect((await setting('1002')).cardLoginMode).toBe('card-and-password');
+      const token = (await cardLogin(server, adminCardImage, { oprtPwd: sm3Hex(cardPassword) })).body.data.token;
+      const set = (cardLoginMode: string, as = token) => call(server, 'POST', apiPaths.setCardLoginSetting, { cardLoginMode }, { token: as, language: 'en-US' });
+
+      expect((await set('card-and-password')).body.code).toBe(0);
+      expect((await setting('1001')).cardLoginMode).toBe('card-and-password');
+      const alone = await cardLogin(server, adminCardImage);
+      expect(alone.body).toMatchObject({ code: codes.cardPasswordRequired, msg: 'This tenant signs in with the administrator card and its card password: enter the card password with the card' });
+      expect(alone.body.data).toBeFalsy();
+      const inChinese = await call(server, 'POST', apiPaths.cardLogin, { cardKind: 11, fixedNo: adminCardFixedNo, image: hex(adminCardImage) }, { language: 'zh-MO' });
+      expect(inChinese.body.msg).toBe('本租戶的管理員卡登入需要卡密碼：請在刷卡時輸入卡密碼');
+      expect((await cardLogin(server, adminCardImage, { oprtNo: 'sysadmin', oprtPwd: sm3Hex(cardPassword) })).body.code).toBe(0);
+
+      // only the tenant's system administrators, only the two settings
+      const staff = (await call<{ loginInfo: { token: string } }>(server, 'POST', apiPaths.webLogin, { user: { account: 'staff', password: sm3Hex('Staff#2026'), tenantCode: '1001' } })).body.data.loginInfo.token;
+      expect((await set('card-alone', staff)).status).toBe(403);
+      expect((await set('card-alone', '')).status).toBe(401);
+      expect((await set('anything')).status).toBe(400);
+      expect((await setting('1001')).cardLoginMode).toBe('card-and-password');
+      const log = await call<OperationLogRow[]>(server, 'POST', apiPaths.operationLogSearch, { page: { index: 1, size: 50 }, action: 'card-login-setting' }, { token });
+      expect(log.body.data.map((row) => [row.account, row.result, row.detail])).toEqual([['sysadmin', 'success', 'card-and-password']]);
+      const refused = await call<OperationLogRow[]>(server, 'POST', apiPaths.operationLogSearch, { page: { index: 1, size: 50 }, action: 'card-login', result: 'refused' }, { token });
+      expect(refused.body.data.map((row) => row.detail)).toContain(`card ${adminCardFixedNo} alone: the tenant signs in with the card password`);
+
+      expect((await set('card-alone')).body.code).toBe(0);
+      expect((await cardLogin(server, adminCardImage)).body.code).toBe(0);
     });
 
     it('refuses a changed card, a copy on another card, another installation’s card, and a card not in use', async () => {

@@ -129,6 +129,8 @@ export const apiPaths = {
   getGmSysKeyData: '/qy/api/SystemUsedCardKind/GetGMSysKeyData',
   /** → CardLoginSetting (public on gate deployments). */
   cardLoginSetting: '/qy/api/System/GetCardLoginSetting',
+  /** SetCardLoginSettingRequest → null: the tenant's system administrators (issue 46). */
+  setCardLoginSetting: '/qy/api/System/SetCardLoginSetting',
   /** {oprtPwd} → null: the card password of a card-login administrator (step 2 of spec §4 card password change). */
   verifyGmPassword: '/system/api/Account/VerifyGMPassword',
   /** ChangeGmPasswordPrepare → PreparedCardWrite, then CardWriteConfirm → null (spec §4 card password change). */

@@ -140,9 +140,24 @@ export interface SysKeyDataReply {
   sysKeyData: string;
 }
 
+/**
+ * How a tenant's administrators sign in with their card (GetCardLoginSetting): the card and its card password, or
+ * the card alone where the tenant's system administrator allows it (a copy of the card's bytes then signs in too).
+ */
+export const cardLoginModes = ['card-and-password', 'card-alone'] as const;
+export type CardLoginMode = (typeof cardLoginModes)[number];
+export const defaultCardLoginMode: CardLoginMode = 'card-and-password';
+
 export interface CardLoginSetting {
   cardLogin: boolean;
   cardKind: number;
+  /** The tenant's card sign-in (the tenantcode header's, else the lowest code's). */
+  cardLoginMode: CardLoginMode;
+}
+
+/** `POST apiPaths.setCardLoginSetting`: the signed-in system administrator's tenant. */
+export interface SetCardLoginSettingRequest {
+  cardLoginMode: CardLoginMode;
 }
 
 /** What the card issuer relays to the server's card sign-in (apiPaths.cardLogin). */

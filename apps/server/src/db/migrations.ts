@@ -460,6 +460,13 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         if (id !== undefined) await sql`update users set is_installation_admin = 1 where id = ${id}`.execute(db);
       },
     },
+    // how the tenant's administrators sign in with their card (issue 46): the card and its card password unless
+    // the tenant's system administrator allows the card alone (a copy of a card's bytes then signs in)
+    '0023_card_login_setting': {
+      async up(db) {
+        await db.schema.alterTable('tenants').addColumn('card_login', 'text', (c) => c.notNull().defaultTo('card-and-password')).execute();
+      },
+    },
   };
 }
 

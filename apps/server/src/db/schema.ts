@@ -17,6 +17,8 @@ export interface TenantsTable {
   /** Colour scheme of the main layout (one of skinCodes; migration 0002, default 'DASUI001'). */
   skin: Generated<string>;
   created_at: number;
+  /** How its administrators sign in with their card: one of cardLoginModes (migration 0023, default 'card-and-password'). */
+  card_login: Generated<string>;
 }
 
 export interface UsersTable {

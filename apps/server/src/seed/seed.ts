@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomInt } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import type { Localised, SkinCode } from '@campus/contracts';
+import type { CardLoginMode, Localised, SkinCode } from '@campus/contracts';
 import type { Config } from '../config.ts';
 import type { Services } from '../services.ts';
 import { meetsPasswordPolicy } from '../modules/account/password.ts';
@@ -45,11 +45,12 @@ async function seedCatalogue(services: Services): Promise<void> {
   for (const p of cataloguePages()) await services.menu.addPage(p);
 }
 
-async function createTenant(services: Services, code: string, name: Localised, skin?: SkinCode) {
+async function createTenant(services: Services, code: string, name: Localised, skin?: SkinCode, cardLogin?: CardLoginMode) {
   await services.account.createTenant({
     code,
     name,
     skin,
+    cardLogin,
     systemName,
     headerLogoId: logoIds.header,
     loginLogoId: logoIds.loginLogo,
@@ -173,7 +174,9 @@ export function writeDemoTools(dataDir: string, issuerUrl: string): void {
 
 
 async function seedDemo(services: Services, config: Config): Promise<void> {
-  await createTenant(services, '1001', { 'en-US': 'Demo Campus', 'zh-CN': '演示园区', 'zh-MO': '演示園區' });
+  // the demo's administrator card signs in alone on the swipe screen (and the tests that swipe it); the second
+  // tenant keeps the default, the card with its card password
+  await createTenant(services, '1001', { 'en-US': 'Demo Campus', 'zh-CN': '演示园区', 'zh-MO': '演示園區' }, undefined, 'card-alone');
   // A second skin, so the demo shows that the colour scheme follows the tenant.
   await createTenant(services, '1002', { 'en-US': 'Branch Campus', 'zh-CN': '分校园区', 'zh-MO': '分校園區' }, 'DASUI003');
   const { account, menu } = services;

@@ -87,6 +87,12 @@ export class AccountRepository {
     await this.db.insertInto('tenants').values(row).execute();
   }
 
+  /** Whether the tenant exists (its card sign-in is then `mode`). */
+  async setCardLogin(code: string, mode: string): Promise<boolean> {
+    const result = await this.db.updateTable('tenants').set({ card_login: mode }).where('code', '=', code).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   async insertUser(row: Insertable<UsersTable>): Promise<void> {
     await this.db.insertInto('users').values(row).execute();
   }

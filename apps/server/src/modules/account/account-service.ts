@@ -1,4 +1,4 @@
-import type { DigestMode, LanguageCode, Localised, PasswordComplexity, SkinCode, TenantEntry, UserInfo, UserSettings } from '@campus/contracts';
+import type { CardLoginMode, DigestMode, LanguageCode, Localised, PasswordComplexity, SkinCode, TenantEntry, UserInfo, UserSettings } from '@campus/contracts';
 import { defaultSkin, passwordLength, toLanguage } from '@campus/contracts';
 import type { SessionInfo } from '../../http/types.ts';
 import { newId } from '../../lib/hash.ts';
@@ -16,6 +16,8 @@ export interface NewTenant {
   systemLogoId?: string | null;
   /** Main-layout colour scheme (default DASUI001). */
   skin?: SkinCode;
+  /** How its administrators sign in with their card (default: with the card password). */
+  cardLogin?: CardLoginMode;
 }
 
 export interface NewUser {
@@ -124,7 +126,13 @@ export class AccountService {
       system_logo_id: input.systemLogoId ?? null,
       skin: input.skin ?? defaultSkin,
       created_at: this.now(),
+      ...(input.cardLogin ? { card_login: input.cardLogin } : {}),
     });
+  }
+
+  /** Sets the tenant's card sign-in; false when there is no such tenant. */
+  setCardLoginMode(tenantCode: string, mode: CardLoginMode): Promise<boolean> {
+    return this.repo.setCardLogin(tenantCode, mode);
   }
 
   async createUser(input: NewUser): Promise<string> {

@@ -1,14 +1,20 @@
 import { Type } from 'typebox';
-import type { onRequestHookHandler } from 'fastify';
-import { apiPaths } from '@campus/contracts';
+import type { FastifyRequest, onRequestHookHandler } from 'fastify';
+import { apiPaths, cardLoginModes, codes } from '@campus/contracts';
+import { AppError } from '../../http/envelope.ts';
 import { sessionOf } from '../../http/auth-hook.ts';
 import type { App } from '../../http/types.ts';
 import { envelope, failureReplies, languageHeaders, ok, tokenHeaders } from '../../http/envelope.ts';
 import { CardImage, CardWriteConfirmBody, Digest, FixedNo, PrepareId, PreparedCardWrite, PreparedCardWriteReply, SealedPassword, gateOnly } from '../card-primitives/card-schemas.ts';
 import type { AdminLoginCardService } from './admin-login-card-service.ts';
+import type { AccountService } from '../account/account-service.ts';
+import type { OperationLogService } from '../operation-log/operation-log-service.ts';
+import { cardLoginSetting, setCardLoginMode } from './card-login-setting.ts';
 
 export interface AdminLoginCardRouteDeps {
   cards: AdminLoginCardService;
+  account: AccountService;
+  logs: OperationLogService;
   isGate: boolean;
   requireMasterCard: onRequestHookHandler;
   requireSession: onRequestHookHandler;
@@ -67,10 +73,42 @@ export function registerAdminLoginCardRoutes(app: App, deps: AdminLoginCardRoute
       return ok(request, null);
     },
   );
+  const CardLoginMode = Type.Union(cardLoginModes.map((mode) => Type.Literal(mode)), {
+    description: "'card-and-password' (the default): the administrator card with its card password; 'card-alone': the card alone signs in",
+  });
   app.post(
     apiPaths.cardLoginSetting,
-    { onRequest: gate, schema: { tags, summary: 'Card sign-in settings', headers: languageHeaders, response: { 200: envelope(Type.Object({ cardLogin: Type.Boolean(), cardKind: Type.Integer() })), ...failureReplies } } },
-    async (request) => ok(request, { cardLogin: true, cardKind: 11 }),
+    {
+      onRequest: gate,
+      schema: {
+        tags,
+        summary: "Card sign-in settings: the tenant's (the tenantcode header's, else the lowest code's)",
+        headers: Type.Object({ ...languageHeaders.properties, tenantcode: Type.Optional(Type.String({ maxLength: 32 })) }),
+        response: { 200: envelope(Type.Object({ cardLogin: Type.Boolean(), cardKind: Type.Integer(), cardLoginMode: CardLoginMode })), ...failureReplies },
+      },
+    },
+    async (request) => ok(request, await cardLoginSetting(deps.account, request.headers.tenantcode)),
+  );
+  const requireSystemAdmin = async (request: FastifyRequest) => {
+    if (!(await deps.account.isSystemAdmin(sessionOf(request).userId))) throw new AppError(codes.noPermission, 403);
+  };
+  app.post(
+    apiPaths.setCardLoginSetting,
+    {
+      onRequest: [...signedIn, requireSystemAdmin],
+      schema: {
+        tags,
+        summary: "The tenant's system administrators: how the tenant's administrators sign in with their card (written in the tenant's log)",
+        headers: tokenHeaders,
+        body: Type.Object({ cardLoginMode: CardLoginMode }, { additionalProperties: false }),
+        response: { 200: envelope(Type.Null()), ...failureReplies },
+      },
+    },
+    async (request) => {
+      const session = sessionOf(request);
+      await setCardLoginMode(deps, { tenantCode: session.tenantCode, account: session.account, clientIp: request.ip }, request.body.cardLoginMode);
+      return ok(request, null);
+    },
   );
 
   app.post(

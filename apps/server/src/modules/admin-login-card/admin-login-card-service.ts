@@ -22,6 +22,7 @@ import { toCardSearch } from '../card-primitives/card-search.ts';
 import type { AdminLoginCardRow } from './admin-login-card-repository.ts';
 import { AdminLoginCardRepository } from './admin-login-card-repository.ts';
 import { holderHasCard, holderName } from './card-holder.ts';
+import { cardLoginModeOf } from './card-login-setting.ts';
 import { refuseLastCardInUse } from './last-card-in-use.ts';
 import type { AdminLoginCardDeps } from './admin-login-card-deps.ts';
 
@@ -184,8 +185,9 @@ export class AdminLoginCardService {
 
   /**
    * Card sign-in (login type 3), the card as the issuer read it: the card opens under the system key and is
-   * this installation's, its row's issue number and operator match, it is in use, the account is not locked
-   * and, with swipe plus password, the card password is right (failures count as failed sign-ins).
+   * this installation's, its row's issue number and operator match, it is in use, the account is not locked,
+   * the card password comes with it unless the tenant allows the card alone, and the card password is right
+   * (failures count as failed sign-ins).
    */
   async cardLogin(request: ServerCardLoginRequest, clientIp: string): Promise<LoginInfo> {
     const fixedNo = fixedNoOf(request.fixedNo);
@@ -226,6 +228,10 @@ export class AdminLoginCardService {
     if (lock.lockedUntil !== null) {
       await this.refuse(row.tenant_code, attempt, 'locked');
       throw lockedError(lock.lockedUntil);
+    }
+    if (request.oprtPwd === undefined && cardLoginModeOf(await this.deps.account.tenant(row.tenant_code)) !== 'card-alone') {
+      await this.refuse(row.tenant_code, attempt, 'refused', `card ${fixedNo} alone: the tenant signs in with the card password`);
+      throw new AppError(codes.cardPasswordRequired);
     }
     if (request.oprtPwd !== undefined && !(await verifyDigest(row.pwd_hash, request.oprtPwd))) {
       return this.deps.login.fail(row.tenant_code, attempt, 'card-login');

@@ -337,6 +337,29 @@ describe('campus migrate and version', () => {
     }
   });
 
+  it('card-login: prints and sets a tenant\'s card sign-in, in the tenant\'s log; remarks no name may show are refused (issue 46)', async () => {
+    const server = await startServer('sqlite');
+    try {
+      const env = { NODE_ENV: 'test', DATA_DIR: server.config.dataDir, PORT: '9' };
+      const shown = await campus(['card-login', '--tenant', '1002'], env);
+      expect([shown.code, shown.stdout]).toEqual([0, 'tenant 1002 card-login card-and-password\n']);
+      const set = await campus(['card-login', '--tenant', '1002', 'card-alone'], env);
+      expect([set.code, set.stdout, set.stderr]).toEqual([0, 'tenant 1002 card-login card-alone\n', '']);
+      expect((await server.handle.db.selectFrom('tenants').select('card_login').where('code', '=', '1002').executeTakeFirstOrThrow()).card_login).toBe('card-alone');
+      const log = await server.handle.db.selectFrom('operation_logs').selectAll().where('action', '=', 'card-login-setting').execute();
+      expect(log.map((row) => [row.tenant_code, row.account.startsWith('cli:'), row.result, row.detail])).toEqual([['1002', true, 'success', 'card-alone']]);
+      const bad = await campus(['card-login', '--tenant', '1002', 'card'], env);
+      expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('card-login takes card-and-password or card-alone, not "card"')]);
+      expect((await campus(['card-login', '--tenant', '9999', 'card-alone'], env)).stderr).toContain('no tenant 9999');
+      expect((await campus(['card-login', 'card-alone'], env)).stderr).toContain('card-login needs --tenant');
+
+      const remarks = await campus(['backup', '--remarks', 'before \u202Eexe.txt'], env);
+      expect([remarks.code, remarks.stderr]).toEqual([2, expect.stringContaining('--remarks holds U+202E')]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('check: one line a check; a database others may read fails it, a missing folder is named', async () => {
     const dataDir = tempDir();
     try {

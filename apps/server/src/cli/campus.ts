@@ -8,13 +8,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import { shellVersion } from '@campus/contracts';
+import { cardLoginModes, shellVersion } from '@campus/contracts';
+import type { CardLoginMode } from '@campus/contracts';
 import { ConfigError, describeDatabase, loadConfig } from '../config.ts';
 import type { Config } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { appliedSchema, knownMigrations, migrateToLatestNamed, pendingMigrations } from '../db/migrations.ts';
 import { withStartLock } from '../db/start-lock.ts';
+import { displayTextProblem } from '../lib/display-text.ts';
 import { probeWrite } from '../lib/storage-watch.ts';
 import { BackupLogRepository } from '../modules/backup-log/backup-log-repository.ts';
 import { BackupLogService } from '../modules/backup-log/backup-log-service.ts';
@@ -22,6 +24,7 @@ import { BackupError, takeBackup } from '../modules/backup/backup-archive.ts';
 import { putInPlace, RestoreError, unpackAndCheck } from '../modules/backup/restore-archive.ts';
 import { OperationLogRepository } from '../modules/operation-log/operation-log-repository.ts';
 import { installationWide, OperationLogService } from '../modules/operation-log/operation-log-service.ts';
+import { cardLoginModeOf, setCardLoginMode } from '../modules/admin-login-card/card-login-setting.ts';
 import { createServices } from '../services.ts';
 import { oneTimePassword, seedDatabase } from '../seed/seed.ts';
 
@@ -62,6 +65,10 @@ const help = `campus: operate this installation (with the server's settings: DAT
       licences and register the trial, which change what every tenant is served. A tenant's other system
       administrators govern their own tenant only. --list names the installation administrators. The mark and its
       clearing go to the installation-wide operation log (docs/installation-and-tenants.md).
+  campus card-login --tenant <code> [card-and-password | card-alone]
+      How the tenant's administrators sign in with their administrator card: with the card password (the default)
+      or the card alone (a copy of the card's bytes then signs in too; docs/cards.md). Without a setting it prints
+      the tenant's; a change is written in the tenant's operation log.
 
   campus migrate [--dry-run]
       Applies the database migrations this release has and the database lacks, naming each one;
@@ -89,6 +96,9 @@ async function withDatabase<T>(config: Config, work: (handle: DatabaseHandle) =>
 
 async function backup(config: Config, values: { remarks?: string; scheduled?: boolean }): Promise<number> {
   if (values.remarks !== undefined && values.remarks.length > 200) throw new UsageError('--remarks is at most 200 characters');
+  const unshown = values.remarks === undefined ? null : displayTextProblem(values.remarks);
+  // About System shows the remarks to every system administrator
+  if (unshown !== null) throw new UsageError(`--remarks holds ${unshown}: remarks may not hold control characters, invisible formatting characters (such as U+202E) or "<" and ">"`);
   return withDatabase(config, async (handle) => {
     if ((await appliedSchema(handle.db)) === '') throw new BackupError(`${describeDatabase(config)} holds no installation yet (never started or migrated): nothing to back up`);
     const now = () => Date.now();
@@ -268,6 +278,22 @@ async function installationAdmin(config: Config, values: { tenant?: string; acco
   });
 }
 
+async function cardLogin(config: Config, tenant: string | undefined, mode: string | undefined): Promise<number> {
+  if (!tenant) throw new UsageError(`card-login needs --tenant: campus card-login --tenant 1001 [${cardLoginModes.join(' | ')}]`);
+  if (mode !== undefined && !(cardLoginModes as readonly string[]).includes(mode)) throw new UsageError(`card-login takes ${cardLoginModes.join(' or ')}, not "${mode}"`);
+  return withDatabase(config, async (handle) => {
+    if ((await pendingMigrations(handle.db, handle.dialect)).length > 0) throw new UsageError(`${describeDatabase(config)} is not migrated to this release: run campus migrate first`);
+    const services = createServices(handle, config);
+    const row = await services.account.tenant(tenant);
+    if (!row) throw new UsageError(`no tenant ${tenant}`);
+    if (mode !== undefined) {
+      await setCardLoginMode(services, { tenantCode: tenant, account: `cli:${os.userInfo().username}`, clientIp: 'localhost' }, mode as CardLoginMode);
+    }
+    process.stdout.write(`tenant ${tenant} card-login ${mode ?? cardLoginModeOf(row)}\n`);
+    return 0;
+  });
+}
+
 type Verdict = 'ok' | 'warn' | 'FAIL';
 
 /** Mode bits others than the owner have on `file` (0 when private), or null when it does not exist. */
@@ -373,7 +399,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(help);
     return command || values.help ? 0 : 2;
   }
-  if (rest.length > (command === 'restore' || command === 'admin' ? 1 : 0)) throw new UsageError(`campus ${command} takes no argument "${rest.join(' ')}"\n\n${help}`);
+  if (rest.length > (command === 'restore' || command === 'admin' || command === 'card-login' ? 1 : 0)) throw new UsageError(`campus ${command} takes no argument "${rest.join(' ')}"\n\n${help}`);
   const config = loadConfig();
   switch (command) {
     case 'backup':
@@ -386,6 +412,8 @@ async function main(argv: string[]): Promise<number> {
       if (rest[0] === 'installation-admin') return installationAdmin(config, values);
       if (rest[0] !== 'reset-password') throw new UsageError(`campus admin ${rest[0] ?? ''}: the admin commands are reset-password and installation-admin\n\n${help}`);
       return resetPassword(config, values.tenant, values.account);
+    case 'card-login':
+      return cardLogin(config, values.tenant, rest[0]);
     case 'migrate':
       return migrate(config, values['dry-run'] === true);
     case 'version':

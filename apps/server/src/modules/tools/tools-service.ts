@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fallbackLanguage, languageCodes, toolFileUrl } from '@campus/contracts';
 import type { LanguageCode, Localised } from '@campus/contracts';
+import { displayTextProblem } from '../../lib/display-text.ts';
 
 export interface ToolEntry {
   showName: string;
@@ -82,10 +83,11 @@ const sdkDownloadKinds: readonly { pattern: RegExp; texts: (fileName: string, ve
  * (`{"en-US": …, "zh-CN": …, "zh-MO": …}`), of which the asked one is answered, else zh-CN, else any.
  */
 function textIn(value: unknown, language: LanguageCode): string | null {
-  if (typeof value === 'string') return value;
+  // tools.json is the operator's: a text no name may show (U+202E, markup) is left out, as a missing one
+  if (typeof value === 'string') return displayTextProblem(value) === null ? value : null;
   if (typeof value !== 'object' || value === null) return null;
   const byLanguage = value as Partial<Record<string, unknown>>;
-  const text = [language, fallbackLanguage, ...languageCodes].map((code) => byLanguage[code]).find((item) => typeof item === 'string' && item !== '');
+  const text = [language, fallbackLanguage, ...languageCodes].map((code) => byLanguage[code]).find((item) => typeof item === 'string' && item !== '' && displayTextProblem(item) === null);
   return typeof text === 'string' ? text : null;
 }
 

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { apiPaths, cardIssuerPaths, readerCodes } from '@campus/contracts';
+import type { CardLoginSetting } from '@campus/contracts';
 import { passwordDigest } from '../../lib/crypto.ts';
 import { i18n } from '../../lib/i18n.ts';
 import { registerNotifier } from '../../lib/request.ts';
@@ -12,6 +13,7 @@ import { devicePublicKey, fakeIssuer, useOneRealmTextEncoder } from '../../../te
 import { freshGate, renderCardScreen } from '../../../test/render-card-screen.tsx';
 
 const setUp = { ...freshGate, isInit: true, hasSecret: true, isIssueSecretCard: true, isIssueSuperAdminCard: true, customerNo: '10001' };
+const cardAlone: CardLoginSetting = { cardLogin: true, cardKind: 11, cardLoginMode: 'card-alone' };
 const button = (name: string) => screen.getByText(name, { selector: 'button, button *' }).closest('button')!;
 
 beforeEach(async () => {
@@ -85,11 +87,21 @@ describe('/swipe-login (spec §2 card login screens, §4 gateway check)', () => 
     const user = userEvent.setup();
     const issuer = fakeIssuer();
     issuer.on(cardIssuerPaths.addIdentity, new TypeError('fetch failed'));
-    renderCardScreen('/swipe-login', <SwipeLoginPage />, { state: setUp });
+    renderCardScreen('/swipe-login', <SwipeLoginPage />, { state: setUp, routes: { [apiPaths.cardLoginSetting]: () => ({ data: cardAlone }) } });
     await user.click(await screen.findByText('Card only'));
     await user.click(button('Swipe the card and sign in'));
     expect(await screen.findByText('card reader not installed or configured')).toBeInTheDocument();
     expect(screen.getByText(/download "Card issuer" for its system from the Tools page/)).toBeInTheDocument();
     expect(screen.queryByText(/npm run/)).not.toBeInTheDocument();
+  });
+
+  it('asks for the card password where the tenant needs it: no "card only" (issue 46 item 8)', async () => {
+    fakeIssuer();
+    const { seen } = renderCardScreen('/swipe-login', <SwipeLoginPage />, { state: setUp, routes: { [apiPaths.cardLoginSetting]: () => ({ data: { ...cardAlone, cardLoginMode: 'card-and-password' } }) } });
+    expect(await screen.findByLabelText('Login name')).toBeInTheDocument();
+    expect(screen.getByLabelText('Password')).toBeInTheDocument();
+    await waitFor(() => expect(seen.some((call) => call.url.startsWith(apiPaths.cardLoginSetting))).toBe(true));
+    expect(screen.queryByText('Card only')).not.toBeInTheDocument();
+    expect(screen.queryByText('Swipe the card and sign in')).not.toBeInTheDocument();
   });
 });

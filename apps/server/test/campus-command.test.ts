@@ -269,15 +269,15 @@ describe('campus migrate and version', () => {
       const dry = await campus(['migrate', '--dry-run'], env);
       expect(dry.code).toBe(0);
       expect(dry.stdout).toContain('Would apply 3 migration(s)');
-      expect(dry.stdout).toContain('  0018_card_issue_history\n  0019_master_token_issuer\n  0021_installation_admin\n');
-      expect((await campus(['version'], env)).stdout).toMatch(/Schema 0017_change_stamps \(this release's is 0021_\w+: run campus migrate\)/);
+      expect(dry.stdout).toContain('  0018_card_issue_history\n  0019_master_token_issuer\n  0021_installation_admin\n  0023_card_login_setting\n');
+      expect((await campus(['version'], env)).stdout).toMatch(/Schema 0017_change_stamps \(this release's is 0023_\w+: run campus migrate\)/);
       const real = await campus(['migrate'], env);
       expect(real.code).toBe(0);
-      expect(real.stdout).toBe('Applied 0018_card_issue_history\nApplied 0019_master_token_issuer\nApplied 0021_installation_admin\nThe database is at 0021_installation_admin.\n');
-      expect((await campus(['migrate', '--dry-run'], env)).stdout).toBe('The database is up to date (0021_installation_admin).\n');
+      expect(real.stdout).toBe('Applied 0018_card_issue_history\nApplied 0019_master_token_issuer\nApplied 0021_installation_admin\nApplied 0023_card_login_setting\nThe database is at 0023_card_login_setting.\n');
+      expect((await campus(['migrate', '--dry-run'], env)).stdout).toBe('The database is up to date (0023_card_login_setting).\n');
       const version = await campus(['version'], env);
       expect(version.stdout).toMatch(/^campus-shell \d+\.\d+\.\d+\.\d+\nNode\.js v\d+/);
-      expect(version.stdout).toContain('Schema 0021_installation_admin (up to date)');
+      expect(version.stdout).toContain('Schema 0023_card_login_setting (up to date)');
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
@@ -368,7 +368,7 @@ describe('campus migrate and version', () => {
       fs.chmodSync(dataDir, 0o700);
       const good = await campus(['check'], env);
       expect(good.code).toBe(0);
-      expect(good.stdout).toContain('ok    the database is migrated (0021_installation_admin)');
+      expect(good.stdout).toContain('ok    the database is migrated (0023_card_login_setting)');
       expect(good.stdout).toContain(`ok    data folder (DATA_DIR) ${dataDir} takes writes`);
       expect(good.stdout).toContain(`warn  backup folder (BACKUP_DIR) ${path.join(dataDir, 'backups')} does not exist (the first backup makes it)`);
       fs.chmodSync(path.join(dataDir, 'campus.db'), 0o644);

@@ -224,6 +224,17 @@ describe.each(databases)('sub-systems of other teams (%s)', (kind) => {
     expect((await call(server, 'POST', apiPaths.subAppRemove, { appNo: 'intra' }, { token: admin })).body.code).toBe(codes.ok);
   });
 
+  it('a wildcard stored before registrations refused it never reaches the content policy', async () => {
+    const db = server.handle.db;
+    await db.insertInto('sub_app_registrations').values({ app_no: 'old', entry: 'http://*/old/', script_origins: JSON.stringify(['https://*.evil.example', 'https://cdn.old.example']), function_codes: '[]', registered_at: 1, registered_by: 'sysadmin' }).execute();
+    server.clock.advance(31_000);
+    const connect = cspOf((await call(server, 'GET', apiPaths.health)).headers)['connect-src']!;
+    expect(connect).toContain('https://cdn.old.example');
+    expect(connect.filter((origin) => origin.includes('*'))).toEqual([]);
+    await db.deleteFrom('sub_app_registrations').where('app_no', '=', 'old').execute();
+    server.clock.advance(31_000);
+  });
+
   it('takes the folder of an unknown SUBAPP_ENTRIES item once a sub-system uses it', async () => {
     const reply = await register(manifest({ appNo: 'nosuch', basePath: 'nosuch', entry: undefined, scriptOrigins: [], pages: [{ id: 'nosuch-a', path: '/nosuch/a', name: 'a', title: { 'en-US': 'A', 'zh-CN': 'A', 'zh-MO': 'A' } }] }));
     // without an entry of its own, its folder on this server

@@ -32,7 +32,7 @@ function manifest(overrides: Partial<SubAppManifest> = {}): SubAppManifest {
   };
 }
 
-const evil = () => manifest({ appNo: 'evil', basePath: 'evil', entry: 'http://evil-1002.example/', pages: [{ id: 'evil-a', path: '/evil/a', name: 'a', title: { 'en-US': 'A', 'zh-CN': 'A', 'zh-MO': 'A' } }] });
+const evil = () => manifest({ appNo: 'evil', basePath: 'evil', entry: 'https://evil-1002.example/', pages: [{ id: 'evil-a', path: '/evil/a', name: 'a', title: { 'en-US': 'A', 'zh-CN': 'A', 'zh-MO': 'A' } }] });
 
 describe.each(databases)('the installation and its tenants (%s)', (kind) => {
   let server: TestServer;
@@ -70,7 +70,7 @@ describe.each(databases)('the installation and its tenants (%s)', (kind) => {
   it("another tenant's system administrator may not register, replace or remove a sub-system (281)", async () => {
     const refusals = [
       await post(apiPaths.subAppRegister, evil(), other),
-      await post(apiPaths.subAppRegister, manifest({ replace: true, entry: 'http://evil-1002.example/' }), other),
+      await post(apiPaths.subAppRegister, manifest({ replace: true, entry: 'https://evil-1002.example/' }), other),
       await post(apiPaths.subAppRemove, { appNo: 'ext' }, other),
     ];
     for (const reply of refusals) {

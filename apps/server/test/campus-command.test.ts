@@ -268,7 +268,7 @@ describe('campus migrate and version', () => {
       const env = { NODE_ENV: 'test', DATA_DIR: dataDir };
       const dry = await campus(['migrate', '--dry-run'], env);
       expect(dry.code).toBe(0);
-      expect(dry.stdout).toContain('Would apply 3 migration(s)');
+      expect(dry.stdout).toContain('Would apply 4 migration(s)');
       expect(dry.stdout).toContain('  0018_card_issue_history\n  0019_master_token_issuer\n  0021_installation_admin\n  0023_card_login_setting\n');
       expect((await campus(['version'], env)).stdout).toMatch(/Schema 0017_change_stamps \(this release's is 0023_\w+: run campus migrate\)/);
       const real = await campus(['migrate'], env);

@@ -14,6 +14,7 @@ import { CaptchaService, randomCaptchaText } from './modules/auth/captcha-servic
 import { defaultLdapClientFactory } from './modules/auth/ldap-directory.ts';
 import type { LdapClientFactory } from './modules/auth/ldap-directory.ts';
 import { LockoutService } from './modules/sessions/lockout-service.ts';
+import { CustomerPasswordAttempts } from './modules/gm-account/customer-password-attempts.ts';
 import { KeyCardIssuerTrust } from './modules/system-key-card/key-card-issuer-trust.ts';
 import { LoginService } from './modules/auth/login-service.ts';
 import { SessionService } from './modules/sessions/session-service.ts';
@@ -132,6 +133,7 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
   // gate deployments: the set-up, the system key card and the administrator login cards (docs/cards.md)
   let systemKeyCards: SystemKeyCardService | null = null;
   let adminCards: AdminLoginCardService | null = null;
+  const customerPasswordAttempts = new CustomerPasswordAttempts(lockout);
   const gm = new GmAccountService({
     db,
     vault: new SystemKeyVault(config.systemKeyKekFile),
@@ -160,8 +162,8 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
   };
   adminCards = new AdminLoginCardService(adminCardDeps);
   const adminCardLifecycle = new AdminCardLifecycle(adminCardDeps);
-  const keyCardLifecycle = new KeyCardLifecycle({ db, gm, takenByOtherCard: (fixedNo) => adminCards!.isRegistered(fixedNo), logs, now });
-  const keyCardTrust = new KeyCardIssuerTrust({ keyCards: systemKeyCards, gm, attempts: lockout, logs });
+  const keyCardLifecycle = new KeyCardLifecycle({ db, gm, takenByOtherCard: (fixedNo) => adminCards!.isRegistered(fixedNo), logs, attempts: customerPasswordAttempts, now });
+  const keyCardTrust = new KeyCardIssuerTrust({ keyCards: systemKeyCards, gm, attempts: customerPasswordAttempts, logs });
   return {
     account, logs, sessions, captcha, lockout, login, menu, licence, oss, tools, seal, passwordChange, backupLogs, enterprise, versions, subAppFiles, subApps, subAppRegistrations,
     gm, systemKeyCards, adminCards, adminCardLifecycle, keyCardLifecycle, keyCardTrust, now,

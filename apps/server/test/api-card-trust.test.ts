@@ -81,7 +81,7 @@ describe.each(databases)('the card trust chain (%s)', (kind) => {
     for (let i = 0; i < 4; i += 1) expect((await keyCardCall(attacker.publicKey, { customerPwd: sm3Hex(`Guess#${i}`) })).body.code).toBe(codes.customerPasswordWrong);
     const fifth = await keyCardCall(attacker.publicKey, { customerPwd: sm3Hex('Guess#5') });
     expect(fifth.body.code).toBe(codes.keyCardTrustLocked);
-    expect(fifth.body.msg).toMatch(/^Too many wrong customer passwords with the system key card: try again after \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+    expect(fifth.body.msg).toMatch(/^Too many wrong customer passwords: try again after \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
     const right = await keyCardCall(attacker.publicKey, { customerPwd });
     expect(right.body.code).toBe(codes.keyCardTrustLocked);
     expect((await call(server, 'POST', apiPaths.getSysKeyData, { devicePublicKey: attacker.publicKey })).body.code).toBe(codes.readerNotTrusted);

@@ -9,6 +9,7 @@ import { fixedNoOf, hexBytes } from '../card-primitives/card-input.ts';
 import { actionNotAllowed, issuedStates } from '../card-primitives/card-states.ts';
 import type { CardActor } from '../card-primitives/card-states.ts';
 import { PreparedCardWrites } from '../card-primitives/prepared-card-writes.ts';
+import type { CustomerPasswordAttempts } from '../gm-account/customer-password-attempts.ts';
 import type { GmAccountService } from '../gm-account/gm-account-service.ts';
 import type { SystemKeyCardDeps } from './system-key-card-service.ts';
 import { keyCardLogEntry } from './key-card-log.ts';
@@ -16,6 +17,8 @@ import { SystemKeyCardRepository } from './system-key-card-repository.ts';
 
 export interface KeyCardLifecycleDeps extends SystemKeyCardDeps {
   gm: Pick<GmAccountService, 'systemKey' | 'installation' | 'restoreSystemKey' | 'state'>;
+  /** The customer-password lock-out shared by every call that checks it. */
+  attempts: CustomerPasswordAttempts;
 }
 
 interface KeyCardRef {
@@ -77,7 +80,8 @@ export class KeyCardLifecycle {
   /**
    * RecoverySystemKey: the key card the issuer read, opened with the customer password, must be the card that was
    * checked, of this installation (key id and MAC), at its current issue number and in use; its system key is then
-   * sealed again under this server's KEK. A wrong password keeps the check open for another try.
+   * sealed again under this server's KEK. A wrong password keeps the check open for another try, and counts in the
+   * customer-password lock-out.
    */
   async confirmRecovery(actor: CardActor, confirm: SystemKeyRecoveryConfirm, clientIp: string, language: LanguageCode = 'en-US'): Promise<GateSetupState> {
     return countedCardOperation('key-card-recovery', () => this.confirmRecoveryUncounted(actor, confirm, clientIp, language));
@@ -85,6 +89,7 @@ export class KeyCardLifecycle {
 
   private async confirmRecoveryUncounted(actor: CardActor, confirm: SystemKeyRecoveryConfirm, clientIp: string, language: LanguageCode = 'en-US'): Promise<GateSetupState> {
     const fixedNo = fixedNoOf(confirm.fixedNo);
+    if (confirm.isSuccess) await this.deps.attempts.requireUnlocked(clientIp);
     try {
       await this.deps.db.transaction().execute(async (trx) => {
         const write = await PreparedCardWrites.take<KeyCardRef>(trx, 'keyCardRecovery', confirm.prepareId, this.deps.now());
@@ -108,9 +113,11 @@ export class KeyCardLifecycle {
     } catch (error) {
       if (error instanceof AppError && (error.code === codes.customerPasswordWrong || error.code === codes.keyCardCannotRecover)) {
         await this.log(actor, 'system-key-recovery', 'failure', `system key card ${fixedNo}: ${error.code === codes.customerPasswordWrong ? 'wrong customer password' : 'cannot recover'}`, clientIp);
+        if (error.code === codes.customerPasswordWrong) await this.deps.attempts.wrong(clientIp);
       }
       throw error;
     }
+    if (confirm.isSuccess) await this.deps.attempts.right(clientIp);
     if (confirm.isSuccess) await this.log(actor, 'system-key-recovery', 'success', `system key card ${fixedNo}`, clientIp);
     return this.deps.gm.state();
   }

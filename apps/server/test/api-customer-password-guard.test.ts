@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sm2 } from 'sm-crypto-v2';
+import { sm3Hex } from '@campus/card-crypto';
+import { apiPaths, codes } from '@campus/contracts';
+import type { CardRecoveryCheck } from '@campus/contracts';
+import { call, databases, startServer } from './helpers.ts';
+import type { TestServer } from './helpers.ts';
+import { customerPassword, gateEnv, hex, install, keyCardFixedNo } from './gate-helpers.ts';
+import type { Installed } from './gate-helpers.ts';
+
+/**
+ * Issue 46 item 3: every call that checks the customer password shares one lock-out, so that a guesser locked out of
+ * one call cannot go on guessing through another (RecoverySystemKey answered 215 to every guess, without limit).
+ */
+describe.each(databases)('the customer password lock-out (%s)', (kind) => {
+  let server: TestServer;
+  let installed: Installed;
+  let adminToken: string;
+  const right = sm3Hex(customerPassword);
+  const guess = (i: number) => sm3Hex(`Guess#${i}`);
+
+  const keyCardTrust = (customerPwd: string) =>
+    call(server, 'POST', apiPaths.getGmSysKeyData, { devicePublicKey: sm2.generateKeyPairHex().publicKey, fixedNo: keyCardFixedNo, image: hex(installed.keyCardImage), customerPwd }, { language: 'en-US' });
+  async function recovery(customerPwd: string) {
+    const check = await call<CardRecoveryCheck>(server, 'POST', apiPaths.keyCardCheckCanRecovery, { fixedNo: keyCardFixedNo }, { token: adminToken });
+    expect(check.body.data.canRecovery).toBe(true);
+    const body = { prepareId: check.body.data.prepareId, isSuccess: true, fixedNo: keyCardFixedNo, image: hex(installed.keyCardImage), customerPwd };
+    return call(server, 'POST', apiPaths.keyCardRecoverySystemKey, body, { token: adminToken, language: 'en-US' });
+  }
+
+  beforeAll(async () => {
+    server = await startServer(kind, { env: gateEnv });
+    installed = await install(server);
+  });
+  async function signIn(): Promise<void> {
+    const login = await call<{ loginInfo: { token: string } }>(server, 'POST', apiPaths.webLogin, { user: { account: 'sysadmin', password: sm3Hex('Sysadmin#2026'), tenantCode: '1001' } });
+    adminToken = login.body.data.loginInfo.token;
+  }
+  /** Past any lock of the test before (the longest is 15 minutes) and past the counters' memory (12 hours). */
+  async function later(): Promise<void> {
+    server.clock.advance(13 * 3600_000);
+    await signIn();
+  }
+  beforeEach(later);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('RecoverySystemKey is limited: the fifth wrong customer password locks it, even for the right one', async () => {
+    for (let i = 0; i < 4; i += 1) expect((await recovery(guess(i))).body).toMatchObject({ code: codes.customerPasswordWrong, data: { remainingAttempts: 4 - i } });
+    const fifth = await recovery(guess(4));
+    expect(fifth.body.code).toBe(codes.keyCardTrustLocked);
+    expect(fifth.body.msg).toMatch(/^Too many wrong customer passwords: try again after /);
+    expect((await recovery(right)).body.code).toBe(codes.keyCardTrustLocked);
+    server.clock.advance(61_000);
+    expect((await recovery(right)).body.code).toBe(0);
+  });
+
+  it('wrong ones on RecoverySystemKey lock GetGMSysKeyData out, and wrong ones on GetGMSysKeyData lock RecoverySystemKey', async () => {
+    for (let i = 0; i < 5; i += 1) await recovery(guess(i));
+    expect((await keyCardTrust(right)).body.code).toBe(codes.keyCardTrustLocked);
+
+    await later();
+    for (let i = 0; i < 5; i += 1) await keyCardTrust(guess(i));
+    expect((await recovery(right)).body.code).toBe(codes.keyCardTrustLocked);
+  });
+
+  it('the calls count together: three wrong on one and two on the other are five', async () => {
+    for (let i = 0; i < 3; i += 1) expect((await recovery(guess(i))).body.code).toBe(codes.customerPasswordWrong);
+    expect((await keyCardTrust(guess(3))).body).toMatchObject({ code: codes.customerPasswordWrong, data: { remainingAttempts: 1 } });
+    expect((await keyCardTrust(guess(4))).body.code).toBe(codes.keyCardTrustLocked);
+    expect((await recovery(right)).body.code).toBe(codes.keyCardTrustLocked);
+  });
+});

@@ -121,6 +121,7 @@ test.describe('the card screens of a gate deployment', () => {
 
       // the card table, after swiping the mother card (on the reader)
       await page.goto(at('/systemadmin-logincard'));
+      await page.getByLabel(/^(Customer password|客户密码)$/).fill('Customer#2026');
       await page.getByRole('button', { name: /^(Start swiping|开始刷卡)$/ }).click();
       await expect(page).toHaveURL(/\/systemadmin-logincard$/);
       await expect(page.locator('tr.ant-table-row').first()).toBeVisible();

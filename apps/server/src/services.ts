@@ -139,6 +139,7 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
     vault: new SystemKeyVault(config.systemKeyKekFile),
     licence,
     logs,
+    attempts: customerPasswordAttempts,
     mjSystem: config.mjSystem,
     now,
     keyCardIssued: () => systemKeyCards!.anyIssued(),

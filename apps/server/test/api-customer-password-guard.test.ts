@@ -5,7 +5,7 @@ import { apiPaths, codes } from '@campus/contracts';
 import type { CardRecoveryCheck } from '@campus/contracts';
 import { call, databases, startServer } from './helpers.ts';
 import type { TestServer } from './helpers.ts';
-import { customerPassword, gateEnv, hex, install, keyCardFixedNo } from './gate-helpers.ts';
+import { customerPassword, gateEnv, hex, initialise, install, keyCardFixedNo, swipeMother } from './gate-helpers.ts';
 import type { Installed } from './gate-helpers.ts';
 
 /**
@@ -70,5 +70,40 @@ describe.each(databases)('the customer password lock-out (%s)', (kind) => {
     expect((await keyCardTrust(guess(3))).body).toMatchObject({ code: codes.customerPasswordWrong, data: { remainingAttempts: 1 } });
     expect((await keyCardTrust(guess(4))).body.code).toBe(codes.keyCardTrustLocked);
     expect((await recovery(right)).body.code).toBe(codes.keyCardTrustLocked);
+  });
+
+  // Issue 46 item 5: a copy of the mother card's bytes made a master-card token, and with it an administrator card
+  it('after the set-up a mother-card swipe (or a copy of its bytes) without the customer password is no token', async () => {
+    const copy = Buffer.from(installed.motherImage);
+    const alone = await swipeMother(server, copy, undefined, null);
+    expect(alone.body).toMatchObject({ code: codes.customerPasswordRequired, msg: 'After the set-up the mother card needs the customer password: type it, then swipe again', data: null });
+    const wrong = await swipeMother(server, copy, undefined, guess(1));
+    expect(wrong.body).toMatchObject({ code: codes.customerPasswordWrong, data: { remainingAttempts: 4 } });
+    // without a token the card-management chain of the attack stops at its first call
+    expect((await call(server, 'POST', apiPaths.adminCardGetIssueData, { oprtId: '1', fixedNo: '04AB0009', oprtPwd: right, sealedPwd: 'x' })).body.code).toBe(codes.masterCardTokenInvalid);
+    const typed = await swipeMother(server, copy, undefined, right);
+    expect(typed.body.code).toBe(0);
+    expect(typed.body.data.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('the swipe’s wrong customer passwords count in the same lock-out as the other calls', async () => {
+    for (let i = 0; i < 3; i += 1) expect((await swipeMother(server, installed.motherImage, undefined, guess(i))).body.code).toBe(codes.customerPasswordWrong);
+    await recovery(guess(3));
+    expect((await swipeMother(server, installed.motherImage, undefined, guess(4))).body.code).toBe(codes.keyCardTrustLocked);
+    expect((await swipeMother(server, installed.motherImage, undefined, right)).body.code).toBe(codes.keyCardTrustLocked);
+    expect((await keyCardTrust(right)).body.code).toBe(codes.keyCardTrustLocked);
+  });
+});
+
+describe.each(databases)('the mother-card swipe during the set-up (%s)', (kind) => {
+  let server: TestServer;
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('needs no customer password while the set-up is unfinished: the operator typed it at initialisation', async () => {
+    server = await startServer(kind, { env: gateEnv });
+    const { motherImage } = await initialise(server);
+    expect((await swipeMother(server, motherImage, undefined, null)).body.code).toBe(0);
   });
 });

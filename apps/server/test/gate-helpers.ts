@@ -49,9 +49,11 @@ export async function initialise(server: Server): Promise<{ motherImage: Buffer 
 /** The card issuer the tests' mother-card swipes are read by (a master-card token names it). */
 export const testIssuer = sm2.generateKeyPairHex();
 
-export async function swipeMother(server: Server, motherImage: Buffer, devicePublicKey: string = testIssuer.publicKey) {
+/** A mother-card swipe with the customer password typed (needed after the set-up; `null` types none). */
+export async function swipeMother(server: Server, motherImage: Buffer, devicePublicKey: string = testIssuer.publicKey, customerPwdDigest: string | null = sm3Hex(customerPassword)) {
   const card = readMotherCard(motherImage);
-  return call<{ token: string; expiresIn: number }>(server, 'POST', apiPaths.gmMasterCardVerify, { sysKeyCode: card.sysKeyCode, customerNo: card.customerNo, customerPwd: card.proof, devicePublicKey });
+  const typed = customerPwdDigest === null ? {} : { customerPwdDigest };
+  return call<{ token: string; expiresIn: number }>(server, 'POST', apiPaths.gmMasterCardVerify, { sysKeyCode: card.sysKeyCode, customerNo: card.customerNo, customerPwd: card.proof, devicePublicKey, ...typed }, { language: 'en-US' });
 }
 
 export async function install(server: Server): Promise<Installed> {

@@ -72,6 +72,7 @@ export const codeMessages: Record<BusinessCode, Localised> = {
   [codes.keyCardCannotRecover]: { 'en-US': 'This key card cannot recover the system', 'zh-CN': '此密钥卡无法恢复系统', 'zh-MO': '此密鑰卡無法恢復系統' },
   [codes.operatorCannotHoldCard]: { 'en-US': 'Only an enabled system administrator of this tenant can hold an administrator login card', 'zh-CN': '只有本租户已启用的系统管理员才能持有管理员登录卡', 'zh-MO': '只有本租戶已啟用的系統管理員才能持有管理員登入卡' },
   [codes.lastAdminCardInUse]: { 'en-US': 'Card {fixedNo} is the last administrator card in use: put another administrator card in use first (nothing was changed)', 'zh-CN': '卡片 {fixedNo} 是最后一张使用中的管理员卡：请先让另一张管理员卡投入使用（未作任何更改）', 'zh-MO': '卡片 {fixedNo} 是最後一張使用中的管理員卡：請先讓另一張管理員卡投入使用（未作任何更改）' },
+  [codes.customerPasswordRequired]: { 'en-US': 'After the set-up the mother card needs the customer password: type it, then swipe again', 'zh-CN': '系统设置完成后，刷母卡需要输入客户密码：请输入后再刷卡', 'zh-MO': '系統設定完成後，刷母卡需要輸入客戶密碼：請輸入後再刷卡' },
   [codes.keyCardTrustLocked]: { 'en-US': 'Too many wrong customer passwords: try again after {time}', 'zh-CN': '客户密码错误次数过多：请于 {time} 之后再试', 'zh-MO': '客戶密碼錯誤次數過多：請於 {time} 之後再試' },
   [codes.cardPasswordRequired]: { 'en-US': 'This tenant signs in with the administrator card and its card password: enter the card password with the card', 'zh-CN': '本租户的管理员卡登录需要卡密码：请在刷卡时输入卡密码', 'zh-MO': '本租戶的管理員卡登入需要卡密碼：請在刷卡時輸入卡密碼' },
   [codes.notTheSelectedCard]: { 'en-US': 'The card on the reader ({fixedNo}) is not the selected card: place that card on the reader', 'zh-CN': '读卡器上的卡片（{fixedNo}）不是所选的卡：请放上所选的卡', 'zh-MO': '讀卡器上的卡片（{fixedNo}）不是所選的卡：請放上所選的卡' },

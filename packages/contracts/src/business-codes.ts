@@ -72,6 +72,8 @@ export const codes = {
   notTheSelectedCard: 243,
   lastAdminCardInUse: 244,
   keyCardTrustLocked: 248,
+  /** After the set-up a mother-card swipe needs the customer password typed by the operator (issue 46). */
+  customerPasswordRequired: 245,
   /** The tenant signs in with the administrator card and its card password: the card alone is refused. */
   cardPasswordRequired: 249,
   // sub-systems registered by an operator (SubApp/Register)

@@ -67,6 +67,11 @@ export interface MasterCardVerifyRequest {
   /** The card's proof as ReadMasterCard answers it (never the customer password). */
   customerPwd: string;
   /**
+   * SM3 hex digest of the customer password the operator typed: required once the set-up is done (a system key card
+   * and a super administrator card issued), so that neither the mother card nor a copy of its bytes is a session alone.
+   */
+  customerPwdDigest?: string;
+  /**
    * The public key of the card issuer that read the mother card (AddIdentity): the token may trust only this issuer,
    * and only while the set-up is unfinished.
    */

@@ -81,6 +81,14 @@ export function firstMissingStep(state: GateSetupState, hasMasterToken: boolean)
   return 'login';
 }
 
+/**
+ * After the set-up (a system key card and a super administrator card issued) the mother-card swipe needs the customer
+ * password typed by the operator (docs/cards.md "What each card can do"); the server enforces it.
+ */
+export function motherCardNeedsPassword(state: GateSetupState): boolean {
+  return state.isIssueSecretCard && state.isIssueSuperAdminCard;
+}
+
 /** The card management tables' entry check (card management calls take either token; docs/cards.md issue 14). */
 function cardTableRedirect(screen: 'adminCards' | 'keyCards', state: GateSetupState, hasMasterToken: boolean, signedIn: boolean): string | null {
   const mayManage = hasMasterToken || signedIn;

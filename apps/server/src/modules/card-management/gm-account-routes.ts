@@ -107,6 +107,7 @@ export function registerGmAccountRoutes(app: App, deps: GmAccountRouteDeps) {
           sysKeyCode: Type.String({ pattern: '^[0-9a-fA-F]{32}$' }),
           customerNo: CustomerNo,
           customerPwd: Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: "The mother card's proof as ReadMasterCard answers it" }),
+          customerPwdDigest: Type.Optional(Digest),
           devicePublicKey: DevicePublicKey,
         }),
         response: { 200: envelope(Type.Object({ token: Type.String(), expiresIn: Type.Integer() })), ...failureReplies },

@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { sm2 } from 'sm-crypto-v2';
-import { classifyCard, initialiseMotherCard, isSm2PublicKey, openMotherCard, readMotherCard, systemKeyId, trimImage } from '@campus/card-crypto';
+import { classifyCard, customerKey, initialiseMotherCard, isSm2PublicKey, openMotherCard, readMotherCard, sm4DecryptBlock, systemKeyId, trimImage } from '@campus/card-crypto';
 import { codes, isGateSystem } from '@campus/contracts';
 import type { GateSetupState, MasterCardToken, MasterCardVerifyRequest, PreparedCardWrite, SystemInitConfirm, SystemInitRequest } from '@campus/contracts';
 import type { DB } from '../../db/schema.ts';
@@ -13,6 +13,7 @@ import { imageHash, PreparedCardWrites } from '../card-primitives/prepared-card-
 import type { LicenceService } from '../licence/licence-service.ts';
 import type { OperationLogService } from '../operation-log/operation-log-service.ts';
 import { installationWide } from '../operation-log/operation-log-service.ts';
+import type { CustomerPasswordAttempts } from './customer-password-attempts.ts';
 import { GmAccountRepository } from './gm-account-repository.ts';
 import type { GateInstallationRow } from './gm-account-repository.ts';
 import type { SystemKeyVault } from './system-key-vault.ts';
@@ -40,6 +41,8 @@ export interface GmAccountDeps {
   vault: SystemKeyVault;
   licence: Pick<LicenceService, 'customerInfo' | 'adoptCustomerNo'>;
   logs: OperationLogService;
+  /** The customer-password lock-out shared by every call that checks it (the mother-card swipe after the set-up). */
+  attempts: CustomerPasswordAttempts;
   mjSystem: number;
   now: () => number;
   /** Whether a system key card / a super administrator card is issued (their areas answer). */
@@ -228,11 +231,39 @@ export class GmAccountService {
       await this.log(clientIp, 'master-card', 'failure');
       throw new AppError(codes.masterCardRejected);
     }
+    if (await this.setUpDone()) await this.requireCustomerPassword(row, request.customerPwdDigest, clientIp);
     const token = randomBytes(32).toString('base64url');
     const now = this.deps.now();
     await this.repo.insertMasterToken(sha256Hex(token), devicePublicKey, now, now + masterTokenTtlMs);
     await this.log(clientIp, 'master-card', 'success');
     return { token, expiresIn: masterTokenTtlMs / 1000 };
+  }
+
+  /** The set-up is done once a system key card and a super administrator card are issued. */
+  private async setUpDone(): Promise<boolean> {
+    const [keyCard, superAdminCard] = await Promise.all([this.deps.keyCardIssued(), this.deps.superAdminCardIssued()]);
+    return keyCard && superAdminCard;
+  }
+
+  /**
+   * After the set-up the mother card is a session only with the customer password typed by the operator: the card is a
+   * memory card, so its proof alone is what any copy of its bytes carries (docs/cards.md "What each card can do").
+   * The password is right when it opens the system key the installation keeps sealed under K_cust.
+   */
+  private async requireCustomerPassword(row: GateInstallationRow, digest: string | undefined, clientIp: string): Promise<void> {
+    const { attempts } = this.deps;
+    await attempts.requireUnlocked(clientIp);
+    if (digest === undefined) throw new AppError(codes.customerPasswordRequired);
+    if (!this.customerPasswordOpens(row, digest.toLowerCase())) {
+      await this.log(clientIp, 'master-card', 'failure', 'wrong customer password');
+      await attempts.wrong(clientIp);
+    }
+    await attempts.right(clientIp);
+  }
+
+  private customerPasswordOpens(row: GateInstallationRow, digest: string): boolean {
+    const key = customerKey(row.customer_no, digest, Buffer.from(row.mother_card_salt, 'hex'));
+    return systemKeyId(sm4DecryptBlock(key, Buffer.from(row.customer_sealed_key, 'hex'))).toString('hex') === row.kid;
   }
 
   /** Whether `token` is a live master-card token. */
@@ -254,8 +285,7 @@ export class GmAccountService {
   async masterTokenMayTrust(token: string, devicePublicKey: string): Promise<boolean> {
     const live = await this.liveMasterToken(token);
     if (live?.device_public_key !== devicePublicKey.toLowerCase()) return false;
-    const [keyCard, superAdminCard] = await Promise.all([this.deps.keyCardIssued(), this.deps.superAdminCardIssued()]);
-    return !(keyCard && superAdminCard);
+    return !(await this.setUpDone());
   }
 
   // ---- the system key for card issuers ----

@@ -2,10 +2,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { apiPaths, cardIssuerPaths, codes, readerCodes } from '@campus/contracts';
+import { passwordDigest } from '../../lib/crypto.ts';
 import { i18n } from '../../lib/i18n.ts';
 import { registerNotifier } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
-import { fakeIssuer } from '../../../test/fake-issuer.ts';
+import { fakeIssuer, useOneRealmTextEncoder } from '../../../test/fake-issuer.ts';
 import MasterCardPage, { swipeRetries } from './master-card-page.tsx';
 import { freshGate, renderCardScreen } from '../../../test/render-card-screen.tsx';
 
@@ -20,6 +21,7 @@ beforeEach(async () => {
 });
 afterEach(() => {
   vi.useRealTimers();
+  vi.unstubAllGlobals();
   sessionStorage.clear();
 });
 
@@ -100,5 +102,51 @@ describe('/swipe-master-card-gm (spec §4 "Swipe master card")', () => {
     await waitFor(() => expect(issuer.calls.length).toBe(2));
     // each try after the issuer did not answer asks the server where the issuer is now
     expect(settingsReads()).toBe(before + 1);
+  });
+
+  // issue 46 item 5: after the set-up the mother card (or a copy of its bytes) is no session without the customer password
+  it('after the set-up it asks for the customer password and sends only its SM3 digest with the swipe', async () => {
+    useOneRealmTextEncoder();
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const issuer = fakeIssuer();
+    issuer.on(cardIssuerPaths.readMasterCard, motherRead);
+    let answer: { code: number; msg: string } = { code: codes.customerPasswordWrong, msg: 'The customer password is wrong' };
+    const { seen, router } = renderCardScreen('/swipe-master-card-gm', <MasterCardPage />, {
+      state: { ...initialised, isIssueSecretCard: true, isIssueSuperAdminCard: true },
+      elsewhere: ['/systemadmin-logincard'],
+      routes: {
+        [apiPaths.gmMasterCardVerify]: () => (answer.code === 0 ? { data: { token: 'master-9', expiresIn: 900 } } : { envelope: { ...answer, data: null } }),
+        [apiPaths.getSysKeyData]: () => ({ envelope: { code: codes.readerNotTrusted, msg: 'not trusted', data: null } }),
+      },
+    });
+    expect(await screen.findByText('After the set-up the mother card alone is not enough: type the customer password, then start swiping.')).toBeInTheDocument();
+    await user.click(button('Start swiping'));
+    expect(await screen.findByText('Please enter the customer password')).toBeInTheDocument();
+    expect(issuer.cardCalls()).toHaveLength(0);
+
+    const field = screen.getByLabelText('Customer password');
+    await user.type(field, 'Guess#2026');
+    await user.click(button('Start swiping'));
+    expect(await screen.findByText('The customer password is wrong')).toBeInTheDocument();
+    // a refusal of the password empties the field and is not tried again by itself
+    await waitFor(() => expect(field).toHaveValue(''));
+    await act(() => vi.advanceTimersByTimeAsync(6000));
+    const verifies = () => seen.filter((call) => call.url === apiPaths.gmMasterCardVerify).map((call) => call.body as Record<string, unknown>);
+    expect(verifies()).toHaveLength(1);
+    expect(verifies()[0]).toMatchObject({ customerPwd: 'proof', customerPwdDigest: await passwordDigest('Guess#2026', 'sm3') });
+    expect(JSON.stringify(verifies()[0])).not.toContain('Guess#2026');
+
+    answer = { code: 0, msg: '' };
+    await user.type(field, 'Customer#2026');
+    await user.click(button('Start swiping'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/systemadmin-logincard'));
+    expect(storage.masterCardToken.get()).toBe('master-9');
+    expect(verifies()[1]).toMatchObject({ customerPwdDigest: await passwordDigest('Customer#2026', 'sm3') });
+  });
+
+  it('during the set-up the swipe asks for no password', async () => {
+    renderCardScreen('/swipe-master-card-gm', <MasterCardPage />, { state: initialised });
+    expect(await screen.findByText('Start swiping', { selector: 'button, button *' })).toBeInTheDocument();
+    expect(screen.queryByLabelText('Customer password')).toBeNull();
   });
 });

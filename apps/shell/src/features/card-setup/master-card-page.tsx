@@ -1,13 +1,13 @@
 import { useEffect, useRef } from 'react';
-import { Button } from 'antd';
+import { Button, Form, Input } from 'antd';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import type { GateSetupState } from '@campus/contracts';
-import { apiPaths, cardTimings } from '@campus/contracts';
+import { apiPaths, cardTimings, codes } from '@campus/contracts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { CardFlowStatus } from '../../lib/card-reader-dialog.tsx';
 import { GateScreenFrame, gateStateQueryKey } from '../../lib/gate-screen-frame.tsx';
-import { afterMasterCard, gateFamilyOf } from '../../lib/gate-setup.ts';
+import { afterMasterCard, gateFamilyOf, motherCardNeedsPassword } from '../../lib/gate-setup.ts';
 import { apiPost } from '../../lib/request.ts';
 import { useCardFlow } from '../../lib/use-card-flow.ts';
 import { masterCardFlow } from './setup-flows.ts';
@@ -21,15 +21,25 @@ export function swipeRetries(code: number | null, notInstalled: boolean): boolea
   return code >= 990000;
 }
 
-function MasterCardSwipe() {
+/** A refusal that concerns the customer password typed: the field is emptied for the next try. */
+const passwordRefusals: readonly number[] = [codes.customerPasswordWrong, codes.keyCardTrustLocked, codes.customerPasswordRequired];
+
+function MasterCardSwipe({ state }: { state: GateSetupState }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const family = gateFamilyOf(useLocation().pathname);
   const { view, start, cancel } = useCardFlow();
   const flow = useRef(masterCardFlow());
+  const needsPassword = motherCardNeedsPassword(state);
+  const [form] = Form.useForm<{ customerPassword: string }>();
+  const swipe = (customerPassword: string | null) => {
+    flow.current = masterCardFlow(customerPassword);
+    void start(flow.current);
+  };
 
   useEffect(() => {
+    if (view.kind === 'failed' && view.code !== null && passwordRefusals.includes(view.code)) form.setFieldsValue({ customerPassword: '' });
     if (view.kind === 'failed' && swipeRetries(view.code, view.notInstalled)) {
       const timer = setTimeout(() => void start(flow.current), cardTimings.retryMs);
       return () => clearTimeout(timer);
@@ -46,19 +56,33 @@ function MasterCardSwipe() {
     return () => {
       active = false;
     };
-  }, [view, start, navigate, queryClient, family]);
+  }, [view, start, navigate, queryClient, family, form]);
 
+  const busy = view.kind === 'working' || (view.kind === 'failed' && swipeRetries(view.code, view.notInstalled));
   return (
     <div className="campus-card-swipe">
       <p className="campus-card-swipe__prompt">{t('cardSetup.master.prompt')}</p>
+      {needsPassword ? <p>{t('cardSetup.master.passwordExplain')}</p> : null}
       {view.kind === 'idle' ? <p role="status">{t('cardSetup.master.idle')}</p> : <CardFlowStatus view={view} />}
-      {view.kind === 'working' || (view.kind === 'failed' && swipeRetries(view.code, view.notInstalled)) ? (
+      {needsPassword ? (
+        <Form form={form} name="master-card-customer-password" layout="vertical" requiredMark onFinish={({ customerPassword }) => swipe(customerPassword)}>
+          <Form.Item name="customerPassword" label={t('cardSetup.init.customerPwd')} rules={[{ required: true, message: t('cardSetup.init.customerPwdRequired') }]}>
+            <Input.Password autoFocus autoComplete="off" maxLength={64} disabled={busy || view.kind === 'done'} />
+          </Form.Item>
+          {busy ? null : (
+            <Button type="primary" block htmlType="submit" disabled={view.kind === 'done'}>
+              {t('cardSetup.master.start')}
+            </Button>
+          )}
+        </Form>
+      ) : null}
+      {busy ? (
         // stops the swipe and its retries; the operator starts again when the card is ready
         <Button block onClick={cancel}>
           {t('common.cancel')}
         </Button>
-      ) : (
-        <Button type="primary" block onClick={() => void start(flow.current)} disabled={view.kind === 'done'} autoFocus>
+      ) : needsPassword ? null : (
+        <Button type="primary" block onClick={() => swipe(null)} disabled={view.kind === 'done'} autoFocus>
           {t('cardSetup.master.start')}
         </Button>
       )}
@@ -68,5 +92,5 @@ function MasterCardSwipe() {
 
 /** /swipe-master-card, /swipe-master-card-gm and their key-card variants (spec §2, §4 "swipe master card"). */
 export default function MasterCardPage({ titleKey = 'cardSetup.screens.swipeMasterCardGm' }: { titleKey?: string }) {
-  return <GateScreenFrame screen="masterCard" titleKey={titleKey}>{() => <MasterCardSwipe />}</GateScreenFrame>;
+  return <GateScreenFrame screen="masterCard" titleKey={titleKey}>{(state) => <MasterCardSwipe state={state} />}</GateScreenFrame>;
 }

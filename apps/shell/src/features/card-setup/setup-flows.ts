@@ -37,12 +37,16 @@ export function systemInitFlow(customerNo: string, customerPassword: string) {
   };
 }
 
-/** The mother card swipe (MasterCardVerify): the master-card token, then the system key into this issuer. */
-export function masterCardFlow() {
+/**
+ * The mother card swipe (MasterCardVerify): the master-card token, then the system key into this issuer. After the
+ * set-up `customerPassword` is what the operator typed (only its SM3 digest is sent); null before.
+ */
+export function masterCardFlow(customerPassword: string | null = null) {
   return async (ctx: FlowContext): Promise<string> => {
     const { devicePublicKey } = await readerStep(ctx, 'connecting', pairIssuer);
     const card = await readerStep(ctx, 'reading', () => issuerCall<MasterCardReadReply>(cardIssuerPaths.readMasterCard));
     const request: MasterCardVerifyRequest = { sysKeyCode: card.sysKeyCode, customerNo: card.customerNo, customerPwd: card.customerPwd, devicePublicKey };
+    if (customerPassword !== null) request.customerPwdDigest = await passwordDigest(customerPassword, 'sm3');
     const verified = await serverStep<MasterCardToken>(ctx, 'verifying', apiPaths.gmMasterCardVerify, request);
     storage.masterCardToken.set(verified.token, verified.expiresIn);
     try {

@@ -250,7 +250,7 @@ describe('the card issuer: reading, issuing and clearing cards', () => {
     r.reader.place(blank);
     expect((await post(r, cardIssuerPaths.issueSuperAdminCard, { fixedNo: foreign, image: adminImage(foreign) })).body.code).toBe(readerCodes.differentCard);
     // an image of the wrong kind for the call is refused before anything is written
-    const keyImage = buildSystemKeyCard({ systemKey, fixedNo: blank, customerNo: '10001', issueSeq: 1, recovery: { sealedSystemKey: Buffer.alloc(16), cardSalt: Buffer.alloc(16), motherFixedNo: mother } });
+    const keyImage = buildSystemKeyCard({ systemKey, fixedNo: blank, customerNo: '10001', issueSeq: 1, recovery: { sealedSystemKey: Buffer.alloc(16), cardSalt: Buffer.alloc(16), motherFixedNo: mother, derivation: 'argon2id' } });
     expect((await post(r, cardIssuerPaths.issueSuperAdminCard, { fixedNo: blank, image: keyImage.toString('hex') })).body.code).toBe(readerCodes.wrongCardKind);
     expect((await post(r, cardIssuerPaths.issueSystemKeyCard, { fixedNo: blank, image: keyImage.toString('hex') })).body.code).toBe(0);
     expect((await post(r, cardIssuerPaths.checkIsSystemKeyCard, { cardKind: 11 })).body.data).toMatchObject({ isSystemKeyCard: true });
@@ -283,7 +283,7 @@ describe('the card issuer: reading, issuing and clearing cards', () => {
     expect((await post(r, cardIssuerPaths.readOprtLoginCard, {})).body.data).toMatchObject({ oprtNo: 'op-7', tenantCode: '1002' });
     const keyCard = r.reader.addCard();
     r.reader.place(keyCard);
-    const keyImage = buildSystemKeyCard({ systemKey, fixedNo: keyCard, customerNo: '10001', issueSeq: 1, recovery: { sealedSystemKey: Buffer.alloc(16, 1), cardSalt: Buffer.alloc(16, 2), motherFixedNo: 'E0040150' } });
+    const keyImage = buildSystemKeyCard({ systemKey, fixedNo: keyCard, customerNo: '10001', issueSeq: 1, recovery: { sealedSystemKey: Buffer.alloc(16, 1), cardSalt: Buffer.alloc(16, 2), motherFixedNo: 'E0040150', derivation: 'argon2id' } });
     expect((await post(r, cardIssuerPaths.issueSystemKeyCard, { fixedNo: keyCard, image: keyImage.toString('hex') })).body.code).toBe(0);
     expect((await post(r, cardIssuerPaths.recoverySystemKey, { cardKind: 11, cardFixedNo: keyCard })).body.data).toMatchObject({ fixedNo: keyCard, cardClass: 'systemKey', image: keyImage.toString('hex') });
     expect((await post(r, cardIssuerPaths.recoverySystemKey, { cardKind: 11, cardFixedNo: operatorCard })).body.code).toBe(readerCodes.differentCard);

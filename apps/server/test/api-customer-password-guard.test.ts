@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sm2 } from 'sm-crypto-v2';
-import { sm3Hex } from '@campus/card-crypto';
+import { customerKey, makeMotherCard, readHeader, readMotherCard, recoverSystemKey, sm3Hex, sm4DecryptBlock, sm4EncryptBlock } from '@campus/card-crypto';
 import { apiPaths, codes } from '@campus/contracts';
-import type { CardRecoveryCheck } from '@campus/contracts';
+import type { CardRecoveryCheck, PreparedCardWrite, SystemKeyCardRow } from '@campus/contracts';
 import { call, databases, startServer } from './helpers.ts';
 import type { TestServer } from './helpers.ts';
-import { customerPassword, gateEnv, hex, initialise, install, keyCardFixedNo, swipeMother } from './gate-helpers.ts';
+import { customerNo, customerPassword, gateEnv, hex, initialise, install, keyCardFixedNo, motherFixedNo, recoverFromMother, swipeMother } from './gate-helpers.ts';
 import type { Installed } from './gate-helpers.ts';
 
 /**
@@ -105,5 +105,83 @@ describe.each(databases)('the mother-card swipe during the set-up (%s)', (kind) 
     server = await startServer(kind, { env: gateEnv });
     const { motherImage } = await initialise(server);
     expect((await swipeMother(server, motherImage, undefined, null)).body.code).toBe(0);
+  });
+});
+
+// Issue 46 item 4: K_cust by argon2id; the cards and the installation sealed before still work and are resealed
+describe.each(databases)('the customer key at the server (%s)', (kind) => {
+  let server: TestServer;
+  const digest = sm3Hex(customerPassword);
+  const prepareInit = (password: string, image: Buffer) =>
+    call<PreparedCardWrite>(server, 'POST', apiPaths.addGmInitData, { customerNo, customerPwd: sm3Hex(password), fixedNo: motherFixedNo, image: hex(image) }, { language: 'zh-MO' });
+  const installation = () => server.handle.db.selectFrom('gate_installation').selectAll().executeTakeFirstOrThrow();
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('initialisation refuses a common customer password, before it looks at the card', async () => {
+    server = await startServer(kind, { env: gateEnv });
+    for (const common of ['Password123', 'QWERTYUIOP', '1234567890']) {
+      const refused = await prepareInit(common, makeMotherCard({ customerNo, customerPwdDigest: sm3Hex(common), derivation: 'pbkdf2-sm3' }));
+      expect(refused.body).toEqual({ code: codes.customerPasswordWeak, msg: '該客戶密碼屬於最常見的密碼，不予接受：請向供應商索取客戶密碼更強的母卡', data: null });
+    }
+    // the same answer whether or not it is the card's password
+    expect((await prepareInit('admin@123', makeMotherCard({ customerNo, customerPwdDigest: digest, derivation: 'pbkdf2-sm3' }))).body.code).toBe(codes.customerPasswordWeak);
+  });
+
+  it('a vendor card made the old way is initialised with argon2id: the mother card and the system key card', async () => {
+    const vendorCard = makeMotherCard({ customerNo, customerPwdDigest: digest, derivation: 'pbkdf2-sm3' });
+    expect(readHeader(vendorCard)?.customerKeyDerivation).toBe('pbkdf2-sm3');
+    const prepared = await prepareInit(customerPassword, vendorCard);
+    expect(prepared.body.code).toBe(0);
+    const written = Buffer.from(prepared.body.data.image, 'hex');
+    expect(readMotherCard(written).derivation).toBe('argon2id');
+    expect((await call(server, 'POST', apiPaths.gmSetSystemInit, { prepareId: prepared.body.data.prepareId, isSuccess: true, image: prepared.body.data.image })).body.code).toBe(0);
+    expect((await installation()).customer_key_derivation).toBe('argon2id');
+    const token = (await swipeMother(server, written)).body.data.token;
+    const key = await call<PreparedCardWrite>(server, 'POST', apiPaths.systemKeyCardAdd, { fixedNo: keyCardFixedNo }, { token });
+    const keyCard = Buffer.from(key.body.data.image, 'hex');
+    expect(readHeader(keyCard)?.customerKeyDerivation).toBe('argon2id');
+    expect(recoverSystemKey(keyCard, keyCardFixedNo, digest).equals(recoverFromMother(written))).toBe(true);
+  });
+});
+
+describe.each(databases)('an installation sealed with the old customer key (%s)', (kind) => {
+  let server: TestServer;
+  const digest = sm3Hex(customerPassword);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('keeps working, and its seal is made again with argon2id at the next right customer password', async () => {
+    server = await startServer(kind, { env: gateEnv });
+    const installed = await install(server);
+    // what an installation of before holds (migration 0022 marks it so): the system key sealed under PBKDF2's K_cust
+    const systemKey = recoverFromMother(installed.motherImage);
+    const row = await server.handle.db.selectFrom('gate_installation').selectAll().executeTakeFirstOrThrow();
+    const salt = Buffer.from(row.mother_card_salt, 'hex');
+    const oldSeal = sm4EncryptBlock(customerKey(customerNo, digest, salt, 'pbkdf2-sm3'), systemKey).toString('hex');
+    await server.handle.db.updateTable('gate_installation').set({ customer_sealed_key: oldSeal, customer_key_derivation: 'pbkdf2-sm3' }).execute();
+
+    // a wrong password changes nothing; the right one is told by the old seal, which it then replaces
+    expect((await swipeMother(server, installed.motherImage, undefined, sm3Hex('Guess#2026'))).body.code).toBe(codes.customerPasswordWrong);
+    expect((await server.handle.db.selectFrom('gate_installation').selectAll().executeTakeFirstOrThrow()).customer_sealed_key).toBe(oldSeal);
+    const swipe = await swipeMother(server, installed.motherImage);
+    expect(swipe.body.code).toBe(0);
+    const after = await server.handle.db.selectFrom('gate_installation').selectAll().executeTakeFirstOrThrow();
+    expect(after.customer_key_derivation).toBe('argon2id');
+    expect(sm4DecryptBlock(customerKey(customerNo, digest, salt, 'argon2id'), Buffer.from(after.customer_sealed_key, 'hex')).equals(systemKey)).toBe(true);
+
+    // the next system key card written carries the new seal
+    const token = swipe.body.data.token;
+    const cards = await call<SystemKeyCardRow[]>(server, 'POST', apiPaths.keyCardSearch, { page: { index: 1, size: 15 }, filters: [], orderBys: [] }, { token });
+    expect((await call(server, 'POST', apiPaths.keyCardLoss, { id: cards.body.data[0]!.id }, { token })).body.code).toBe(0);
+    const next = await call<PreparedCardWrite>(server, 'POST', apiPaths.systemKeyCardAdd, { fixedNo: '04AA0009' }, { token });
+    expect(next.body.code).toBe(0);
+    const image = Buffer.from(next.body.data.image, 'hex');
+    expect(readHeader(image)?.customerKeyDerivation).toBe('argon2id');
+    expect(recoverSystemKey(image, '04AA0009', digest).equals(systemKey)).toBe(true);
+    // the mother card of before still swipes with the password
+    expect((await swipeMother(server, installed.motherImage)).body.code).toBe(0);
   });
 });

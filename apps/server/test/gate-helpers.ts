@@ -77,5 +77,5 @@ export function cardLogin(server: Server, image: Buffer, extra: Record<string, u
 export function recoverFromMother(motherImage: Buffer): Buffer {
   const card = readMotherCard(motherImage);
   if (!card.sealedSystemKey) throw new Error('the mother card is not initialised');
-  return sm4DecryptBlock(customerKey(card.customerNo, sm3Hex(customerPassword), card.cardSalt), card.sealedSystemKey);
+  return sm4DecryptBlock(customerKey(card.customerNo, sm3Hex(customerPassword), card.cardSalt, card.derivation), card.sealedSystemKey);
 }

@@ -1,5 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { cardKeys, customerKey, customerKeyCheck, normaliseFixedNo, systemKeyId } from './keys.ts';
+import type { CustomerKeyDerivation } from './keys.ts';
 import { hmacSm3, sm4CbcDecrypt, sm4CbcEncrypt, sm4DecryptBlock, sm4EncryptBlock } from './sm.ts';
 
 /**
@@ -14,6 +15,8 @@ const version = 1;
 const headerSize = 24;
 const macSize = 32;
 const ivSize = 16;
+/** Bit 0 of the header's flags: K_cust of this mother or system key card is argon2id (clear: PBKDF2-HMAC-SM3). */
+const argon2idFlag = 0x01;
 
 export const cardTypes = { mother: 1, systemKey: 2, adminLogin: 3 } as const;
 export type CardType = 'mother' | 'systemKey' | 'adminLogin';
@@ -38,6 +41,8 @@ export interface CardHeader {
   /** The server's issue number of this card: a re-issue counts up, so an older copy is refused. */
   issueSeq: number;
   bodyLength: number;
+  /** How the K_cust of a mother or system key card is derived (the flags byte). */
+  customerKeyDerivation: CustomerKeyDerivation;
 }
 
 const typeNames: Record<number, CardType> = { 1: 'mother', 2: 'systemKey', 3: 'adminLogin' };
@@ -52,14 +57,14 @@ function customerNumber(customerNo: string): number {
   return Number(customerNo);
 }
 
-function header(type: CardType, customerNo: string, kid: Uint8Array, issueSeq: number, bodyLength: number): Buffer {
+function header(type: CardType, customerNo: string, kid: Uint8Array, issueSeq: number, bodyLength: number, derivation: CustomerKeyDerivation = 'pbkdf2-sm3'): Buffer {
   const h = Buffer.alloc(headerSize);
   h[0] = magic[0] ?? 0;
   h[1] = magic[1] ?? 0;
   h[2] = version;
   h[3] = cardTypes[type];
   h[4] = type === 'mother' ? 0 : adminCardKind;
-  h[5] = 0;
+  h[5] = derivation === 'argon2id' ? argon2idFlag : 0;
   h.writeUInt32BE(customerNumber(customerNo), 6);
   Buffer.from(kid).copy(h, 10, 0, 8);
   h.writeUInt32BE(issueSeq, 18);
@@ -87,6 +92,7 @@ export function readHeader(image: Uint8Array): CardHeader | null {
     kid: bytes.subarray(10, 18),
     issueSeq: bytes.readUInt32BE(18),
     bodyLength: bytes.readUInt16BE(22),
+    customerKeyDerivation: ((bytes[5] ?? 0) & argon2idFlag) !== 0 ? 'argon2id' : 'pbkdf2-sm3',
   };
   return usedLength(h) <= bytes.length ? h : null;
 }
@@ -216,6 +222,8 @@ export interface MotherRecovery {
   sealedSystemKey: Buffer;
   cardSalt: Buffer;
   motherFixedNo: string;
+  /** The K_cust that sealed the key. */
+  derivation: CustomerKeyDerivation;
 }
 
 /**
@@ -225,13 +233,13 @@ export interface MotherRecovery {
 export function buildSystemKeyCard(input: SystemKeyCardInput): Buffer {
   const fixedNo = normaliseFixedNo(input.fixedNo);
   const body = Buffer.concat([input.recovery.sealedSystemKey, input.recovery.cardSalt, field(normaliseFixedNo(input.recovery.motherFixedNo), 'ascii', 20, 'motherFixedNo')]);
-  const h = header('systemKey', input.customerNo, systemKeyId(input.systemKey), input.issueSeq, body.length);
+  const h = header('systemKey', input.customerNo, systemKeyId(input.systemKey), input.issueSeq, body.length, input.recovery.derivation);
   return withMac(Buffer.concat([h, body]), input.systemKey, fixedNo);
 }
 
 function keyCardBody(bytes: Buffer, h: CardHeader): MotherRecovery {
   const r = new Reader(bytes.subarray(headerSize, headerSize + h.bodyLength));
-  return { sealedSystemKey: r.take(16), cardSalt: r.take(16), motherFixedNo: r.text('ascii') };
+  return { sealedSystemKey: r.take(16), cardSalt: r.take(16), motherFixedNo: r.text('ascii'), derivation: h.customerKeyDerivation };
 }
 
 /** Checks a system key card of this installation (issue, recycle, "is it a key card"). */
@@ -248,7 +256,7 @@ export function openSystemKeyCard(image: Uint8Array, systemKey: Uint8Array, fixe
 export function recoverSystemKey(image: Uint8Array, fixedNo: string, customerPwdDigest: string): Buffer {
   const { h, bytes } = expectType(image, 'systemKey');
   const body = keyCardBody(bytes, h);
-  const systemKey = sm4DecryptBlock(customerKey(h.customerNo, customerPwdDigest, body.cardSalt), body.sealedSystemKey);
+  const systemKey = sm4DecryptBlock(customerKey(h.customerNo, customerPwdDigest, body.cardSalt, body.derivation), body.sealedSystemKey);
   if (!same(h.kid, systemKeyId(systemKey))) throw new CardTrustError('passwordWrong', 'the customer password does not open this card');
   checkMac(bytes, h, systemKey, normaliseFixedNo(fixedNo));
   return systemKey;
@@ -262,6 +270,8 @@ export interface MotherCardInput {
   /** 16 bytes naming this mother card; random when not given. */
   sysKeyCode?: Uint8Array;
   cardSalt?: Uint8Array;
+  /** argon2id unless told (the old derivation only to make the cards of before, in tests). */
+  derivation?: CustomerKeyDerivation;
 }
 
 export interface MotherCard {
@@ -276,6 +286,8 @@ export interface MotherCard {
   sealedSystemKey: Buffer | null;
   /** The MAC of the initialised card under the system key (hex): what proves it to the server; '' before. */
   proof: string;
+  /** How its K_cust is derived (pwdCheck and the sealed key). */
+  derivation: CustomerKeyDerivation;
 }
 
 /** A vendor's new mother card for a customer: nothing of the installation on it yet. */
@@ -283,9 +295,10 @@ export function makeMotherCard(input: MotherCardInput): Buffer {
   const cardSalt = Buffer.from(input.cardSalt ?? randomBytes(16));
   const sysKeyCode = Buffer.from(input.sysKeyCode ?? randomBytes(16));
   if (cardSalt.length !== 16 || sysKeyCode.length !== 16) throw new RangeError('the card salt and the system key code are 16 bytes each');
-  const pwdCheck = customerKeyCheck(customerKey(input.customerNo, input.customerPwdDigest, cardSalt));
+  const derivation = input.derivation ?? 'argon2id';
+  const pwdCheck = customerKeyCheck(customerKey(input.customerNo, input.customerPwdDigest, cardSalt, derivation));
   const body = Buffer.concat([cardSalt, pwdCheck, sysKeyCode]);
-  return Buffer.concat([header('mother', input.customerNo, Buffer.alloc(8), 0, body.length), body]);
+  return Buffer.concat([header('mother', input.customerNo, Buffer.alloc(8), 0, body.length, derivation), body]);
 }
 
 export function readMotherCard(image: Uint8Array): MotherCard {
@@ -302,29 +315,32 @@ export function readMotherCard(image: Uint8Array): MotherCard {
     kid: h.kid,
     sealedSystemKey: initialised ? body.subarray(48, 64) : null,
     proof: initialised ? bytes.subarray(bytes.length - macSize).toString('hex') : '',
+    derivation: h.customerKeyDerivation,
   };
 }
 
 /** K_cust of this mother card when the customer password is right; passwordWrong otherwise. */
 export function openMotherCard(image: Uint8Array, customerPwdDigest: string): { card: MotherCard; customerKey: Buffer } {
   const card = readMotherCard(image);
-  const key = customerKey(card.customerNo, customerPwdDigest, card.cardSalt);
+  const key = customerKey(card.customerNo, customerPwdDigest, card.cardSalt, card.derivation);
   if (!same(customerKeyCheck(key), card.pwdCheck)) throw new CardTrustError('passwordWrong', 'the customer password is wrong');
   return { card, customerKey: key };
 }
 
 /**
  * System initialisation: the new system key sealed under K_cust on the mother card, and the card MACed
- * under the system key (its proof). Answers the new image and what the server keeps for recovery.
+ * under the system key (its proof). Answers the new image and what the server keeps for recovery. A vendor's card
+ * made with the old derivation is resealed on this write: its pwdCheck and the sealed key are argon2id's.
  */
 export function initialiseMotherCard(image: Uint8Array, fixedNo: string, customerPwdDigest: string, systemKey: Uint8Array): { image: Buffer; recovery: MotherRecovery } {
-  const { card, customerKey: key } = openMotherCard(image, customerPwdDigest);
+  const { card, customerKey: opened } = openMotherCard(image, customerPwdDigest);
   if (card.initialised) throw new CardTrustError('alreadyInitialised', 'this mother card already holds a system key');
+  const key = card.derivation === 'argon2id' ? opened : customerKey(card.customerNo, customerPwdDigest, card.cardSalt, 'argon2id');
   const sealed = sm4EncryptBlock(key, systemKey);
-  const body = Buffer.concat([card.cardSalt, card.pwdCheck, Buffer.from(card.sysKeyCode, 'hex'), sealed]);
-  const unsigned = Buffer.concat([header('mother', card.customerNo, systemKeyId(systemKey), 0, body.length), body]);
+  const body = Buffer.concat([card.cardSalt, customerKeyCheck(key), Buffer.from(card.sysKeyCode, 'hex'), sealed]);
+  const unsigned = Buffer.concat([header('mother', card.customerNo, systemKeyId(systemKey), 0, body.length, 'argon2id'), body]);
   const id = normaliseFixedNo(fixedNo);
-  return { image: withMac(unsigned, systemKey, id), recovery: { sealedSystemKey: sealed, cardSalt: Buffer.from(card.cardSalt), motherFixedNo: id } };
+  return { image: withMac(unsigned, systemKey, id), recovery: { sealedSystemKey: sealed, cardSalt: Buffer.from(card.cardSalt), motherFixedNo: id, derivation: 'argon2id' } };
 }
 
 /** The server's check of a swiped mother card (MasterCardVerify): initialised by this installation, unchanged. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { argon2id } from '@noble/hashes/argon2.js';
 import {
   blankImage,
   buildAdminCard,
@@ -6,6 +7,9 @@ import {
   cardImageSize,
   CardTrustError,
   classifyCard,
+  customerKey,
+  customerKeyArgon2id,
+  customerKeyCheck,
   initialiseMotherCard,
   makeMotherCard,
   openAdminCard,
@@ -15,6 +19,8 @@ import {
   readMotherCard,
   recoverSystemKey,
   sm3Hex,
+  sm4DecryptBlock,
+  sm4EncryptBlock,
   verifyMotherCard,
 } from '../src/index.ts';
 
@@ -104,6 +110,63 @@ describe('mother cards and system key cards', () => {
     // the card alone does not hold the key in clear
     expect(keyCard.includes(systemKey)).toBe(false);
     expect(reason(() => openSystemKeyCard(admin(), systemKey, '04A1B2C3'))).toBe('wrongType');
+  });
+});
+
+// issue 46 item 4: K_cust by argon2id, marked in the header's flags byte; the cards sealed before still read
+describe('the customer key derivation', () => {
+  const oldVendorCard = () => makeMotherCard({ customerNo: '10001', customerPwdDigest: customerPwd, sysKeyCode: Buffer.alloc(16, 0xab), cardSalt: Buffer.alloc(16, 0x5a), derivation: 'pbkdf2-sm3' });
+
+  it('a new mother card is sealed with argon2id (flags bit 0), not with the 20,000 iterations of PBKDF2', () => {
+    const image = makeMotherCard({ customerNo: '10001', customerPwdDigest: customerPwd, cardSalt: Buffer.alloc(16, 0x5a) });
+    expect(image[5]).toBe(0x01);
+    expect(readMotherCard(image).derivation).toBe('argon2id');
+    const salt = Buffer.alloc(16, 0x5a);
+    expect(readMotherCard(image).pwdCheck.equals(customerKeyCheck(customerKey('10001', customerPwd, salt, 'argon2id')))).toBe(true);
+    expect(readMotherCard(image).pwdCheck.equals(customerKeyCheck(customerKey('10001', customerPwd, salt, 'pbkdf2-sm3')))).toBe(false);
+    expect(openMotherCard(image, customerPwd).customerKey.equals(customerKey('10001', customerPwd, salt, 'argon2id'))).toBe(true);
+  });
+
+  it('the JavaScript argon2id of the issuer downloads gives the native one’s K_cust', () => {
+    const salt = Buffer.alloc(16, 0x5a);
+    const js = argon2id(customerPwd, Buffer.concat([Buffer.from('campus-mother-v210001', 'ascii'), salt]), { m: customerKeyArgon2id.memoryKiB, t: customerKeyArgon2id.passes, p: customerKeyArgon2id.lanes, dkLen: 16 });
+    expect(Buffer.from(js).equals(customerKey('10001', customerPwd, salt, 'argon2id'))).toBe(true);
+  });
+
+  it('a mother card of before (flags 00) still opens, and its initialisation reseals it with argon2id', () => {
+    const old = oldVendorCard();
+    expect(old[5]).toBe(0x00);
+    expect(readMotherCard(old).derivation).toBe('pbkdf2-sm3');
+    expect(openMotherCard(old, customerPwd).customerKey).toHaveLength(16);
+    expect(reason(() => openMotherCard(old, sm3Hex('Wrong#2026')))).toBe('passwordWrong');
+    const { image, recovery } = initialiseMotherCard(old, 'E0040150', customerPwd, systemKey);
+    expect(image[5]).toBe(0x01);
+    expect(recovery.derivation).toBe('argon2id');
+    const card = verifyMotherCard(image, 'E0040150', systemKey);
+    expect(card.derivation).toBe('argon2id');
+    const key = customerKey('10001', customerPwd, card.cardSalt, 'argon2id');
+    expect(card.pwdCheck.equals(customerKeyCheck(key))).toBe(true);
+    expect(sm4DecryptBlock(key, card.sealedSystemKey!).equals(systemKey)).toBe(true);
+    // and the resealed card still opens with the customer password (its pwdCheck is the new one)
+    expect(openMotherCard(image, customerPwd).customerKey.equals(key)).toBe(true);
+  });
+
+  it('a system key card says its derivation; one sealed the old way still recovers the key', () => {
+    const salt = Buffer.alloc(16, 0x5a);
+    const sealedOld = sm4EncryptBlock(customerKey('10001', customerPwd, salt, 'pbkdf2-sm3'), systemKey);
+    const oldCard = buildSystemKeyCard({ systemKey, fixedNo: '0A0B0C0D', customerNo: '10001', issueSeq: 1, recovery: { sealedSystemKey: sealedOld, cardSalt: salt, motherFixedNo: 'E0040150', derivation: 'pbkdf2-sm3' } });
+    expect(oldCard[5]).toBe(0x00);
+    expect(recoverSystemKey(oldCard, '0A0B0C0D', customerPwd).equals(systemKey)).toBe(true);
+    const { recovery } = initialiseMotherCard(oldVendorCard(), 'E0040150', customerPwd, systemKey);
+    const newCard = buildSystemKeyCard({ systemKey, fixedNo: '0A0B0C0D', customerNo: '10001', issueSeq: 2, recovery });
+    expect(newCard[5]).toBe(0x01);
+    expect(readHeader(newCard)?.customerKeyDerivation).toBe('argon2id');
+    expect(recoverSystemKey(newCard, '0A0B0C0D', customerPwd).equals(systemKey)).toBe(true);
+    expect(reason(() => recoverSystemKey(newCard, '0A0B0C0D', sm3Hex('Wrong#2026')))).toBe('passwordWrong');
+    // the flag is under the MAC: turned off, the card no longer opens with the password
+    const flipped = Buffer.from(newCard);
+    flipped[5] = 0;
+    expect(reason(() => recoverSystemKey(flipped, '0A0B0C0D', customerPwd))).toBe('passwordWrong');
   });
 });
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { buildAdminCard, openAdminCard } from '../src/index.ts';
+import { buildAdminCard, makeMotherCard, openAdminCard, openMotherCard, readMotherCard, sm3Hex } from '../src/index.ts';
 
 const doc = fs.readFileSync(new URL('../../../docs/cards.md', import.meta.url), 'utf8');
 
@@ -14,5 +14,17 @@ describe('docs/cards.md', () => {
     expect(documented.toString('hex')).toBe(made.toString('hex'));
     expect(doc).toContain(`these ${made.length} bytes`);
     expect(openAdminCard(documented, systemKey, '04A1B2C3').oprtNo).toBe('sysadmin');
+  });
+
+  it('the worked example of a mother card is the bytes this code makes, with argon2id and with the PBKDF2 of before', () => {
+    const section = /### Worked example: a vendor's mother card([\s\S]*?)\n## /.exec(doc)?.[1] ?? '';
+    const blocks = [...section.matchAll(/```hex\n([\s\S]*?)```/g)].map((m) => Buffer.from((m[1] ?? '').replace(/\s+/g, ''), 'hex'));
+    expect(blocks).toHaveLength(2);
+    const customerPwdDigest = sm3Hex('Customer#2026');
+    const card = (derivation: 'argon2id' | 'pbkdf2-sm3') => makeMotherCard({ customerNo: '10001', customerPwdDigest, cardSalt: Buffer.alloc(16, 0x5a), sysKeyCode: Buffer.alloc(16, 0xab), derivation });
+    expect(blocks.map((block) => block.toString('hex'))).toEqual([card('argon2id').toString('hex'), card('pbkdf2-sm3').toString('hex')]);
+    expect(section).toContain(`these ${card('argon2id').length} bytes`);
+    expect(blocks.map((block) => readMotherCard(block).derivation)).toEqual(['argon2id', 'pbkdf2-sm3']);
+    for (const block of blocks) expect(openMotherCard(block, customerPwdDigest).customerKey).toHaveLength(16);
   });
 });

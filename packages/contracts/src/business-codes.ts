@@ -74,6 +74,8 @@ export const codes = {
   keyCardTrustLocked: 248,
   /** After the set-up a mother-card swipe needs the customer password typed by the operator (issue 46). */
   customerPasswordRequired: 245,
+  /** System initialisation refuses a customer password among the common ones (customer-password-rules.ts). */
+  customerPasswordWeak: 247,
   /** The tenant signs in with the administrator card and its card password: the card alone is refused. */
   cardPasswordRequired: 249,
   // sub-systems registered by an operator (SubApp/Register)

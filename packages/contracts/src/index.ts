@@ -15,3 +15,4 @@ export * from './card-issuer.ts';
 export * from './gate-setup.ts';
 export * from './card-states.ts';
 export * from './shared-libraries.ts';
+export * from './customer-password-rules.ts';

@@ -460,6 +460,13 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         if (id !== undefined) await sql`update users set is_installation_admin = 1 where id = ${id}`.execute(db);
       },
     },
+    // which K_cust sealed the installation's customer-sealed key (docs/cards.md "Keys"): the installations of before
+    // are PBKDF2-HMAC-SM3's, resealed under argon2id the next time the server sees the right customer password
+    '0022_customer_password_guard': {
+      async up(db) {
+        await db.schema.alterTable('gate_installation').addColumn('customer_key_derivation', 'text', (c) => c.notNull().defaultTo('pbkdf2-sm3')).execute();
+      },
+    },
     // how the tenant's administrators sign in with their card (issue 46): the card and its card password unless
     // the tenant's system administrator allows the card alone (a copy of a card's bytes then signs in)
     '0023_card_login_setting': {

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { CustomerKeyDerivation } from '@campus/card-crypto';
 
 /**
  * Table types. Times are epoch milliseconds, booleans 0/1, localised texts JSON objects
@@ -249,6 +250,8 @@ export interface GateInstallationTable {
   /** The system key sealed under the customer's key, the mother card's salt (hex): what a system key card carries. */
   customer_sealed_key: string;
   mother_card_salt: string;
+  /** The K_cust of customer_sealed_key: 'pbkdf2-sm3' (before migration 0022) or 'argon2id' (card-crypto). */
+  customer_key_derivation: Generated<CustomerKeyDerivation>;
   initialised_at: number;
 }
 

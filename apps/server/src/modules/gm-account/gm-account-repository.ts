@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { CustomerKeyDerivation } from '@campus/card-crypto';
 import type { DB, GateInstallationTable } from '../../db/schema.ts';
 
 export type GateInstallationRow = Selectable<GateInstallationTable>;
@@ -27,6 +28,11 @@ export class GmAccountRepository {
   async resealSystemKey(kid: string, sealed: string): Promise<boolean> {
     const result = await this.db.updateTable('gate_installation').set({ sealed_system_key: sealed }).where('id', '=', rowId).where('kid', '=', kid).executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Stores the system key sealed under another K_cust, for the installation of key id `kid`. */
+  async resealForCustomer(kid: string, customerSealedKey: string, derivation: CustomerKeyDerivation): Promise<void> {
+    await this.db.updateTable('gate_installation').set({ customer_sealed_key: customerSealedKey, customer_key_derivation: derivation }).where('id', '=', rowId).where('kid', '=', kid).execute();
   }
 
   async insertMasterToken(tokenHash: string, devicePublicKey: string, createdAt: number, expiresAt: number): Promise<void> {

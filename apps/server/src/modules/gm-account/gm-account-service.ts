@@ -1,7 +1,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { sm2 } from 'sm-crypto-v2';
-import { classifyCard, customerKey, initialiseMotherCard, isSm2PublicKey, openMotherCard, readMotherCard, sm4DecryptBlock, systemKeyId, trimImage } from '@campus/card-crypto';
+import { classifyCard, customerKey, initialiseMotherCard, isSm2PublicKey, openMotherCard, readMotherCard, sm4DecryptBlock, sm4EncryptBlock, systemKeyId, trimImage } from '@campus/card-crypto';
+import type { CustomerKeyDerivation } from '@campus/card-crypto';
 import { codes, isGateSystem } from '@campus/contracts';
 import type { GateSetupState, MasterCardToken, MasterCardVerifyRequest, PreparedCardWrite, SystemInitConfirm, SystemInitRequest } from '@campus/contracts';
 import type { DB } from '../../db/schema.ts';
@@ -13,6 +14,7 @@ import { imageHash, PreparedCardWrites } from '../card-primitives/prepared-card-
 import type { LicenceService } from '../licence/licence-service.ts';
 import type { OperationLogService } from '../operation-log/operation-log-service.ts';
 import { installationWide } from '../operation-log/operation-log-service.ts';
+import { isCommonCustomerPasswordDigest } from './common-customer-passwords.ts';
 import type { CustomerPasswordAttempts } from './customer-password-attempts.ts';
 import { GmAccountRepository } from './gm-account-repository.ts';
 import type { GateInstallationRow } from './gm-account-repository.ts';
@@ -34,6 +36,8 @@ interface InitPayload {
   sealedSystemKey: string;
   customerSealedKey: string;
   motherCardSalt: string;
+  /** Absent in a prepare made before migration 0022: the old derivation. */
+  customerKeyDerivation?: CustomerKeyDerivation;
 }
 
 export interface GmAccountDeps {
@@ -150,6 +154,11 @@ export class GmAccountService {
     if (installationCustomerNo !== '' && installationCustomerNo !== card.customerNo) {
       throw new AppError(codes.customerNoOtherInstallation, 200, null, { customerNo: installationCustomerNo });
     }
+    // refused before the card is opened: the answer says nothing of whether the password is the card's
+    if (isCommonCustomerPasswordDigest(request.customerPwd)) {
+      await this.log(clientIp, 'system-init', 'failure', 'a common customer password');
+      throw new AppError(codes.customerPasswordWeak);
+    }
     try {
       openMotherCard(image, request.customerPwd);
     } catch {
@@ -180,6 +189,7 @@ export class GmAccountService {
       sealedSystemKey: this.deps.vault.seal(systemKey),
       customerSealedKey: written.recovery.sealedSystemKey.toString('hex'),
       motherCardSalt: written.recovery.cardSalt.toString('hex'),
+      customerKeyDerivation: written.recovery.derivation,
     };
     const prepareId = await this.prepared.prepare('systemInit', fixedNo, written.image, payload);
     return { prepareId, fixedNo, image: written.image.toString('hex'), alreadyWritten: false };
@@ -207,6 +217,7 @@ export class GmAccountService {
         sealed_system_key: p.sealedSystemKey,
         customer_sealed_key: p.customerSealedKey,
         mother_card_salt: p.motherCardSalt,
+        customer_key_derivation: p.customerKeyDerivation ?? 'pbkdf2-sm3',
         initialised_at: this.deps.now(),
       });
       if (stored.kid !== p.kid) throw new AppError(codes.systemAlreadyInitialised);
@@ -254,16 +265,33 @@ export class GmAccountService {
     const { attempts } = this.deps;
     await attempts.requireUnlocked(clientIp);
     if (digest === undefined) throw new AppError(codes.customerPasswordRequired);
-    if (!this.customerPasswordOpens(row, digest.toLowerCase())) {
+    const systemKey = this.openedByCustomerPassword(row, digest.toLowerCase());
+    if (!systemKey) {
       await this.log(clientIp, 'master-card', 'failure', 'wrong customer password');
       await attempts.wrong(clientIp);
+      return;
     }
     await attempts.right(clientIp);
+    await this.upgradeCustomerSeal(systemKey, digest.toLowerCase());
   }
 
-  private customerPasswordOpens(row: GateInstallationRow, digest: string): boolean {
-    const key = customerKey(row.customer_no, digest, Buffer.from(row.mother_card_salt, 'hex'));
-    return systemKeyId(sm4DecryptBlock(key, Buffer.from(row.customer_sealed_key, 'hex'))).toString('hex') === row.kid;
+  /** The system key when `digest` opens the installation's customer-sealed key, else null. */
+  private openedByCustomerPassword(row: GateInstallationRow, digest: string): Buffer | null {
+    const key = customerKey(row.customer_no, digest, Buffer.from(row.mother_card_salt, 'hex'), row.customer_key_derivation);
+    const systemKey = sm4DecryptBlock(key, Buffer.from(row.customer_sealed_key, 'hex'));
+    return systemKeyId(systemKey).toString('hex') === row.kid ? systemKey : null;
+  }
+
+  /**
+   * An installation initialised with the old K_cust (PBKDF2-HMAC-SM3) has its customer-sealed key sealed again under
+   * argon2id once a call shows the right customer password: the system key cards written from then on carry that seal.
+   * `systemKey` and `customerPwdDigest` are what the caller has just checked.
+   */
+  async upgradeCustomerSeal(systemKey: Buffer, customerPwdDigest: string): Promise<void> {
+    const row = await this.repo.installation();
+    if (!row || row.customer_key_derivation === 'argon2id' || systemKeyId(systemKey).toString('hex') !== row.kid) return;
+    const key = customerKey(row.customer_no, customerPwdDigest.toLowerCase(), Buffer.from(row.mother_card_salt, 'hex'), 'argon2id');
+    await this.repo.resealForCustomer(row.kid, sm4EncryptBlock(key, systemKey).toString('hex'), 'argon2id');
   }
 
   /** Whether `token` is a live master-card token. */

@@ -9,7 +9,7 @@ import type { SystemKeyCardService } from './system-key-card-service.ts';
 
 export interface KeyCardIssuerTrustDeps {
   keyCards: Pick<SystemKeyCardService, 'requireValid'>;
-  gm: Pick<GmAccountService, 'sysKeyDataFor'>;
+  gm: Pick<GmAccountService, 'sysKeyDataFor' | 'upgradeCustomerSeal'>;
   /** The customer-password lock-out shared by every call that checks it. */
   attempts: CustomerPasswordAttempts;
   logs: OperationLogService;
@@ -36,14 +36,16 @@ export class KeyCardIssuerTrust {
       throw error;
     }
     const fixedNo = await this.deps.keyCards.requireValid(request.fixedNo, request.image);
+    let systemKey: Buffer;
     try {
-      recoverSystemKey(trimImage(hexBytes(request.image, 'image')), fixedNo, request.customerPwd);
+      systemKey = recoverSystemKey(trimImage(hexBytes(request.image, 'image')), fixedNo, request.customerPwd);
     } catch (error) {
       if (!(error instanceof CardTrustError)) throw error;
       await this.log('failure', clientIp, `system key card ${fixedNo}: wrong customer password`);
       return attempts.wrong(clientIp);
     }
     await attempts.right(clientIp);
+    await this.deps.gm.upgradeCustomerSeal(systemKey, request.customerPwd);
     return this.deps.gm.sysKeyDataFor(request.devicePublicKey, `key-card:${fixedNo}`, clientIp);
   }
 

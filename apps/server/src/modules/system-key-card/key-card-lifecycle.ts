@@ -16,7 +16,7 @@ import { keyCardLogEntry } from './key-card-log.ts';
 import { SystemKeyCardRepository } from './system-key-card-repository.ts';
 
 export interface KeyCardLifecycleDeps extends SystemKeyCardDeps {
-  gm: Pick<GmAccountService, 'systemKey' | 'installation' | 'restoreSystemKey' | 'state'>;
+  gm: Pick<GmAccountService, 'systemKey' | 'installation' | 'restoreSystemKey' | 'state' | 'upgradeCustomerSeal'>;
   /** The customer-password lock-out shared by every call that checks it. */
   attempts: CustomerPasswordAttempts;
 }
@@ -90,6 +90,7 @@ export class KeyCardLifecycle {
   private async confirmRecoveryUncounted(actor: CardActor, confirm: SystemKeyRecoveryConfirm, clientIp: string, language: LanguageCode = 'en-US'): Promise<GateSetupState> {
     const fixedNo = fixedNoOf(confirm.fixedNo);
     if (confirm.isSuccess) await this.deps.attempts.requireUnlocked(clientIp);
+    let recovered: Buffer | null = null;
     try {
       await this.deps.db.transaction().execute(async (trx) => {
         const write = await PreparedCardWrites.take<KeyCardRef>(trx, 'keyCardRecovery', confirm.prepareId, this.deps.now());
@@ -109,6 +110,7 @@ export class KeyCardLifecycle {
         const card = await new SystemKeyCardRepository(trx).byId(write.payload.cardId);
         if (!card || card.fixed_no !== fixedNo || card.state !== cardStates.inUse || card.issue_seq !== readHeader(image)?.issueSeq) throw new AppError(codes.keyCardCannotRecover);
         await this.deps.gm.restoreSystemKey(key, trx);
+        recovered = key;
       });
     } catch (error) {
       if (error instanceof AppError && (error.code === codes.customerPasswordWrong || error.code === codes.keyCardCannotRecover)) {
@@ -118,6 +120,7 @@ export class KeyCardLifecycle {
       throw error;
     }
     if (confirm.isSuccess) await this.deps.attempts.right(clientIp);
+    if (recovered && confirm.customerPwd !== undefined) await this.deps.gm.upgradeCustomerSeal(recovered, confirm.customerPwd);
     if (confirm.isSuccess) await this.log(actor, 'system-key-recovery', 'success', `system key card ${fixedNo}`, clientIp);
     return this.deps.gm.state();
   }

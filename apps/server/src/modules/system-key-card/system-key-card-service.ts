@@ -75,6 +75,7 @@ export class SystemKeyCardService {
         sealedSystemKey: Buffer.from(installation.customer_sealed_key, 'hex'),
         cardSalt: Buffer.from(installation.mother_card_salt, 'hex'),
         motherFixedNo: installation.mother_fixed_no,
+        derivation: installation.customer_key_derivation,
       },
     });
     const payload: KeyCardPayload = { issueSeq };

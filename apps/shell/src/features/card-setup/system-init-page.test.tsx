@@ -53,6 +53,27 @@ describe('/system-init (spec §2, §5)', () => {
     expect(issuer.calls).toEqual([]);
   });
 
+  // issue 46 item 4: a copy of a card can be guessed offline, so the customer password may be neither short nor common
+  it('refuses a short or common customer password before anything is read or sent', async () => {
+    const user = userEvent.setup();
+    const issuer = fakeIssuer();
+    const { seen } = renderCardScreen('/system-init', <SystemInitPage />);
+    await user.type(await screen.findByLabelText('Customer number'), '10001');
+    const password = screen.getByLabelText('Customer password');
+    for (const [typed, message] of [
+      ['Cust#2026', 'The customer password has at least 10 characters'],
+      ['Password123', 'This customer password is one of the most common ones and is refused: ask the vendor for a mother card with a stronger customer password'],
+      ['QWERTYUIOP', 'This customer password is one of the most common ones and is refused: ask the vendor for a mother card with a stronger customer password'],
+    ] as const) {
+      await user.clear(password);
+      await user.type(password, typed);
+      await user.click(button('Execute initialisation'));
+      expect(await screen.findByText(message)).toBeInTheDocument();
+    }
+    expect(issuer.calls).toEqual([]);
+    expect(seen.filter((call) => call.url === apiPaths.addGmInitData)).toEqual([]);
+  });
+
   it('a wrong customer password (215) shows the server’s message; closing puts it on the password to retype', async () => {
     const user = userEvent.setup();
     const issuer = fakeIssuer();

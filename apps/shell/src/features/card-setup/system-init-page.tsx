@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Form, Input } from 'antd';
-import { cardTimings, codes } from '@campus/contracts';
+import { cardTimings, codes, customerPasswordMinLength, isCommonCustomerPassword } from '@campus/contracts';
 import type { GateSetupState, LanguageCode } from '@campus/contracts';
 import { toLanguage } from '@campus/contracts';
 import { useTranslation } from '../../lib/use-translation.ts';
@@ -20,6 +20,7 @@ interface InitValues {
 /** Server refusals the operator fixes by retyping a field: the message goes on that field. */
 const fieldOfFailure: Partial<Record<number, keyof InitValues>> = {
   [codes.customerPasswordWrong]: 'customerPwd',
+  [codes.customerPasswordWeak]: 'customerPwd',
   [codes.customerNoMismatch]: 'customerNo',
   [codes.customerNoOtherInstallation]: 'customerNo',
 };
@@ -100,7 +101,16 @@ function SystemInitForm({ state }: { state: GateSetupState }) {
         >
           <Input inputMode="numeric" autoComplete="off" maxLength={16} autoFocus />
         </Form.Item>
-        <Form.Item name="customerPwd" label={t('cardSetup.init.customerPwd')} rules={[{ required: true, message: t('cardSetup.init.customerPwdRequired') }]}>
+        <Form.Item
+          name="customerPwd"
+          label={t('cardSetup.init.customerPwd')}
+          rules={[
+            { required: true, message: t('cardSetup.init.customerPwdRequired') },
+            // checked on the text, before it is hashed: the server sees only the digest (it checks the list too)
+            { min: customerPasswordMinLength, message: t('cardSetup.init.customerPwdTooShort', { count: customerPasswordMinLength }) },
+            { validator: (_rule, value: string) => (value && isCommonCustomerPassword(value) ? Promise.reject(new Error(t('cardSetup.init.customerPwdCommon'))) : Promise.resolve()) },
+          ]}
+        >
           <Input.Password autoComplete="off" maxLength={64} />
         </Form.Item>
         <Alert type="info" showIcon title={t('cardSetup.init.note')} style={{ marginBottom: 16 }} />

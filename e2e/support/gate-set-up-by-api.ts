@@ -30,7 +30,10 @@ export function setUpGateByApi(gate: GateDeployment, cardPassword: string): Prom
     await api(apiPaths.gmSetSystemInit, { prepareId: init.prepareId, isSuccess: true, image: back.image });
     const master = await api<{ token: string }>(apiPaths.gmMasterCardVerify, { sysKeyCode: back.sysKeyCode, customerNo: back.customerNo, customerPwd: back.customerPwd, devicePublicKey });
     const withMaster = { token: master.token };
-    const { sysKeyData } = await api<{ sysKeyData: string }>(apiPaths.getSysKeyData, { devicePublicKey }, withMaster);
+    // the issuer proves its device key: the server's one-time challenge, signed by the issuer (issue 46 item 1)
+    const { challenge } = await api<{ challenge: string }>(apiPaths.getSysKeyChallenge, { devicePublicKey });
+    const signed = await device<{ challenge: string; hostName: string; signature: string }>(cardIssuerPaths.signKeyChallenge, { challenge });
+    const { sysKeyData } = await api<{ sysKeyData: string }>(apiPaths.getSysKeyData, { devicePublicKey, ...signed }, withMaster);
     await device(cardIssuerPaths.init, { sysKeyData });
 
     await gate.reader.place('DE000002');

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sm2 } from 'sm-crypto-v2';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isSm2PublicKey, systemKeyId } from '@campus/card-crypto';
-import { DeviceIdentity } from '../src/device-identity.ts';
+import { DeviceIdentity, reportedHostName } from '../src/device-identity.ts';
 
 const systemKey = Buffer.from('00112233445566778899aabbccddeeff', 'hex');
 
@@ -65,5 +65,22 @@ describe('the card issuer: its data folder on disk', () => {
     expect(fs.statSync(path.join(root, 'data')).mode & 0o777).toBe(0o700);
     expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
     expect(fs.statSync(path.join(dataDir, 'device-key.json')).mode & 0o777).toBe(0o600);
+  });
+  it('is made this user’s only again at every start: a folder restored or copied with looser modes is closed (Linux, macOS)', () => {
+    if (process.platform === 'win32') return; // Windows: DPAPI and the folder's ACL (another issue)
+    const pair = sm2.generateKeyPairHex();
+    const dir = dataDirWith({ publicKey: pair.publicKey, privateKey: pair.privateKey });
+    fs.chmodSync(dir, 0o755);
+    fs.chmodSync(path.join(dir, 'device-key.json'), 0o644);
+    expect(new DeviceIdentity(dir).publicKey).toBe(pair.publicKey);
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.join(dir, 'device-key.json')).mode & 0o777).toBe(0o600);
+  });
+
+  it('names the PC as the server takes it: letters, digits, dot, dash and underscore, at most 63', () => {
+    expect(reportedHostName('FRONT-DESK-1')).toBe('FRONT-DESK-1');
+    expect(reportedHostName('前台 电脑')).toBe('-----');
+    expect(reportedHostName('x'.repeat(80))).toHaveLength(63);
+    expect(reportedHostName('')).toBe('unnamed');
   });
 });

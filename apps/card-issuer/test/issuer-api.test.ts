@@ -6,10 +6,11 @@ import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { sm2 } from 'sm-crypto-v2';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildAdminCard, buildSystemKeyCard, initialiseMotherCard, makeMotherCard, sm3Hex, systemKeyId } from '@campus/card-crypto';
+import { buildAdminCard, buildSystemKeyCard, initialiseMotherCard, issuerDeviceId, makeMotherCard, sm3Hex, systemKeyId, verifyIssuerChallenge } from '@campus/card-crypto';
 import { apiPaths, cardIssuerPaths, readerCodes } from '@campus/contracts';
 import { buildIssuer } from '../src/app.ts';
 import { loadIssuerConfig } from '../src/config.ts';
+import { reportedHostName } from '../src/device-identity.ts';
 import { VirtualReader, virtualReaderName } from '../src/readers/virtual-reader.ts';
 
 const systemKey = Buffer.from('00112233445566778899aabbccddeeff', 'hex');
@@ -199,6 +200,38 @@ describe('the card issuer: the system key and the gateway', () => {
     expect((await paired(again)).devicePublicKey).toBe(devicePublicKey);
     expect(again.reader.list().map((c) => c.fixedNo)).toEqual([card]);
     expect((await post(again, cardIssuerPaths.setGateway, { gatewayAddr: shellOrigin })).body.code).toBe(readerCodes.noSystemKey);
+  });
+});
+
+describe('the card issuer: proving its device key to the server (issue 46 item 1)', () => {
+  const challenge = 'Q'.repeat(43);
+
+  it("signs the server's challenge with the PC's name, only for a paired browser session", async () => {
+    const r = await start();
+    expect((await post(r, cardIssuerPaths.signKeyChallenge, { challenge })).body.code).toBe(readerCodes.notPaired);
+    const { devicePublicKey } = await paired(r);
+    const signed = (await post(r, cardIssuerPaths.signKeyChallenge, { challenge })).body.data as { challenge: string; hostName: string; signature: string };
+    expect(signed.challenge).toBe(challenge);
+    expect(signed.hostName).toBe(reportedHostName());
+    expect(signed.hostName).toMatch(/^[A-Za-z0-9._-]{1,63}$/);
+    expect(verifyIssuerChallenge(devicePublicKey, challenge, signed.hostName, signed.signature)).toBe(true);
+    // what it signs is the challenge it was given: another one does not verify with this signature
+    expect(verifyIssuerChallenge(devicePublicKey, 'R'.repeat(43), signed.hostName, signed.signature)).toBe(false);
+    expect((await post(r, cardIssuerPaths.signKeyChallenge, { challenge: 'short' })).status).toBe(400);
+  });
+
+  it('a revoked key is replaced by a new pair, kept on disk, and the system key it held is dropped', async () => {
+    const r = await start();
+    const { devicePublicKey } = await paired(r);
+    expect((await post(r, cardIssuerPaths.init, { sysKeyData: sysKeyData(devicePublicKey) })).body.code).toBe(0);
+    const renewed = (await post(r, cardIssuerPaths.newDeviceKey, {})).body.data as { deviceId: string; devicePublicKey: string };
+    expect(renewed.devicePublicKey).not.toBe(devicePublicKey);
+    expect(renewed.deviceId).toBe(issuerDeviceId(renewed.devicePublicKey));
+    expect((await paired(r)).devicePublicKey).toBe(renewed.devicePublicKey);
+    expect((await post(r, cardIssuerPaths.setGateway, { gatewayAddr: shellOrigin })).body.code).toBe(readerCodes.noSystemKey);
+    expect((await post(r, cardIssuerPaths.init, { sysKeyData: sysKeyData(devicePublicKey) })).body.code).toBe(readerCodes.noSystemKey);
+    expect((JSON.parse(fs.readFileSync(path.join(r.dataDir, 'device-key.json'), 'utf8')) as { publicKey: string }).publicKey).toBe(renewed.devicePublicKey);
+    expect(fs.statSync(path.join(r.dataDir, 'device-key.json')).mode & 0o777).toBe(0o600);
   });
 });
 

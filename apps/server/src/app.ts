@@ -48,6 +48,7 @@ import { makeRequireCardManager } from './modules/card-primitives/card-manager-h
 import { registerCardStateRoutes } from './modules/card-management/card-state-routes.ts';
 import { registerCardTableRoutes } from './modules/card-management/card-table-routes.ts';
 import { registerCardLifecycleRoutes } from './modules/card-management/card-lifecycle-routes.ts';
+import { registerTrustedIssuerRoutes } from './modules/card-management/trusted-issuer-routes.ts';
 import { registerSystemKeyCardRoutes } from './modules/system-key-card/system-key-card-routes.ts';
 import { createServices, isDemoInstallation } from './services.ts';
 import { logoIds } from './seed/seed.ts';
@@ -237,6 +238,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const isGate = services.gm.isGate;
   registerGmAccountRoutes(app, { gm: services.gm, systemKeyCards: services.systemKeyCards, keyCardTrust: services.keyCardTrust, requireMasterCard, requireCardManager, rateLimitPerMinute: config.rateLimitPerMinute });
   registerSystemKeyCardRoutes(app, { systemKeyCards: services.systemKeyCards, isGate, requireCardManager });
+  registerTrustedIssuerRoutes(app, { issuers: services.gm.issuers, isGate, requireCardManager });
   registerAdminLoginCardRoutes(app, { cards: services.adminCards, account: services.account, logs: services.logs, isGate, requireMasterCard, requireSession, rateLimitPerMinute: config.rateLimitPerMinute });
   registerCardStateRoutes(app, { adminCards: services.adminCards, systemKeyCards: services.systemKeyCards, isGate, requireCardManager });
   registerCardTableRoutes(app, { adminCards: services.adminCards, systemKeyCards: services.systemKeyCards, isGate, requireCardManager });

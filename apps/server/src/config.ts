@@ -45,6 +45,8 @@ export interface Config {
   testPauseAt: PausePoint | null;
   /** Requests per minute and client address on each sign-in, captcha and tenant-search route. */
   rateLimitPerMinute: number;
+  /** Hours a card issuer's trust lasts before the key card (or, in the set-up, the mother card) must renew it. */
+  issuerTrustHours: number;
   /** Failed sign-ins from one client address (across accounts) before that address is locked. */
   addressFailureLimit: number;
   /**
@@ -379,6 +381,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     testClockOffsetMs: clockOffset === null ? 0 : Number(clockOffset),
     testPauseAt: pauseAt !== null && isPausePoint(pauseAt) ? pauseAt : null,
     rateLimitPerMinute: intVar(env, 'RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
+    issuerTrustHours: intVar(env, 'ISSUER_TRUST_HOURS', 10, 1, 24 * 31),
     addressFailureLimit: intVar(env, 'LOGIN_ADDRESS_FAILURE_LIMIT', 20, 1, 1_000_000),
     trustProxy,
     opsPlatformUrl: httpUrlVar(env, 'OPS_PLATFORM_URL'),

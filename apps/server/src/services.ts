@@ -142,6 +142,7 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
     attempts: customerPasswordAttempts,
     mjSystem: config.mjSystem,
     now,
+    issuerTrustTtlMs: config.issuerTrustHours * 3_600_000,
     keyCardIssued: () => systemKeyCards!.anyIssued(),
     superAdminCardIssued: () => adminCards!.anySuperAdminIssued(),
     afterInit: async (trx) => {

@@ -5,8 +5,8 @@ import { apiPaths, codes, operationLogPermission } from '@campus/contracts';
 import type { OperationLogRow } from '@campus/contracts';
 import { call, databases, startServer } from './helpers.ts';
 import type { TestServer } from './helpers.ts';
-import { customerPassword, gateEnv, hex, install, keyCardFixedNo, swipeMother, testIssuer } from './gate-helpers.ts';
-import type { Installed } from './gate-helpers.ts';
+import { customerPassword, fetchKey, gateEnv, hex, install, keyCardFixedNo, signedChallenge, swipeMother, testIssuer } from './gate-helpers.ts';
+import type { Installed, IssuerKeys } from './gate-helpers.ts';
 
 /**
  * docs/cards.md "What each card can do": no single card, nor a copy of its bytes, yields the system key. The attack
@@ -28,8 +28,8 @@ describe.each(databases)('the card trust chain (%s)', (kind) => {
     return reply.body.data;
   }
   const trustEntries = (rows: OperationLogRow[]) => rows.filter((row) => row.action === 'card-reader-trust').map((row) => `${row.result} ${row.detail ?? ''}`);
-  const keyCardCall = (devicePublicKey: string, body: Record<string, unknown>) =>
-    call<{ sysKeyData: string }>(server, 'POST', apiPaths.getGmSysKeyData, { devicePublicKey, fixedNo: keyCardFixedNo, image: hex(installed.keyCardImage), ...body }, { language: 'en-US' });
+  const keyCardCall = async (issuer: IssuerKeys, body: Record<string, unknown>) =>
+    call<{ sysKeyData: string }>(server, 'POST', apiPaths.getGmSysKeyData, { devicePublicKey: issuer.publicKey, ...(await signedChallenge(server, issuer)), fixedNo: keyCardFixedNo, image: hex(installed.keyCardImage), ...body }, { language: 'en-US' });
 
   beforeAll(async () => {
     server = await startServer(kind, { env: gateEnv });
@@ -43,19 +43,19 @@ describe.each(databases)('the card trust chain (%s)', (kind) => {
 
   it('a copy of the key card’s bytes alone is refused at the first step: no key, no trust', async () => {
     const attacker = sm2.generateKeyPairHex();
-    const copied = await keyCardCall(attacker.publicKey, {});
+    const copied = await keyCardCall(attacker, {});
     expect(copied.status).toBe(400);
     expect(copied.body.code).toBe(codes.badRequest);
     expect(copied.body.msg).toContain('customerPwd');
     // and the attacker's issuer is not trusted afterwards
-    expect((await call(server, 'POST', apiPaths.getSysKeyData, { devicePublicKey: attacker.publicKey })).body.code).toBe(codes.readerNotTrusted);
+    expect((await fetchKey(server, attacker)).body.code).toBe(codes.readerNotTrusted);
   });
 
   it('with a wrong customer password it is refused, counted and logged where every system administrator sees it', async () => {
     const attacker = sm2.generateKeyPairHex();
-    const wrong = await keyCardCall(attacker.publicKey, { customerPwd: sm3Hex('Guess#2026') });
+    const wrong = await keyCardCall(attacker, { customerPwd: sm3Hex('Guess#2026') });
     expect(wrong.body).toMatchObject({ code: codes.customerPasswordWrong, data: { remainingAttempts: 4 } });
-    expect((await call(server, 'POST', apiPaths.getSysKeyData, { devicePublicKey: attacker.publicKey })).body.code).toBe(codes.readerNotTrusted);
+    expect((await fetchKey(server, attacker)).body.code).toBe(codes.readerNotTrusted);
 
     const first = await logOf(await signInAdmin('sysadmin', 'Sysadmin#2026', '1001'));
     const second = await logOf(await signInAdmin('multi', 'Multi#2026', '1002'));
@@ -67,10 +67,10 @@ describe.each(databases)('the card trust chain (%s)', (kind) => {
 
   const operatorPc = sm2.generateKeyPairHex();
   it('the card with the customer password trusts the issuer: the key is sealed to it, and the trust is logged', async () => {
-    const trusted = await keyCardCall(operatorPc.publicKey, { customerPwd });
+    const trusted = await keyCardCall(operatorPc, { customerPwd });
     expect(trusted.body.code).toBe(0);
     expect(sm2.doDecrypt(trusted.body.data.sysKeyData, operatorPc.privateKey, 1, { output: 'array' })).toHaveLength(24);
-    expect((await call(server, 'POST', apiPaths.getSysKeyData, { devicePublicKey: operatorPc.publicKey })).body.code).toBe(0);
+    expect((await fetchKey(server, operatorPc)).body.code).toBe(0);
     const log = await logOf(await signInAdmin('multi', 'Multi#2026', '1002'));
     expect(trustEntries(log)).toContain(`success key-card:${keyCardFixedNo}`);
   });
@@ -78,29 +78,29 @@ describe.each(databases)('the card trust chain (%s)', (kind) => {
   it('guessing the customer password is limited: the fifth wrong one locks the card out, even for the right password', async () => {
     const attacker = sm2.generateKeyPairHex();
     // the right password above forgot the earlier failure: four more wrong ones leave one try
-    for (let i = 0; i < 4; i += 1) expect((await keyCardCall(attacker.publicKey, { customerPwd: sm3Hex(`Guess#${i}`) })).body.code).toBe(codes.customerPasswordWrong);
-    const fifth = await keyCardCall(attacker.publicKey, { customerPwd: sm3Hex('Guess#5') });
+    for (let i = 0; i < 4; i += 1) expect((await keyCardCall(attacker, { customerPwd: sm3Hex(`Guess#${i}`) })).body.code).toBe(codes.customerPasswordWrong);
+    const fifth = await keyCardCall(attacker, { customerPwd: sm3Hex('Guess#5') });
     expect(fifth.body.code).toBe(codes.keyCardTrustLocked);
     expect(fifth.body.msg).toMatch(/^Too many wrong customer passwords: try again after \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
-    const right = await keyCardCall(attacker.publicKey, { customerPwd });
+    const right = await keyCardCall(attacker, { customerPwd });
     expect(right.body.code).toBe(codes.keyCardTrustLocked);
-    expect((await call(server, 'POST', apiPaths.getSysKeyData, { devicePublicKey: attacker.publicKey })).body.code).toBe(codes.readerNotTrusted);
+    expect((await fetchKey(server, attacker)).body.code).toBe(codes.readerNotTrusted);
     const log = await logOf(await signInAdmin('sysadmin', 'Sysadmin#2026', '1001'));
     expect(trustEntries(log)).toContain(`locked system key card ${keyCardFixedNo}`);
     // the lock ends: the card with the customer password works again
     server.clock.advance(61_000);
-    expect((await keyCardCall(attacker.publicKey, { customerPwd })).body.code).toBe(0);
+    expect((await keyCardCall(attacker, { customerPwd })).body.code).toBe(0);
   });
 
   it('after the set-up a mother-card swipe (or a copy of its bytes) trusts no new card issuer', async () => {
     const copyHolder = sm2.generateKeyPairHex();
     const swipe = await swipeMother(server, installed.motherImage, copyHolder.publicKey);
     expect(swipe.body.code).toBe(0);
-    const key = await call(server, 'POST', apiPaths.getSysKeyData, { devicePublicKey: copyHolder.publicKey }, { token: swipe.body.data.token });
+    const key = await fetchKey(server, copyHolder, { token: swipe.body.data.token });
     expect(key.body.code).toBe(codes.readerNotTrusted);
     // nor the issuer the token names, although it read the mother card; one trusted before still gets the key
-    expect((await call(server, 'POST', apiPaths.getSysKeyData, { devicePublicKey: testIssuer.publicKey }, { token: (await swipeMother(server, installed.motherImage)).body.data.token })).body.code).toBe(codes.readerNotTrusted);
-    expect((await call(server, 'POST', apiPaths.getSysKeyData, { devicePublicKey: operatorPc.publicKey }, { token: swipe.body.data.token })).body.code).toBe(0);
+    expect((await fetchKey(server, testIssuer, { token: (await swipeMother(server, installed.motherImage)).body.data.token })).body.code).toBe(codes.readerNotTrusted);
+    expect((await fetchKey(server, operatorPc, { token: swipe.body.data.token })).body.code).toBe(0);
   });
 
   it('system key card actions are logged installation-wide: an administrator of another tenant sees them', async () => {

@@ -7,10 +7,11 @@ import { apiPaths, codeMessage, codes, loginTypes } from '@campus/contracts';
 import type { CardLoginSetting, GateSetupState, OperationLogRow, PreparedCardWrite, SuperAdmin, UserInfo } from '@campus/contracts';
 import { cardStateRoutes } from '../src/modules/card-management/card-state-routes.ts';
 import { cardTablePaths } from '../src/modules/card-management/card-table-routes.ts';
+import { trustedIssuerPaths } from '../src/modules/card-management/trusted-issuer-routes.ts';
 import { cardLifecyclePaths } from '../src/modules/card-management/card-lifecycle-routes.ts';
 import { attachServer, call, databases, startServer, tempDir } from './helpers.ts';
 import type { TestServer } from './helpers.ts';
-import { adminCardFixedNo, cardLogin, cardPassword, customerNo, customerPassword, gateEnv, hex, install, keyCardFixedNo, motherFixedNo, recoverFromMother, sealed, state, swipeMother, testIssuer } from './gate-helpers.ts';
+import { adminCardFixedNo, cardLogin, cardPassword, customerNo, customerPassword, gateEnv, hex, install, keyCardFixedNo, motherFixedNo, recoverFromMother, sealed, fetchKey, signedChallenge, state, swipeMother, testIssuer } from './gate-helpers.ts';
 import type { Installed } from './gate-helpers.ts';
 
 describe.each(databases)('gate set-up (%s)', (kind) => {
@@ -148,34 +149,37 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
 
     it('seals the system key only to a trusted card issuer: during the set-up, the one that read the mother card', async () => {
       const device = testIssuer;
-      const untrusted = await call(server, 'POST', apiPaths.getSysKeyData, { devicePublicKey: device.publicKey });
+      const untrusted = await fetchKey(server, device);
       expect(untrusted.body.code).toBe(codes.readerNotTrusted);
       // the master-card token names the issuer that read the mother card: it trusts no other one
       const elsewhere = sm2.generateKeyPairHex();
-      expect((await call(server, 'POST', apiPaths.getSysKeyData, { devicePublicKey: elsewhere.publicKey }, { token: masterToken })).body.code).toBe(codes.readerNotTrusted);
-      const trusted = await call<{ sysKeyData: string }>(server, 'POST', apiPaths.getSysKeyData, { devicePublicKey: device.publicKey }, { token: masterToken });
+      expect((await fetchKey(server, elsewhere, { token: masterToken })).body.code).toBe(codes.readerNotTrusted);
+      const trusted = await fetchKey(server, device, { token: masterToken });
       expect(trusted.body.code).toBe(0);
       const opened = Buffer.from(sm2.doDecrypt(trusted.body.data.sysKeyData, device.privateKey, 1, { output: 'array' }) as Uint8Array);
       const key = recoverFromMother(motherImage);
       expect(opened.equals(Buffer.concat([key, systemKeyId(key)]))).toBe(true);
       // trusted from now on, without a token
-      expect((await call(server, 'POST', apiPaths.getSysKeyData, { devicePublicKey: device.publicKey })).body.code).toBe(0);
+      expect((await fetchKey(server, device)).body.code).toBe(0);
       // another issuer with the system key card; a changed key card is refused
       const other = sm2.generateKeyPairHex();
       const changed = Buffer.from(keyCardImage);
       changed[30] = (changed[30] ?? 0) ^ 1;
       const customerPwd = sm3Hex(customerPassword);
-      expect((await call(server, 'POST', apiPaths.getGmSysKeyData, { devicePublicKey: other.publicKey, fixedNo: keyCardFixedNo, image: hex(changed), customerPwd })).body.code).toBe(codes.cardNotValid);
-      expect((await call(server, 'POST', apiPaths.getGmSysKeyData, { devicePublicKey: other.publicKey, fixedNo: keyCardFixedNo, image: hex(keyCardImage), customerPwd })).body.code).toBe(0);
-      expect((await call(server, 'POST', apiPaths.getSysKeyData, { devicePublicKey: other.publicKey })).body.code).toBe(0);
+      expect((await call(server, 'POST', apiPaths.getGmSysKeyData, { devicePublicKey: other.publicKey, ...(await signedChallenge(server, other)), fixedNo: keyCardFixedNo, image: hex(changed), customerPwd })).body.code).toBe(codes.cardNotValid);
+      expect((await call(server, 'POST', apiPaths.getGmSysKeyData, { devicePublicKey: other.publicKey, ...(await signedChallenge(server, other)), fixedNo: keyCardFixedNo, image: hex(keyCardImage), customerPwd })).body.code).toBe(0);
+      expect((await fetchKey(server, other)).body.code).toBe(0);
     });
 
     it('a public key of the right form that is no point of the curve is a bad request in the caller’s language, not a server error', async () => {
       // found by the route fuzzer: sm-crypto-v2 throws for such a key, and the throw became HTTP 500
       const offCurve = `04${'0'.repeat(128)}`;
+      // a challenge of the right form: the key's check comes first
+      const signed = { challenge: 'A'.repeat(43), hostName: 'operator-pc', signature: '0'.repeat(128) };
       for (const [path, body] of [
-        [apiPaths.getSysKeyData, { devicePublicKey: offCurve }],
-        [apiPaths.getGmSysKeyData, { devicePublicKey: offCurve, fixedNo: keyCardFixedNo, image: hex(keyCardImage), customerPwd: sm3Hex(customerPassword) }],
+        [apiPaths.getSysKeyChallenge, { devicePublicKey: offCurve }],
+        [apiPaths.getSysKeyData, { devicePublicKey: offCurve, ...signed }],
+        [apiPaths.getGmSysKeyData, { devicePublicKey: offCurve, ...signed, fixedNo: keyCardFixedNo, image: hex(keyCardImage), customerPwd: sm3Hex(customerPassword) }],
       ] as const) {
         for (const language of ['zh-MO', 'en-US'] as const) {
           const reply = await call(server, 'POST', path, body, { token: masterToken, language });
@@ -349,6 +353,7 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
         ...cardStateRoutes.flatMap((route) => [route.admin, route.key]),
         ...cardTablePaths,
         ...cardLifecyclePaths,
+        ...trustedIssuerPaths,
         apiPaths.systemKeyCardCheckCanIssue,
         apiPaths.systemKeyCardAdd,
         apiPaths.gmSetIssueSecretCard,
@@ -541,7 +546,7 @@ describe.each(databases)('gate set-up (%s)', (kind) => {
   it('outside gate deployments every card call answers notGateSystem, in the reply its route describes', async () => {
     const server = await startServer(kind);
     try {
-      for (const path of [apiPaths.gmIsSystemInit, apiPaths.addGmInitData, apiPaths.gmMasterCardVerify, apiPaths.systemKeyCardAdd, apiPaths.cardLogin, apiPaths.getSysKeyData, apiPaths.verifyGmPassword]) {
+      for (const path of [apiPaths.gmIsSystemInit, apiPaths.addGmInitData, apiPaths.gmMasterCardVerify, apiPaths.systemKeyCardAdd, apiPaths.cardLogin, apiPaths.getSysKeyData, apiPaths.getSysKeyChallenge, apiPaths.trustedIssuerList, apiPaths.verifyGmPassword]) {
         const reply = await call(server, 'POST', path, {}, { language: 'en-US' });
         expect(reply.body, path).toEqual({ code: codes.notGateSystem, msg: codeMessage(codes.notGateSystem, 'en-US'), data: null });
         // found by the route fuzzer: a business failure answered with HTTP 200 broke the route's 200 reply schema

@@ -263,17 +263,17 @@ describe('campus migrate and version', () => {
     const dataDir = tempDir();
     try {
       const handle = openDatabase({ databaseUrl: null, sqliteFile: path.join(dataDir, 'campus.db') });
-      await migrateUpTo(handle.db, handle.dialect, '0017_change_stamps');
+      await migrateUpTo(handle.db, handle.dialect, '0018_card_issue_history');
       await handle.close();
       const env = { NODE_ENV: 'test', DATA_DIR: dataDir };
       const dry = await campus(['migrate', '--dry-run'], env);
       expect(dry.code).toBe(0);
       expect(dry.stdout).toContain('Would apply 5 migration(s)');
-      expect(dry.stdout).toContain('  0018_card_issue_history\n  0019_master_token_issuer\n  0021_installation_admin\n  0022_customer_password_guard\n  0023_card_login_setting\n');
-      expect((await campus(['version'], env)).stdout).toMatch(/Schema 0017_change_stamps \(this release's is 0023_\w+: run campus migrate\)/);
+      expect(dry.stdout).toContain('  0019_master_token_issuer\n  0020_trusted_issuer_registry\n  0021_installation_admin\n  0022_customer_password_guard\n  0023_card_login_setting\n');
+      expect((await campus(['version'], env)).stdout).toMatch(/Schema 0018_card_issue_history \(this release's is 0023_\w+: run campus migrate\)/);
       const real = await campus(['migrate'], env);
       expect(real.code).toBe(0);
-      expect(real.stdout).toBe('Applied 0018_card_issue_history\nApplied 0019_master_token_issuer\nApplied 0021_installation_admin\nApplied 0022_customer_password_guard\nApplied 0023_card_login_setting\nThe database is at 0023_card_login_setting.\n');
+      expect(real.stdout).toBe('Applied 0019_master_token_issuer\nApplied 0020_trusted_issuer_registry\nApplied 0021_installation_admin\nApplied 0022_customer_password_guard\nApplied 0023_card_login_setting\nThe database is at 0023_card_login_setting.\n');
       expect((await campus(['migrate', '--dry-run'], env)).stdout).toBe('The database is up to date (0023_card_login_setting).\n');
       const version = await campus(['version'], env);
       expect(version.stdout).toMatch(/^campus-shell \d+\.\d+\.\d+\.\d+\nNode\.js v\d+/);

@@ -61,6 +61,14 @@ describe.each(databases)('the gate set-up through the card issuer (%s)', (kind) 
     });
     return (await res.json()) as IssuerReply<T>;
   }
+  /** GetSysKeyData as the shell sends it: a server challenge, signed by the issuer (SignKeyChallenge), for its public key. */
+  async function fetchKeyThroughIssuer(token?: string) {
+    const challenge = await call<{ challenge: string }>(server, 'POST', apiPaths.getSysKeyChallenge, { devicePublicKey });
+    const signed = await device<{ challenge: string; hostName: string; signature: string }>(cardIssuerPaths.signKeyChallenge, { challenge: challenge.body.data.challenge });
+    expect(signed.code).toBe(0);
+    return call<{ sysKeyData: string }>(server, 'POST', apiPaths.getSysKeyData, { devicePublicKey, ...signed.data }, token === undefined ? {} : { token });
+  }
+
 
   async function sealed(password: string): Promise<string> {
     const complexity = await call<PasswordComplexity>(server, 'GET', apiPaths.passwordComplexity);
@@ -99,7 +107,7 @@ describe.each(databases)('the gate set-up through the card issuer (%s)', (kind) 
     const verified = await call<{ token: string }>(server, 'POST', apiPaths.gmMasterCardVerify, { sysKeyCode: read.data.sysKeyCode, customerNo: read.data.customerNo, customerPwd: read.data.customerPwd, devicePublicKey });
     expect(verified.body.code).toBe(0);
     masterToken = verified.body.data.token;
-    const keyData = await call<{ sysKeyData: string }>(server, 'POST', apiPaths.getSysKeyData, { devicePublicKey }, { token: masterToken });
+    const keyData = await fetchKeyThroughIssuer(masterToken);
     expect((await device(cardIssuerPaths.init, { sysKeyData: keyData.body.data.sysKeyData })).code).toBe(0);
   });
 
@@ -145,7 +153,7 @@ describe.each(databases)('the gate set-up through the card issuer (%s)', (kind) 
     expect((await device(cardIssuerPaths.addIdentity, { cardDeviceToken: deviceToken })).code).toBe(0);
     expect((await device(cardIssuerPaths.setGateway, { gatewayAddr: server.url })).code).toBe(readerCodes.noSystemKey);
     // the same issuer (same device key in its data folder) is trusted: no token needed
-    const keyData = await call<{ sysKeyData: string }>(server, 'POST', apiPaths.getSysKeyData, { devicePublicKey });
+    const keyData = await fetchKeyThroughIssuer();
     expect(keyData.body.code).toBe(0);
     expect((await device(cardIssuerPaths.init, { sysKeyData: keyData.body.data.sysKeyData })).code).toBe(0);
     expect((await device(cardIssuerPaths.setGateway, { gatewayAddr: server.url })).code).toBe(0);

@@ -243,7 +243,9 @@ describe.each(databases)('a server killed in the middle of a flow (%s)', (kind) 
       const mother = await device<{ sysKeyCode: string; customerNo: string; customerPwd: string }>(cardIssuerPaths.readMasterCard);
       const pairing = await device<{ devicePublicKey: string }>(cardIssuerPaths.addIdentity, { cardDeviceToken: deviceToken });
       masterToken = (await post<{ token: string }>(apiPaths.gmMasterCardVerify, { sysKeyCode: mother.data.sysKeyCode, customerNo: mother.data.customerNo, customerPwd: mother.data.customerPwd, devicePublicKey: pairing.data.devicePublicKey })).body.data.token;
-      const keyData = await post<{ sysKeyData: string }>(apiPaths.getSysKeyData, { devicePublicKey: pairing.data.devicePublicKey }, masterToken);
+      const challenge = await post<{ challenge: string }>(apiPaths.getSysKeyChallenge, { devicePublicKey: pairing.data.devicePublicKey });
+      const signed = await device<{ challenge: string; hostName: string; signature: string }>(cardIssuerPaths.signKeyChallenge, { challenge: challenge.body.data.challenge });
+      const keyData = await post<{ sysKeyData: string }>(apiPaths.getSysKeyData, { devicePublicKey: pairing.data.devicePublicKey, ...signed.data }, masterToken);
       expect((await device(cardIssuerPaths.init, { sysKeyData: keyData.body.data.sysKeyData })).code).toBe(0);
 
       reader.place(keyCardNo!);

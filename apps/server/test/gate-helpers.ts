@@ -1,10 +1,10 @@
 import { expect } from 'vitest';
 import { sm2 } from 'sm-crypto-v2';
-import { customerKey, makeMotherCard, readMotherCard, sm3Hex, sm4DecryptBlock } from '@campus/card-crypto';
+import { customerKey, makeMotherCard, readMotherCard, signIssuerChallenge, sm3Hex, sm4DecryptBlock } from '@campus/card-crypto';
 import { apiPaths } from '@campus/contracts';
-import type { GateSetupState, PasswordComplexity, PreparedCardWrite } from '@campus/contracts';
+import type { GateSetupState, PasswordComplexity, PreparedCardWrite, SignedKeyChallenge, SysKeyChallenge } from '@campus/contracts';
 import { call } from './helpers.ts';
-import type { TestServer } from './helpers.ts';
+import type { CallOptions, TestServer } from './helpers.ts';
 
 /** A server the calls go to: a test server, or a node process (server-nodes.ts). */
 type Server = Pick<TestServer, 'url'>;
@@ -48,6 +48,22 @@ export async function initialise(server: Server): Promise<{ motherImage: Buffer 
 
 /** The card issuer the tests' mother-card swipes are read by (a master-card token names it). */
 export const testIssuer = sm2.generateKeyPairHex();
+
+/** A card issuer's key pair, as its device-key.json holds it. */
+export type IssuerKeys = { publicKey: string; privateKey: string };
+
+/** What the card issuer `keys` answers to SignKeyChallenge for a fresh challenge of the server. */
+export async function signedChallenge(server: Server, keys: IssuerKeys, hostName = 'operator-pc'): Promise<SignedKeyChallenge> {
+  const reply = await call<SysKeyChallenge>(server, 'POST', apiPaths.getSysKeyChallenge, { devicePublicKey: keys.publicKey });
+  expect(reply.body.code, reply.body.msg).toBe(0);
+  const { challenge } = reply.body.data;
+  return { challenge, hostName, signature: signIssuerChallenge(keys.privateKey, keys.publicKey, challenge, hostName) };
+}
+
+/** GetSysKeyData as the shell sends it for the issuer `keys`: its public key and a signed challenge. */
+export async function fetchKey(server: Server, keys: IssuerKeys, options: CallOptions = {}) {
+  return call<{ sysKeyData: string }>(server, 'POST', apiPaths.getSysKeyData, { devicePublicKey: keys.publicKey, ...(await signedChallenge(server, keys)) }, options);
+}
 
 /** A mother-card swipe with the customer password typed (needed after the set-up; `null` types none). */
 export async function swipeMother(server: Server, motherImage: Buffer, devicePublicKey: string = testIssuer.publicKey, customerPwdDigest: string | null = sm3Hex(customerPassword)) {

@@ -1,4 +1,6 @@
+import { apiPaths } from '@campus/contracts';
 import { http, type HttpCall, type Transport } from '../src/lib/request.ts';
+import { keyChallenge } from './fake-issuer.ts';
 
 /** One call the fake server saw: its path, method and body (JSON parsed; FormData as sent). */
 export interface SeenCall {
@@ -13,11 +15,17 @@ export type FakeAnswer = { data: unknown } | { envelope: { code: number; msg: st
 
 export type FakeRoutes = Record<string, (call: SeenCall) => FakeAnswer | Promise<FakeAnswer>>;
 
+/** What every fake server answers unless told otherwise: the key challenge each key fetch starts with. */
+const defaultRoutes: FakeRoutes = {
+  [apiPaths.getSysKeyChallenge]: () => ({ data: { challenge: keyChallenge, expiresIn: 60 } }),
+};
+
 /**
- * Installs a fake transport on the shell's request layer: each path answers through its handler,
- * anything else answers 404. Returns the list of calls seen, in order.
+ * Installs a fake transport on the shell's request layer: each path answers through its handler (or a default
+ * route), anything else answers 404. Returns the list of calls seen, in order.
  */
-export function installFakeApi(routes: FakeRoutes): SeenCall[] {
+export function installFakeApi(given: FakeRoutes): SeenCall[] {
+  const routes = { ...defaultRoutes, ...given };
   const seen: SeenCall[] = [];
   const transport: Transport = async (config) => {
     const url = config.url;

@@ -14,6 +14,10 @@ export interface IssuerCall {
 
 export const devicePublicKey = '04' + 'ab'.repeat(64);
 
+/** The server's key challenge in the fake server (renderCardScreen), and the fake issuer's SignKeyChallenge answer. */
+export const keyChallenge = 'C'.repeat(43);
+export const signedKeyChallenge = { challenge: keyChallenge, hostName: 'operator-pc', signature: 'cd'.repeat(64) };
+
 /**
  * A fake local card issuer behind the issuer client's fetch. Each path answers its queued answers in turn and
  * then keeps answering the last one; pairing succeeds unless told otherwise; any other path answers success.
@@ -24,6 +28,7 @@ export function fakeIssuer() {
   const on = (path: string, ...answers: IssuerAnswer[]) => queues.set(path, answers);
   on(cardIssuerPaths.addIdentity, { code: 0, data: { deviceId: 'D1', devicePublicKey, readerName: 'virtual' } });
   on(cardIssuerPaths.switchIdentity, { code: 0, data: { deviceId: 'D1' } });
+  on(cardIssuerPaths.signKeyChallenge, { code: 0, data: signedKeyChallenge });
   forgetPairing();
   setIssuerFetch(async (input, init) => {
     const path = new URL(String(input)).pathname;
@@ -33,8 +38,9 @@ export function fakeIssuer() {
     if (answer instanceof Error) throw answer;
     return new Response(JSON.stringify({ msg: 'ok', data: null, ...answer }), { headers: { 'content-type': 'application/json' } });
   });
-  /** The card calls seen, without the pairing calls. */
-  const cardCalls = () => calls.filter((call) => call.path !== cardIssuerPaths.addIdentity && call.path !== cardIssuerPaths.switchIdentity);
+  /** The card calls seen, without the pairing calls and the key challenge's signing (asserted where it matters). */
+  const deviceCalls: readonly string[] = [cardIssuerPaths.addIdentity, cardIssuerPaths.switchIdentity, cardIssuerPaths.signKeyChallenge];
+  const cardCalls = () => calls.filter((call) => !deviceCalls.includes(call.path));
   return { calls, cardCalls, on };
 }
 

@@ -123,6 +123,12 @@ export const apiPaths = {
   gmSetIssueSuperAdminCard: '/iot-login/api/v1.0/GMAccount/SetIssueSuperAdminCard',
   /** {oprtId} → {canIssue}: whether an operator may get a login card now (master-card token or session). */
   operatorIsCanIssueCard: '/qy/api/Operator/IsCanIssueCard',
+  /** {devicePublicKey} → SysKeyChallenge: a one-time challenge the card issuer signs for GetSysKeyData / GetGMSysKeyData. */
+  getSysKeyChallenge: '/qy/api/SystemUsedCardKind/GetSysKeyChallenge',
+  /** → TrustedIssuerRow[]: the registry of trusted card issuers (system administrator or master-card token). */
+  trustedIssuerList: '/qy/api/SystemUsedCardKind/TrustedIssuerList',
+  /** {deviceId} → null: revokes a trusted card issuer for good (system administrator or master-card token). */
+  trustedIssuerRevoke: '/qy/api/SystemUsedCardKind/RevokeTrustedIssuer',
   /** SysKeyDataRequest → {sysKeyData}: the system key sealed to a trusted card issuer (a master-card token trusts it). */
   getSysKeyData: '/qy/api/SystemUsedCardKind/GetSysKeyData',
   /** GmSysKeyDataRequest → {sysKeyData}: the system key card on the reader trusts the issuer, then as GetSysKeyData. */

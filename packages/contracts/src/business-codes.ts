@@ -98,6 +98,12 @@ export const codes = {
   /** A name a manifest or an operator gives holds a control or format character, or '<' / '>'. */
   displayTextInvalid: 268,
   subAppPathClimbsOut: 269,
+  // the registry of trusted card issuers (issue 46 item 1, docs/cards.md "Trusted issuers")
+  issuerTrustExpired: 271,
+  issuerTrustRevoked: 272,
+  issuerChallengeInvalid: 273,
+  issuerKeyFetchTooOften: 274,
+  trustedIssuerUnknown: 275,
   // what the whole installation serves against what one tenant governs (docs/installation-and-tenants.md)
   /** The act changes what every tenant is served (sub-app registrations, licences): an installation administrator only (403). */
   installationAdminRequired: 281,

@@ -2,6 +2,8 @@
 export const cardIssuerPaths = {
   addIdentity: '/api/AuthDevice/AddIdentity',
   switchIdentity: '/api/AuthDevice/SwitchIdentity',
+  signKeyChallenge: '/api/AuthDevice/SignKeyChallenge',
+  newDeviceKey: '/api/AuthDevice/NewDeviceKey',
   init: '/api/GMSystemCard/Init',
   setGateway: '/api/GMSystemCard/SetGateWay',
   readMasterCard: '/api/GMSystemCard/ReadMasterCard',
@@ -47,6 +49,15 @@ export interface PairReply {
   /** The issuer's SM2 public key (uncompressed hex): the server seals the system key data to it. */
   devicePublicKey: string;
   readerName: string;
+}
+/** SignKeyChallenge: the server's key challenge (GetSysKeyChallenge) to be signed by the issuer's private key. */
+export interface SignKeyChallengeRequest {
+  challenge: string;
+}
+/** NewDeviceKey: the issuer's new key pair (the old one was revoked); pair again or use these. */
+export interface NewDeviceKeyReply {
+  deviceId: string;
+  devicePublicKey: string;
 }
 export interface InitRequest {
   /** Hex of SM2 (C1C3C2) of the system key ‖ its key id, sealed by the server to devicePublicKey. */

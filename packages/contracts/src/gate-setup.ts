@@ -124,9 +124,44 @@ export interface SuperAdminIssueRequest {
   sealedPwd: string;
 }
 
-export interface SysKeyDataRequest {
+/** GetSysKeyChallenge: what the card issuer signs to prove it holds its private key (one use, a minute). */
+export interface SysKeyChallenge {
+  challenge: string;
+  expiresIn: number;
+}
+
+/** What the card issuer's SignKeyChallenge answers, sent on with the key calls. */
+export interface SignedKeyChallenge {
+  challenge: string;
+  /** The operator PC's name as the issuer reports it (signed with the challenge). */
+  hostName: string;
+  /** SM2 signature (SM3 with the default user id, r‖s hex) of issuerChallengeMessage(challenge, hostName). */
+  signature: string;
+}
+
+export interface SysKeyDataRequest extends SignedKeyChallenge {
   /** The card issuer's SM2 public key (AddIdentity answers it). */
   devicePublicKey: string;
+}
+
+/** One row of the trusted card issuers' registry (docs/cards.md "Trusted issuers"). */
+export interface TrustedIssuerRow {
+  deviceId: string;
+  hostName: string;
+  /** 'master-card' or 'key-card:<fixedNo>'. */
+  trustedBy: string;
+  /** Who made the last trust: the address it came from. */
+  clientIp: string;
+  firstTrustedAt: number;
+  /** The last trust or renewal; the trust ends at expiresAt. */
+  trustedAt: number;
+  expiresAt: number;
+  /** The last key fetch (0: none since the trust). */
+  lastFetchAt: number;
+  lastFetchIp: string;
+  state: 'trusted' | 'expired' | 'revoked';
+  revokedAt: number | null;
+  revokedBy: string | null;
 }
 
 export interface GmSysKeyDataRequest extends SysKeyDataRequest {

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { blankImage, classifyCard, readHeader, readMotherCard, trimImage } from '@campus/card-crypto';
 import type { CardType } from '@campus/card-crypto';
 import { apiPaths, cardDeviceTokenHeader, cardIssuerPaths, readerCodes } from '@campus/contracts';
-import type { CanClearReply, CanIssueReply, CardReadReply, Envelope, MasterCardReadReply, PairReply } from '@campus/contracts';
+import type { CanClearReply, CanIssueReply, CardReadReply, Envelope, MasterCardReadReply, NewDeviceKeyReply, PairReply, SignedKeyChallenge } from '@campus/contracts';
 import { ok } from '../http/envelope.ts';
 import { RelayedFailure } from '../http/relayed-failure.ts';
 import type { CardOnReader, CardReader } from '../readers/card-reader.ts';
@@ -96,6 +96,21 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
       return ok(request, { deviceId: identity.deviceId });
     },
   );
+
+  // ---- the device key: proving it to the server, replacing a revoked one ----
+
+  card(
+    cardIssuerPaths.signKeyChallenge,
+    "Signs the server's one-time key challenge (GetSysKeyChallenge) and this PC's name with the device key: the server seals the system key only for it",
+    Type.Object({ challenge: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$' }) }),
+    async (body): Promise<SignedKeyChallenge> => ({ challenge: body.challenge, ...identity.signChallenge(body.challenge) }),
+  );
+
+  card(cardIssuerPaths.newDeviceKey, 'Replaces the device key pair with a new one (a system administrator revoked the old one); the system key held is dropped', Type.Object({}), async (): Promise<NewDeviceKeyReply> => {
+    identity.renew();
+    session.systemKey = null;
+    return { deviceId: identity.deviceId, devicePublicKey: identity.publicKey };
+  });
 
   // ---- the system key and the gateway ----
 

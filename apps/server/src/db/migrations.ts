@@ -4,6 +4,7 @@ import type { DB } from './schema.ts';
 import type { Dialect } from './database.ts';
 import { createChangeStamps } from './change-stamps.ts';
 import { keepCardIssueHistory } from './card-issue-history.ts';
+import { addTrustedIssuerRegistry } from './trusted-issuer-registry.ts';
 
 /** In-code migrations, applied in name order on start. Never edit one that shipped: add a new one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -444,6 +445,13 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0019_master_token_issuer': {
       async up(db) {
         await db.schema.alterTable('master_card_tokens').addColumn('device_public_key', 'text').execute();
+      },
+    },
+    // the registry of trusted card issuers (issue 46 item 1): a trust expires and can be revoked, a key fetch answers
+    // a one-time challenge; the trusts made before have no end and are taken as expired (renewed at the next swipe)
+    '0020_trusted_issuer_registry': {
+      async up(db) {
+        await addTrustedIssuerRegistry(db);
       },
     },
     // what the whole installation serves (sub-app registrations, licences) is changed over HTTP only by an account the

@@ -281,10 +281,32 @@ export interface MasterCardTokensTable {
 export interface TrustedCardIssuersTable {
   // gm-account: card issuers the system key may be sealed to (by their SM2 public key)
   public_key: string;
-  /** 'master-card' or 'key-card:<fixedNo>'. */
+  /** 'master-card' or 'key-card:<fixedNo>' (of the last trust or renewal). */
   trusted_by: string;
+  /** The first trust. */
   trusted_at: number;
+  /** The last key fetch (the trust's time until one). */
   last_used_at: number;
+  // 0020: the registry (docs/cards.md "Trusted issuers")
+  device_id: Generated<string>;
+  /** The PC's name as the issuer reported it in its signed challenge. */
+  host_name: Generated<string>;
+  /** The address of the last trust or renewal. */
+  client_ip: Generated<string>;
+  renewed_at: Generated<number>;
+  expires_at: Generated<number>;
+  last_fetch_ip: Generated<string>;
+  revoked_at: number | null;
+  revoked_by: string | null;
+}
+
+export interface IssuerKeyChallengesTable {
+  // gm-account: one-time challenges a card issuer signs to fetch the system key (0020)
+  challenge_hash: string;
+  device_public_key: string;
+  client_ip: string;
+  created_at: number;
+  expires_at: number;
 }
 
 export interface SystemKeyCardsTable {
@@ -363,6 +385,7 @@ export interface DB {
   prepared_card_writes: PreparedCardWritesTable;
   master_card_tokens: MasterCardTokensTable;
   trusted_card_issuers: TrustedCardIssuersTable;
+  issuer_key_challenges: IssuerKeyChallengesTable;
   system_key_cards: SystemKeyCardsTable;
   admin_login_cards: AdminLoginCardsTable;
   change_stamps: ChangeStampsTable;

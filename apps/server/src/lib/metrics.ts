@@ -52,6 +52,18 @@ const databaseErrors = new Counter({
   registers: [metricsRegistry],
 });
 
+const issuerKeyFetches = new Counter({
+  name: 'campus_issuer_key_fetches_total',
+  help: 'System key requests of card issuers, by result (trusted, renewed, fetched; refused: challenge, untrusted, expired, revoked, rate_limited)',
+  labelNames: ['result'] as const,
+  registers: [metricsRegistry],
+});
+const issuerRevocations = new Counter({
+  name: 'campus_issuer_revocations_total',
+  help: 'Trusted card issuers revoked by a system administrator',
+  registers: [metricsRegistry],
+});
+
 export interface ScrapeSources {
   /** Sessions not ended nor expired (one cheap count). */
   activeSessions: () => Promise<number>;
@@ -103,6 +115,16 @@ export function countLockout(scope: 'account' | 'address'): void {
 
 export function countCardOperation(operation: string, result: 'ok' | 'refused' | 'failed'): void {
   cardOperations.inc({ operation, result });
+}
+
+export type IssuerKeyFetchResult = 'trusted' | 'renewed' | 'fetched' | 'challenge' | 'untrusted' | 'expired' | 'revoked' | 'rate_limited';
+
+export function countIssuerKeyFetch(result: IssuerKeyFetchResult): void {
+  issuerKeyFetches.inc({ result });
+}
+
+export function countIssuerRevocation(): void {
+  issuerRevocations.inc();
 }
 
 export function countDatabaseError(kind: 'unavailable' | 'storage_full'): void {

@@ -3,11 +3,11 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import type { TenantSettings } from '@campus/contracts';
-import { apiPaths, cardIssuerPaths } from '@campus/contracts';
+import { apiPaths, cardIssuerPaths, codes } from '@campus/contracts';
 import { installFakeApi } from '../../test/fake-api.ts';
 import { gateSettings } from '../../test/render-card-screen.tsx';
 import { forgetPairing, issuerCall, setIssuerFetch } from './card-issuer.ts';
-import { readerStep } from './card-flow.ts';
+import { CardFlowError, readerStep } from './card-flow.ts';
 import type { FlowContext } from './card-flow.ts';
 import { CardReaderDialog } from './card-reader-dialog.tsx';
 import { i18n } from './i18n.ts';
@@ -89,5 +89,18 @@ describe('the card reader dialog', () => {
     // the issuer's own port needs no setting
     expect(said).not.toHaveTextContent('CARD_ISSUER_PORT');
     expect(screen.getByRole('link', { name: '開啟工具頁面' })).toHaveAttribute('target', '_blank');
+  });
+  it('a card issuer refused for its trust (expired, revoked) shows the server’s message and the way to renew it', async () => {
+    installFakeApi({});
+    const expired = async () => {
+      throw new CardFlowError("This card reader's trust has expired", codes.issuerTrustExpired);
+    };
+    render(
+      <MemoryRouter initialEntries={['/system-keycard']}>
+        <CardReaderDialog open title="Read" flow={expired} onClose={() => {}} />
+      </MemoryRouter>,
+    );
+    expect(await screen.findByText("This card reader's trust has expired")).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Renew the trust of this card reader (system key card and customer password)' })).toHaveAttribute('href', '/re-swipe-sys-sceret?from=%2Fsystem-keycard');
   });
 });

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Alert, Button, Modal, Result, Spin } from 'antd';
-import { cardTimings, localDeviceServicePort } from '@campus/contracts';
+import { Link, useInRouterContext, useLocation } from 'react-router-dom';
+import { cardTimings, codes, localDeviceServicePort } from '@campus/contracts';
 import { useTranslation } from './use-translation.ts';
 import { issuerBaseUrl } from './card-issuer.ts';
 import { useCardFlow } from './use-card-flow.ts';
@@ -45,9 +46,26 @@ function IssuerStartAdvice() {
   );
 }
 
-/** What the reader is doing, a failure with its advice, or the success: shared by the dialog and the swipe screens. */
-export function CardFlowStatus({ view }: { view: CardFlowView }) {
+/** The server refused the issuer the system key for its trust (never made, expired, revoked): the renew step can help. */
+const trustRefusals: readonly number[] = [codes.readerNotTrusted, codes.issuerTrustExpired, codes.issuerTrustRevoked];
+const renewTrustPath = '/re-swipe-sys-sceret';
+
+/** The way to the renew step (the system key card with the customer password), coming back here after it. */
+function RenewTrustLink() {
   const { t } = useTranslation();
+  const { pathname } = useLocation();
+  if (pathname === renewTrustPath) return null;
+  return <Link to={`${renewTrustPath}?from=${encodeURIComponent(pathname)}`}>{t('cardReader.renewTrust')}</Link>;
+}
+
+/**
+ * What the reader is doing, a failure with its advice, or the success: shared by the dialog and the swipe screens.
+ * `renewAdvice`: a refusal of the issuer's trust links to the renew step (the card sign-in has its own link).
+ */
+export function CardFlowStatus({ view, renewAdvice = true }: { view: CardFlowView; renewAdvice?: boolean }) {
+  const { t } = useTranslation();
+  const inRouter = useInRouterContext();
+  const renew = renewAdvice && inRouter && view.kind === 'failed' && view.code !== null && trustRefusals.includes(view.code);
   return (
     <div className="campus-card-dialog" aria-live="polite">
       {view.kind === 'working' ? (
@@ -57,7 +75,7 @@ export function CardFlowStatus({ view }: { view: CardFlowView }) {
           {view.progress.detail ? <p className="campus-card-dialog__detail">{view.progress.detail}</p> : null}
         </div>
       ) : null}
-      {view.kind === 'failed' ? <Alert type="error" showIcon role="alert" title={view.message} description={view.notInstalled ? <IssuerStartAdvice /> : undefined} /> : null}
+      {view.kind === 'failed' ? <Alert type="error" showIcon role="alert" title={view.message} description={view.notInstalled ? <IssuerStartAdvice /> : renew ? <RenewTrustLink /> : undefined} /> : null}
       {view.kind === 'done' ? <Result status="success" title={view.text} /> : null}
     </div>
   );

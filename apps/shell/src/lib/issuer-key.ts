@@ -1,4 +1,4 @@
-import type { SysKeyDataReply } from '@campus/contracts';
+import type { SignedKeyChallenge, SysKeyChallenge, SysKeyDataReply } from '@campus/contracts';
 import { apiPaths, cardIssuerPaths, readerCodes } from '@campus/contracts';
 import { issuerCall, issuerPublicKey } from './card-issuer.ts';
 import { CardFlowError, readerStep, serverStep } from './card-flow.ts';
@@ -6,12 +6,23 @@ import type { CardPhase, FlowContext } from './card-flow.ts';
 import * as storage from './storage.ts';
 
 /**
+ * The issuer's proof that it holds its device key (issue 46 item 1): a one-time challenge of the server, signed by
+ * the issuer with the PC's name. The key calls (GetSysKeyData, GetGMSysKeyData) take it with the public key.
+ */
+export async function signedKeyChallenge(ctx: FlowContext, devicePublicKey: string): Promise<SignedKeyChallenge> {
+  const { challenge } = await serverStep<SysKeyChallenge>(ctx, 'loadingKey', apiPaths.getSysKeyChallenge, { devicePublicKey });
+  return readerStep(ctx, 'loadingKey', () => issuerCall<SignedKeyChallenge>(cardIssuerPaths.signKeyChallenge, { challenge }));
+}
+
+/**
  * Loads the system key into the card issuer: the server seals it to the issuer's own public key (only for an
- * issuer it trusts; a master-card token makes it trusted), the issuer opens it and keeps it in memory.
+ * issuer whose trust is in effect; a master-card token during the set-up trusts it or renews the trust) once the
+ * issuer signed its challenge; the issuer opens it and keeps it in memory.
  */
 export async function loadSystemKey(ctx: FlowContext, withMasterToken: boolean): Promise<void> {
   const devicePublicKey = await readerStep(ctx, 'connecting', issuerPublicKey);
-  const { sysKeyData } = await serverStep<SysKeyDataReply>(ctx, 'loadingKey', apiPaths.getSysKeyData, { devicePublicKey }, { useMasterToken: withMasterToken });
+  const signed = await signedKeyChallenge(ctx, devicePublicKey);
+  const { sysKeyData } = await serverStep<SysKeyDataReply>(ctx, 'loadingKey', apiPaths.getSysKeyData, { devicePublicKey, ...signed }, { useMasterToken: withMasterToken });
   await readerStep(ctx, 'loadingKey', () => issuerCall(cardIssuerPaths.init, { sysKeyData }));
 }
 

@@ -13,6 +13,7 @@ import {
   GateSetupStateSchema,
   PrepareId,
   PreparedCardWriteReply,
+  SignedKeyChallengeFields,
   gateOnly,
 } from '../card-primitives/card-schemas.ts';
 import type { SystemKeyCardService } from '../system-key-card/system-key-card-service.ts';
@@ -128,15 +129,30 @@ export function registerGmAccountRoutes(app: App, deps: GmAccountRouteDeps) {
   );
 
   app.post(
+    apiPaths.getSysKeyChallenge,
+    {
+      onRequest: gate,
+      config: rateLimit,
+      schema: {
+        tags,
+        summary: 'A one-time challenge (a minute) the card issuer signs for GetSysKeyData or GetGMSysKeyData; limited per issuer and per address',
+        headers: languageHeaders,
+        body: Type.Object({ devicePublicKey: DevicePublicKey }),
+        response: { 200: envelope(Type.Object({ challenge: Type.String(), expiresIn: Type.Integer() })), ...failureReplies },
+      },
+    },
+    async (request) => ok(request, await gm.keyChallenge(request.body.devicePublicKey, request.ip)),
+  );
+  app.post(
     apiPaths.getSysKeyData,
     {
       onRequest: gate,
       config: rateLimit,
       schema: {
         tags,
-        summary: 'The system key sealed to a trusted card issuer; with a master-card token the issuer becomes trusted',
+        summary: 'The system key sealed to a card issuer whose trust is in effect and that signed its challenge; a master-card token (set-up unfinished) trusts or renews it',
         headers: tokenHeaders,
-        body: Type.Object({ devicePublicKey: DevicePublicKey }),
+        body: Type.Object({ devicePublicKey: DevicePublicKey, ...SignedKeyChallengeFields }),
         response: { 200: SysKeyDataReply, ...failureReplies },
       },
     },
@@ -144,7 +160,7 @@ export function registerGmAccountRoutes(app: App, deps: GmAccountRouteDeps) {
       const header = request.headers.token;
       const token = typeof header === 'string' ? header : undefined;
       const trustedBy = token !== undefined && (await gm.masterTokenMayTrust(token, request.body.devicePublicKey)) ? 'master-card' : null;
-      return ok(request, { sysKeyData: await gm.sysKeyDataFor(request.body.devicePublicKey, trustedBy, request.ip) });
+      return ok(request, { sysKeyData: await gm.sysKeyDataFor(request.body, trustedBy, request.ip) });
     },
   );
   app.post(
@@ -154,9 +170,9 @@ export function registerGmAccountRoutes(app: App, deps: GmAccountRouteDeps) {
       config: rateLimit,
       schema: {
         tags,
-        summary: 'The system key card on the reader with the customer password makes the card issuer trusted (failures counted, logged installation-wide); then the key sealed to it',
+        summary: 'The system key card on the reader with the customer password trusts the card issuer or renews its trust (failures counted, logged installation-wide); then the key sealed to it',
         headers: languageHeaders,
-        body: Type.Object({ devicePublicKey: DevicePublicKey, fixedNo: FixedNo, image: CardImage, customerPwd: Digest }),
+        body: Type.Object({ devicePublicKey: DevicePublicKey, fixedNo: FixedNo, image: CardImage, customerPwd: Digest, ...SignedKeyChallengeFields }),
         response: { 200: SysKeyDataReply, ...failureReplies },
       },
     },

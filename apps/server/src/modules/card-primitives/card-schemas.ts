@@ -13,6 +13,13 @@ export const CustomerNo = Type.String({ pattern: customerNoPattern.source, descr
 export const PrepareId = Type.String({ pattern: '^[A-Za-z0-9_-]{32}$', description: 'The prepareId phase one answered' });
 export const DevicePublicKey = Type.String({ pattern: '^04[0-9a-fA-F]{128}$', description: "The card issuer's SM2 public key (AddIdentity answers it)" });
 
+/** What the card issuer's SignKeyChallenge answered: the server's challenge signed with the issuer's private key. */
+export const SignedKeyChallengeFields = {
+  challenge: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$', description: 'The one-time challenge GetSysKeyChallenge answered for devicePublicKey' }),
+  hostName: Type.String({ pattern: '^[A-Za-z0-9._-]{1,63}$', description: "The operator PC's name as the card issuer reports it (signed with the challenge)" }),
+  signature: Type.String({ pattern: '^[0-9a-fA-F]{128}$', description: 'SM2 signature (SM3, default user id; r‖s hex) of the challenge and the host name, by the private key of devicePublicKey' }),
+};
+
 export const CardWriteConfirmBody = Type.Object({ prepareId: PrepareId, isSuccess: Type.Boolean({ description: 'Whether the card issuer wrote the prepared image' }) });
 
 export const PreparedCardWrite = Type.Object({ prepareId: Type.String(), fixedNo: Type.String(), image: Type.String(), alreadyWritten: Type.Boolean() });

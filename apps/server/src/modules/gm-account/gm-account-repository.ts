@@ -6,7 +6,7 @@ export type GateInstallationRow = Selectable<GateInstallationTable>;
 
 const rowId = 'this';
 
-/** The gate set-up's tables: the installation row, master-card tokens and trusted card issuers. */
+/** The gate set-up's tables: the installation row, master-card tokens (trusted card issuers: TrustedIssuerRepository). */
 export class GmAccountRepository {
   constructor(private readonly db: Kysely<DB>) {}
 
@@ -43,19 +43,5 @@ export class GmAccountRepository {
   /** The live master-card token of this hash, with the issuer it was made for; undefined when there is none. */
   liveMasterToken(tokenHash: string, now: number): Promise<{ device_public_key: string | null } | undefined> {
     return this.db.selectFrom('master_card_tokens').select('device_public_key').where('token_hash', '=', tokenHash).where('expires_at', '>', now).executeTakeFirst();
-  }
-
-  async trustIssuer(publicKey: string, trustedBy: string, at: number): Promise<void> {
-    await this.db
-      .insertInto('trusted_card_issuers')
-      .values({ public_key: publicKey, trusted_by: trustedBy, trusted_at: at, last_used_at: at })
-      .onConflict((oc) => oc.column('public_key').doUpdateSet({ trusted_by: trustedBy, last_used_at: at }))
-      .execute();
-  }
-
-  /** Marks a trusted issuer used; false when the issuer is not trusted. */
-  async touchTrustedIssuer(publicKey: string, at: number): Promise<boolean> {
-    const result = await this.db.updateTable('trusted_card_issuers').set({ last_used_at: at }).where('public_key', '=', publicKey).executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
   }
 }

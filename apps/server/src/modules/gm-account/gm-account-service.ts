@@ -4,7 +4,7 @@ import { sm2 } from 'sm-crypto-v2';
 import { classifyCard, customerKey, initialiseMotherCard, isSm2PublicKey, openMotherCard, readMotherCard, sm4DecryptBlock, sm4EncryptBlock, systemKeyId, trimImage } from '@campus/card-crypto';
 import type { CustomerKeyDerivation } from '@campus/card-crypto';
 import { codes, isGateSystem } from '@campus/contracts';
-import type { GateSetupState, MasterCardToken, MasterCardVerifyRequest, PreparedCardWrite, SystemInitConfirm, SystemInitRequest } from '@campus/contracts';
+import type { GateSetupState, MasterCardToken, MasterCardVerifyRequest, PreparedCardWrite, SysKeyChallenge, SysKeyDataRequest, SystemInitConfirm, SystemInitRequest } from '@campus/contracts';
 import type { DB } from '../../db/schema.ts';
 import { AppError, InvalidRequest } from '../../http/envelope.ts';
 import { sha256Hex } from '../../lib/hash.ts';
@@ -19,6 +19,7 @@ import type { CustomerPasswordAttempts } from './customer-password-attempts.ts';
 import { GmAccountRepository } from './gm-account-repository.ts';
 import type { GateInstallationRow } from './gm-account-repository.ts';
 import type { SystemKeyVault } from './system-key-vault.ts';
+import { TrustedIssuers } from './trusted-issuers.ts';
 
 /**
  * How long a master-card token is good for (spec §6: the set-up and card-management calls). Short: a copy of the
@@ -49,6 +50,8 @@ export interface GmAccountDeps {
   attempts: CustomerPasswordAttempts;
   mjSystem: number;
   now: () => number;
+  /** How long a card issuer's trust lasts (ISSUER_TRUST_HOURS). */
+  issuerTrustTtlMs: number;
   /** Whether a system key card / a super administrator card is issued (their areas answer). */
   keyCardIssued: () => Promise<boolean>;
   superAdminCardIssued: () => Promise<boolean>;
@@ -76,10 +79,13 @@ function sameHex(a: string, b: string): boolean {
 export class GmAccountService {
   private readonly repo: GmAccountRepository;
   private readonly prepared: PreparedCardWrites;
+  /** The registry of trusted card issuers (the key-card table's neighbour in card management). */
+  readonly issuers: TrustedIssuers;
 
   constructor(private readonly deps: GmAccountDeps) {
     this.repo = new GmAccountRepository(deps.db);
     this.prepared = new PreparedCardWrites(deps.db, deps.now);
+    this.issuers = new TrustedIssuers({ db: deps.db, logs: deps.logs, now: deps.now, trustTtlMs: deps.issuerTrustTtlMs });
   }
 
   get isGate(): boolean {
@@ -318,24 +324,26 @@ export class GmAccountService {
 
   // ---- the system key for card issuers ----
 
-  /**
-   * The system key and its key id, SM2-sealed to a card issuer's public key. `trustedBy` (a master-card swipe,
-   * a system key card) makes the issuer trusted first; without it only an issuer trusted before gets the key.
-   */
-  async sysKeyDataFor(devicePublicKey: string, trustedBy: string | null, clientIp: string): Promise<string> {
+  /** A one-time challenge the card issuer of `devicePublicKey` signs to have the system key sealed to it. */
+  async keyChallenge(devicePublicKey: string, clientIp: string): Promise<SysKeyChallenge> {
     const publicKey = sm2PublicKeyOf(devicePublicKey);
+    await this.systemKey();
+    return this.issuers.challenge(publicKey, clientIp);
+  }
+
+  /**
+   * The system key and its key id, SM2-sealed to a card issuer's public key, for an issuer that signed its challenge.
+   * `trustedBy` (a master-card swipe, a system key card) trusts the issuer or renews its trust first; without it only
+   * an issuer whose trust is in effect gets the key (TrustedIssuers).
+   */
+  async sysKeyDataFor(request: SysKeyDataRequest, trustedBy: string | null, clientIp: string): Promise<string> {
+    const publicKey = sm2PublicKeyOf(request.devicePublicKey);
     const { key } = await this.systemKey();
-    const now = this.deps.now();
-    if (trustedBy !== null) {
-      await this.repo.trustIssuer(publicKey, trustedBy, now);
-      await this.log(clientIp, 'card-reader-trust', 'success', trustedBy);
-    } else if (!(await this.repo.touchTrustedIssuer(publicKey, now))) {
-      throw new AppError(codes.readerNotTrusted);
-    }
+    await this.issuers.admit(publicKey, request, trustedBy, clientIp);
     return sm2.doEncrypt(new Uint8Array(Buffer.concat([key, systemKeyId(key)])), publicKey, 1);
   }
 
-  private log(clientIp: string, action: 'system-init' | 'master-card' | 'card-reader-trust', result: 'success' | 'failure', detail?: string, trx?: Kysely<DB>) {
+  private log(clientIp: string, action: 'system-init' | 'master-card', result: 'success' | 'failure', detail?: string, trx?: Kysely<DB>) {
     return (trx ? this.deps.logs.over(trx) : this.deps.logs).record({ tenantCode: installationWide, account: '', action, result, clientIp, detail });
   }
 }

@@ -46,7 +46,7 @@ export class KeyCardIssuerTrust {
     }
     await attempts.right(clientIp);
     await this.deps.gm.upgradeCustomerSeal(systemKey, request.customerPwd);
-    return this.deps.gm.sysKeyDataFor(request.devicePublicKey, `key-card:${fixedNo}`, clientIp);
+    return this.deps.gm.sysKeyDataFor(request, `key-card:${fixedNo}`, clientIp);
   }
 
   private log(result: 'failure' | 'locked', clientIp: string, detail: string) {

@@ -88,7 +88,7 @@ export function CardLoginForm({ withPassword }: { withPassword: boolean }) {
           {t('cardLogin.swipeOnly')}
         </Button>
       )}
-      {view.kind !== 'idle' && view.kind !== 'done' ? <CardFlowStatus view={view} /> : null}
+      {view.kind !== 'idle' && view.kind !== 'done' ? <CardFlowStatus view={view} renewAdvice={false} /> : null}
       {/* spec §8: a failed swipe login offers to refresh the system key in the card reader */}
       {view.kind === 'failed' ? (
         <p>

@@ -9,7 +9,7 @@ import { passwordDigest } from '../../lib/crypto.ts';
 import { i18n } from '../../lib/i18n.ts';
 import { registerNotifier } from '../../lib/request.ts';
 import SwipeLoginPage from './swipe-login-page.tsx';
-import { devicePublicKey, fakeIssuer, useOneRealmTextEncoder } from '../../../test/fake-issuer.ts';
+import { devicePublicKey, fakeIssuer, signedKeyChallenge, useOneRealmTextEncoder } from '../../../test/fake-issuer.ts';
 import { freshGate, renderCardScreen } from '../../../test/render-card-screen.tsx';
 
 const setUp = { ...freshGate, isInit: true, hasSecret: true, isIssueSecretCard: true, isIssueSuperAdminCard: true, customerNo: '10001' };
@@ -61,7 +61,7 @@ describe('/swipe-login (spec §2 card login screens, §4 gateway check)', () => 
     expect(issuer.cardCalls()[0]?.body).toEqual({ gatewayAddr: window.location.origin });
     expect(issuer.cardCalls()[1]?.body).toEqual({ sysKeyData: 'sealed' });
     expect(issuer.cardCalls()[3]?.body).toEqual({ cardKind: 11, oprtNo: 'sysadmin', oprtPwd: await passwordDigest('Card#2026a', 'sm3'), tenantCode: '1001' });
-    expect(seen.filter((call) => call.url === apiPaths.getSysKeyData).map((call) => call.body)).toEqual([{ devicePublicKey }]);
+    expect(seen.filter((call) => call.url === apiPaths.getSysKeyData).map((call) => call.body)).toEqual([{ devicePublicKey, ...signedKeyChallenge }]);
     // the password is typed again after a failure
     await waitFor(() => expect(screen.getByLabelText('Password')).toHaveValue(''));
   });

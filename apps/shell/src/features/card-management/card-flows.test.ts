@@ -7,7 +7,7 @@ import { registerNotifier } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
 import { installFakeApi } from '../../../test/fake-api.ts';
 import type { FakeRoutes, SeenCall } from '../../../test/fake-api.ts';
-import { devicePublicKey, fakeIssuer, useOneRealmTextEncoder } from '../../../test/fake-issuer.ts';
+import { devicePublicKey, fakeIssuer, signedKeyChallenge, useOneRealmTextEncoder } from '../../../test/fake-issuer.ts';
 import { issueAdminCardFlow, recycleCardFlow } from './card-flows.ts';
 import { adminCards, bodiesOf, tokenOf } from './card-management.test-data.tsx';
 
@@ -52,7 +52,7 @@ describe('card management flows', () => {
       cardIssuerPaths.checkOprtLoginCardCanClear,
       cardIssuerPaths.clearOprtLoginCard,
     ]);
-    expect(bodiesOf(seen, apiPaths.getSysKeyData)).toEqual([{ devicePublicKey }]);
+    expect(bodiesOf(seen, apiPaths.getSysKeyData)).toEqual([{ devicePublicKey, ...signedKeyChallenge }]);
     expect(tokenOf(seen.find((call) => call.url === apiPaths.getSysKeyData))).toBe('master-1');
     expect(bodiesOf(seen, apiPaths.adminCardRecycle)).toEqual([{ id: 'a1', prepareId: 'R1', isSuccess: true }]);
   });

@@ -3,6 +3,7 @@ import { CardTableScreen } from './card-table-screen.tsx';
 import { cardTableKinds } from './card-table-kinds.ts';
 import type { CardTableKind } from './card-table-kinds.ts';
 import { FinishButton } from '../../lib/finish-button.tsx';
+import { TrustedIssuersTable } from './trusted-issuers-table.tsx';
 
 /**
  * /systemadmin-logincard (administrator login cards) and /system-keycard (system key cards): the card management
@@ -15,6 +16,7 @@ export default function CardManagementPage({ kind }: { kind: CardTableKind }) {
       {(state) => (
         <>
           <CardTableScreen kind={kind} state={state} />
+          {kind === 'keyCards' ? <TrustedIssuersTable /> : null}
           <div className="campus-card-management__finish">
             <FinishButton />
           </div>

@@ -59,6 +59,7 @@ export function tableRoutes(kind: CardTableKind, rows: readonly unknown[] = kind
         [apiPaths.keyCardStateList]: () => ({ data: stateOptions }),
         [apiPaths.keyCardKindList]: () => ({ data: kindOptions }),
         [apiPaths.keyCardSearch]: search,
+        [apiPaths.trustedIssuerList]: () => ({ data: [] }),
       };
 }
 

@@ -116,6 +116,62 @@ describe('/system-keycard: the system key card table', () => {
   });
 });
 
+describe('/system-keycard: the trusted card readers below the key cards (issue 46 item 1)', () => {
+  const issuerRow = (deviceId: string, hostName: string, state: 'trusted' | 'expired' | 'revoked') => ({
+    deviceId,
+    hostName,
+    trustedBy: 'key-card:DE000002',
+    clientIp: '10.0.0.7',
+    firstTrustedAt: Date.UTC(2026, 0, 5, 8),
+    trustedAt: Date.UTC(2026, 0, 5, 8),
+    expiresAt: Date.UTC(2026, 0, 5, 18),
+    lastFetchAt: Date.UTC(2026, 0, 5, 9),
+    lastFetchIp: '10.0.0.7',
+    state,
+    revokedAt: state === 'revoked' ? Date.UTC(2026, 0, 5, 10) : null,
+    revokedBy: state === 'revoked' ? 'sysadmin' : null,
+  });
+
+  it('lists each operator PC with its state, and revokes one after a confirmation', async () => {
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    let rows = [issuerRow('00112233445566AA', 'FRONT-DESK-1', 'trusted'), issuerRow('00112233445566BB', 'OLD-PC', 'revoked')];
+    const { seen } = renderCardTable('keyCards', {
+      [apiPaths.trustedIssuerList]: () => ({ data: rows }),
+      [apiPaths.trustedIssuerRevoke]: () => {
+        rows = [{ ...rows[0]!, state: 'revoked', revokedBy: 'sysadmin', revokedAt: Date.UTC(2026, 0, 5, 11) }, rows[1]!];
+        return { data: null };
+      },
+    });
+    expect(await screen.findByRole('heading', { name: 'Trusted card readers (operator PCs)' })).toBeInTheDocument();
+    expect(await screen.findByText('FRONT-DESK-1')).toBeInTheDocument();
+    expect(screen.getByText('Trusted')).toBeInTheDocument();
+    expect(screen.getByText(/^Revoked by sysadmin, Jan 5, 2026, \d+:\d\d:\d\d [AP]M$/)).toBeInTheDocument();
+    expect(screen.getAllByText('System key card DE000002')).toHaveLength(2);
+    // a revoked one has nothing left to revoke
+    expect(screen.getAllByText('Revoke', { selector: 'button, button *' })).toHaveLength(1);
+    await user.click(button('Revoke'));
+    const confirm = await dialogTitled('Revoke');
+    expect(within(confirm).getByText(/^Revoke the card reader on FRONT-DESK-1 \(device 00112233445566AA\)\? It gets no system key again/)).toBeInTheDocument();
+    await user.click(button('Revoke', confirm));
+    expect(await screen.findByText('The card reader on FRONT-DESK-1 is revoked.')).toBeInTheDocument();
+    expect(bodiesOf(seen, apiPaths.trustedIssuerRevoke)).toEqual([{ deviceId: '00112233445566AA' }]);
+    await waitFor(() => expect(screen.queryAllByText('Revoke', { selector: 'button, button *' })).toHaveLength(0));
+    expect(tokenOf(seen.find((call) => call.url === apiPaths.trustedIssuerRevoke))).toBe('master-1');
+  });
+
+  it('a refused revoke shows the server’s message', async () => {
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    renderCardTable('keyCards', {
+      [apiPaths.trustedIssuerList]: () => ({ data: [issuerRow('00112233445566AA', 'FRONT-DESK-1', 'trusted')] }),
+      [apiPaths.trustedIssuerRevoke]: () => ({ envelope: { code: codes.trustedIssuerUnknown, msg: 'No trusted card reader has the device id 00112233445566AA', data: null } }),
+    });
+    await screen.findByText('FRONT-DESK-1');
+    await user.click(button('Revoke'));
+    await user.click(button('Revoke', await dialogTitled('Revoke')));
+    expect(await screen.findByText('No trusted card reader has the device id 00112233445566AA')).toBeInTheDocument();
+  });
+});
+
 describe('recovering the system key with the key card (docs/cards.md "Recovery")', () => {
   it('a key card the server refuses: "this key card cannot recover the system", no password asked', async () => {
     const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });

@@ -5,7 +5,7 @@ import { apiPaths, cardIssuerPaths, codes } from '@campus/contracts';
 import { passwordDigest } from '../../lib/crypto.ts';
 import { i18n } from '../../lib/i18n.ts';
 import { registerNotifier } from '../../lib/request.ts';
-import { devicePublicKey, fakeIssuer, useOneRealmTextEncoder } from '../../../test/fake-issuer.ts';
+import { devicePublicKey, fakeIssuer, signedKeyChallenge, useOneRealmTextEncoder } from '../../../test/fake-issuer.ts';
 import { freshGate, renderCardScreen } from '../../../test/render-card-screen.tsx';
 import ReSwipePage from './re-swipe-page.tsx';
 
@@ -45,7 +45,7 @@ describe('/re-swipe-sys-sceret: the system key card trusts this card issuer', ()
     await user.type(await screen.findByLabelText('Customer password'), 'Customer#2026{Enter}');
     expect(await screen.findByText('The card reader holds the system key again')).toBeInTheDocument();
     const bodies = seen.filter((call) => call.url === apiPaths.getGmSysKeyData).map((call) => call.body);
-    expect(bodies).toEqual([{ devicePublicKey, fixedNo: 'DE000002', image: '435301020b', customerPwd: await passwordDigest('Customer#2026', 'sm3') }]);
+    expect(bodies).toEqual([{ devicePublicKey, ...signedKeyChallenge, fixedNo: 'DE000002', image: '435301020b', customerPwd: await passwordDigest('Customer#2026', 'sm3') }]);
     expect(issuer.cardCalls().map((call) => [call.path, call.body])).toEqual([
       [cardIssuerPaths.readBaseInfo, {}],
       [cardIssuerPaths.init, { sysKeyData: 'sealed' }],
@@ -64,5 +64,27 @@ describe('/re-swipe-sys-sceret: the system key card trusts this card issuer', ()
     expect(await screen.findByText('The customer password does not match the card on the reader')).toBeInTheDocument();
     await waitFor(() => expect(issuer.cardCalls().map((call) => call.path)).toEqual([cardIssuerPaths.readBaseInfo]));
     expect(button('Read the system key card')).toBeInTheDocument();
+  });
+  it('a revoked card issuer makes a new device key, and the card trusts that one: the old key stays refused', async () => {
+    const user = userEvent.setup();
+    const issuer = fakeIssuer();
+    issuer.on(cardIssuerPaths.readBaseInfo, keyCardRead);
+    const renewedKey = '04' + 'ef'.repeat(64);
+    issuer.on(cardIssuerPaths.newDeviceKey, { code: 0, data: { deviceId: 'D2', devicePublicKey: renewedKey } });
+    const revoked = { envelope: { code: codes.issuerTrustRevoked, msg: 'A system administrator revoked this card reader', data: null } };
+    const { seen } = renderCardScreen('/re-swipe-sys-sceret', <ReSwipePage />, {
+      state: installed,
+      routes: {
+        [apiPaths.getGmSysKeyData]: (call) => ((call.body as { devicePublicKey: string }).devicePublicKey === devicePublicKey ? revoked : { data: { sysKeyData: 'sealed' } }),
+      },
+    });
+    // the issuer answers its new key from the pairing after NewDeviceKey
+    issuer.on(cardIssuerPaths.addIdentity, { code: 0, data: { deviceId: 'D1', devicePublicKey, readerName: 'virtual' } }, { code: 0, data: { deviceId: 'D2', devicePublicKey: renewedKey, readerName: 'virtual' } });
+    await user.type(await screen.findByLabelText('Customer password'), 'Customer#2026{Enter}');
+    expect(await screen.findByText('The card reader holds the system key again')).toBeInTheDocument();
+    const sentKeys = seen.filter((call) => call.url === apiPaths.getGmSysKeyData).map((call) => (call.body as { devicePublicKey: string }).devicePublicKey);
+    expect(sentKeys).toEqual([devicePublicKey, renewedKey]);
+    expect(seen.filter((call) => call.url === apiPaths.getSysKeyChallenge).map((call) => call.body)).toEqual([{ devicePublicKey }, { devicePublicKey: renewedKey }]);
+    expect(issuer.cardCalls().map((call) => call.path)).toEqual([cardIssuerPaths.readBaseInfo, cardIssuerPaths.newDeviceKey, cardIssuerPaths.init]);
   });
 });

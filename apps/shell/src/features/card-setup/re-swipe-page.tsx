@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { Alert, Button, Form, Input } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import type { CardReadReply, GateSetupState, GmSysKeyDataRequest, SysKeyDataReply } from '@campus/contracts';
-import { apiPaths, cardIssuerPaths } from '@campus/contracts';
+import type { CardReadReply, GateSetupState, GmSysKeyDataRequest, NewDeviceKeyReply, SysKeyDataReply } from '@campus/contracts';
+import { apiPaths, cardIssuerPaths, codes } from '@campus/contracts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { issuerCall, issuerPublicKey, pairIssuer } from '../../lib/card-issuer.ts';
-import { readerStep, serverStep } from '../../lib/card-flow.ts';
+import { CardFlowError, readerStep, serverStep } from '../../lib/card-flow.ts';
+import { signedKeyChallenge } from '../../lib/issuer-key.ts';
 import { passwordDigest } from '../../lib/crypto.ts';
 import type { FlowContext } from '../../lib/card-flow.ts';
 import { CardReaderDialog } from '../../lib/card-reader-dialog.tsx';
@@ -16,17 +17,32 @@ import { i18n } from '../../lib/i18n.ts';
 import * as storage from '../../lib/storage.ts';
 
 /**
- * The system key card with the customer password trusts this card issuer and loads the system key into it
- * (GetGMSysKeyData, Init): a copy of the card's bytes alone is not enough (docs/cards.md).
+ * The system key card with the customer password trusts this card issuer, or renews its trust, and loads the system
+ * key into it (GetGMSysKeyData, Init): a copy of the card's bytes alone is not enough (docs/cards.md). An issuer a
+ * system administrator revoked is trusted again only with a new device key: the issuer makes one and the card trusts
+ * that (a copy of the old key stays refused).
  */
 function reloadKeyFlow(customerPassword: string) {
   return async (ctx: FlowContext): Promise<string> => {
     await readerStep(ctx, 'connecting', pairIssuer);
-    const devicePublicKey = await readerStep(ctx, 'connecting', issuerPublicKey);
     const card = await readerStep(ctx, 'reading', () => issuerCall<CardReadReply>(cardIssuerPaths.readBaseInfo));
-    const request: GmSysKeyDataRequest = { devicePublicKey, fixedNo: card.fixedNo, image: card.image, customerPwd: await passwordDigest(customerPassword, 'sm3') };
-    const { sysKeyData } = await serverStep<SysKeyDataReply>(ctx, 'verifying', apiPaths.getGmSysKeyData, request);
-    await readerStep(ctx, 'loadingKey', () => issuerCall(cardIssuerPaths.init, { sysKeyData }));
+    const customerPwd = await passwordDigest(customerPassword, 'sm3');
+    const trust = async () => {
+      const devicePublicKey = await readerStep(ctx, 'connecting', issuerPublicKey);
+      const signed = await signedKeyChallenge(ctx, devicePublicKey);
+      const request: GmSysKeyDataRequest = { devicePublicKey, ...signed, fixedNo: card.fixedNo, image: card.image, customerPwd };
+      return serverStep<SysKeyDataReply>(ctx, 'verifying', apiPaths.getGmSysKeyData, request);
+    };
+    let reply: SysKeyDataReply;
+    try {
+      reply = await trust();
+    } catch (error) {
+      if (!(error instanceof CardFlowError) || error.code !== codes.issuerTrustRevoked) throw error;
+      await readerStep(ctx, 'connecting', () => issuerCall<NewDeviceKeyReply>(cardIssuerPaths.newDeviceKey));
+      await readerStep(ctx, 'connecting', pairIssuer);
+      reply = await trust();
+    }
+    await readerStep(ctx, 'loadingKey', () => issuerCall(cardIssuerPaths.init, { sysKeyData: reply.sysKeyData }));
     return i18n.t('cardSetup.reSwipe.done');
   };
 }

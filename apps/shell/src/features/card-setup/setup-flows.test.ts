@@ -9,7 +9,7 @@ import { registerNotifier } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
 import { installFakeApi } from '../../../test/fake-api.ts';
 import type { FakeRoutes, SeenCall } from '../../../test/fake-api.ts';
-import { devicePublicKey, fakeIssuer, useOneRealmTextEncoder } from '../../../test/fake-issuer.ts';
+import { devicePublicKey, fakeIssuer, signedKeyChallenge, useOneRealmTextEncoder } from '../../../test/fake-issuer.ts';
 import { masterCardFlow, superAdminCardFlow, systemInitFlow } from './setup-flows.ts';
 import { keyCardFlow } from '../../lib/key-card-flow.ts';
 
@@ -218,7 +218,7 @@ describe('the mother card swipe', () => {
     await expect(masterCardFlow()(ctx)).resolves.toBe('swipe succeeded');
     // the token is for the issuer that read the card: the server lets it trust no other one
     expect(bodiesOf(apiPaths.gmMasterCardVerify)).toEqual([{ sysKeyCode: 'c0de', customerNo: '10001', customerPwd: 'proof', devicePublicKey }]);
-    expect(bodiesOf(apiPaths.getSysKeyData)).toEqual([{ devicePublicKey }]);
+    expect(bodiesOf(apiPaths.getSysKeyData)).toEqual([{ devicePublicKey, ...signedKeyChallenge }]);
     expect(tokenOf(server.find((call) => call.url === apiPaths.getSysKeyData))).toBe('master-2');
     expect(issuer.cardCalls().map((call) => [call.path, call.body])).toEqual([
       [cardIssuerPaths.readMasterCard, {}],

@@ -37,6 +37,9 @@ export function systemInitFlow(customerNo: string, customerPassword: string) {
   };
 }
 
+/** What GetSysKeyData answers a mother-card swipe after the set-up: the swipe succeeded, the issuer gets no key by it. */
+const afterSetUpRefusals: readonly number[] = [codes.readerNotTrusted, codes.issuerTrustExpired, codes.issuerTrustRevoked];
+
 /**
  * The mother card swipe (MasterCardVerify): the master-card token, then the system key into this issuer. After the
  * set-up `customerPassword` is what the operator typed (only its SM3 digest is sent); null before.
@@ -54,7 +57,8 @@ export function masterCardFlow(customerPassword: string | null = null) {
     } catch (error) {
       // after the set-up the mother card trusts no new card issuer (docs/cards.md): this reader gets the key from
       // the system key card with the customer password when a step needs it; the swipe itself succeeded
-      if (!(error instanceof CardFlowError) || error.code !== codes.readerNotTrusted) throw error;
+      // (an issuer trusted before whose trust ended or was revoked alike)
+      if (!(error instanceof CardFlowError) || !afterSetUpRefusals.includes(error.code)) throw error;
     }
     return i18n.t('cardSetup.master.succeeded');
   };

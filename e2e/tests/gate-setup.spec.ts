@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { startGateDeployment, type GateDeployment } from '../support/gate-deployment.ts';
+import { seriousViolations } from '../support/axe.ts';
 import { chooseUserMenuEntry, switchLanguage } from '../support/sign-in.ts';
 
 // The gate set-up wizard and card sign-in (issue 13) on a fresh gate deployment with the virtual reader:
@@ -180,6 +181,17 @@ test('the whole set-up in the browser, then card sign-in', async ({ page }) => {
   await page.getByText('Card only').click();
   await page.getByRole('button', { name: 'Swipe the card and sign in' }).click();
   await expectPath(page, '/qy/homePage');
+
+  // the system administrator sees this PC's card issuer among the trusted card readers, below the key cards
+  // (issue 46 item 1), with no critical or serious accessibility violation
+  await page.goto(at('/system-keycard'));
+  await switchLanguage(page, 'en-US');
+  const readers = page.locator('section.campus-trusted-issuers');
+  await expect(readers.getByRole('heading', { name: 'Trusted card readers (operator PCs)' })).toBeVisible();
+  await expect(readers.locator('tbody tr.ant-table-row')).toHaveCount(1);
+  await expect(readers.locator('tbody tr.ant-table-row')).toContainText('Trusted');
+  await expect(readers.getByRole('button', { name: 'Revoke' })).toBeEnabled();
+  expect(await seriousViolations(page), '/system-keycard').toEqual([]);
 
   // a lost card would be refused: another card on the reader is not this installation's administrator card
   await page.evaluate(() => localStorage.clear());

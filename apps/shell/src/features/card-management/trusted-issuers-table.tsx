@@ -4,12 +4,14 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TrustedIssuerRow } from '@campus/contracts';
 import { apiPaths } from '@campus/contracts';
 import { useTranslation } from '../../lib/use-translation.ts';
+import { readableColors } from '../../lib/readable-colors.ts';
 import { titleInViewerZone, viewerTime } from '../../lib/time-format.ts';
 import { cardManagerCall, problemText } from './card-manager-calls.ts';
 import { useTokenRefusal } from './use-token-refusal.ts';
 
 const queryKey = ['trusted-issuers'] as const;
-const stateColours: Record<TrustedIssuerRow['state'], string> = { trusted: 'green', expired: 'default', revoked: 'red' };
+/** Solid tags with white text, readable (4.5:1) as the card table's; an expired trust keeps the default tag. */
+const stateColours: Record<TrustedIssuerRow['state'], string | undefined> = { trusted: readableColors.success, expired: undefined, revoked: readableColors.errorHover };
 
 /** The PC's name, or its device id while it reported none (a trust of an earlier release). */
 const issuerName = (row: TrustedIssuerRow) => row.hostName || row.deviceId;

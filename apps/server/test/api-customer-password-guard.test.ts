@@ -5,7 +5,7 @@ import { apiPaths, codes } from '@campus/contracts';
 import type { CardRecoveryCheck, PreparedCardWrite, SystemKeyCardRow } from '@campus/contracts';
 import { call, databases, startServer } from './helpers.ts';
 import type { TestServer } from './helpers.ts';
-import { customerNo, customerPassword, gateEnv, hex, initialise, install, keyCardFixedNo, motherFixedNo, recoverFromMother, swipeMother } from './gate-helpers.ts';
+import { customerNo, customerPassword, gateEnv, hex, initialise, install, keyCardFixedNo, motherFixedNo, recoverFromMother, signedChallenge, swipeMother } from './gate-helpers.ts';
 import type { Installed } from './gate-helpers.ts';
 
 /**
@@ -19,8 +19,12 @@ describe.each(databases)('the customer password lock-out (%s)', (kind) => {
   const right = sm3Hex(customerPassword);
   const guess = (i: number) => sm3Hex(`Guess#${i}`);
 
-  const keyCardTrust = (customerPwd: string) =>
-    call(server, 'POST', apiPaths.getGmSysKeyData, { devicePublicKey: sm2.generateKeyPairHex().publicKey, fixedNo: keyCardFixedNo, image: hex(installed.keyCardImage), customerPwd }, { language: 'en-US' });
+  // a new card issuer each time, answering its signed key challenge as a real one does
+  async function keyCardTrust(customerPwd: string) {
+    const issuer = sm2.generateKeyPairHex();
+    const signed = await signedChallenge(server, issuer);
+    return call(server, 'POST', apiPaths.getGmSysKeyData, { devicePublicKey: issuer.publicKey, ...signed, fixedNo: keyCardFixedNo, image: hex(installed.keyCardImage), customerPwd }, { language: 'en-US' });
+  }
   async function recovery(customerPwd: string) {
     const check = await call<CardRecoveryCheck>(server, 'POST', apiPaths.keyCardCheckCanRecovery, { fixedNo: keyCardFixedNo }, { token: adminToken });
     expect(check.body.data.canRecovery).toBe(true);

@@ -15,6 +15,9 @@ import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkData, describeDifferences, makeData, type Credentials } from './upgrade-data.ts';
+import { makeMotherCard, sm3Hex } from '@campus/card-crypto';
+import { demoCardNumbers } from '../../apps/card-issuer/src/readers/demo-cards.ts';
+import { VirtualReader } from '../../apps/card-issuer/src/readers/virtual-reader.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const option = (name: string): string | undefined => {
@@ -80,14 +83,26 @@ function campus(args: string[]): string {
   });
 }
 
-/** The card issuer with the virtual reader holding the demo mother card (customer 10001) and blanks. */
+/**
+ * The vendor's mother card of a site set up before issue 46 (customer 10001): its K_cust by the old PBKDF2-SM3, which
+ * the old server reads and the new one still reads; the demo's own mother card is argon2id's, which no release before
+ * issue 46 opens. Three blank cards beside it, as the demo has.
+ */
+function plantOldMotherCard(): void {
+  const reader = new VirtualReader(path.join(work, 'issuer'));
+  reader.addCard(makeMotherCard({ customerNo: '10001', customerPwdDigest: sm3Hex('Customer#2026'), derivation: 'pbkdf2-sm3' }), demoCardNumbers.mother);
+  for (const fixedNo of demoCardNumbers.blanks) reader.addCard(undefined, fixedNo);
+  reader.place(demoCardNumbers.mother);
+}
+
+/** The card issuer with the virtual reader holding that mother card and blanks. */
 function startIssuer(): Promise<Running> {
+  plantOldMotherCard();
   return startProgram(process.execPath, ['--import', 'tsx', path.join(root, 'apps/card-issuer/src/main.ts')], root, `${issuerUrl}/reader/api/status`, {
     ...process.env,
     CARD_ISSUER_PORT: String(issuerPort),
     CARD_ISSUER_DATA_DIR: path.join(work, 'issuer'),
     CARD_ISSUER_ALLOWED_ORIGINS: baseUrl,
-    CARD_ISSUER_DEMO_MOTHER: '10001:Customer#2026',
   });
 }
 

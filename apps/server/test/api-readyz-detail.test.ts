@@ -1,22 +1,13 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeDatabase } from '../src/config.ts';
-import { call, databases, startServer } from './helpers.ts';
+import { call, databases, otherAddress, startServer } from './helpers.ts';
 import type { TestServer } from './helpers.ts';
 
 interface Failing {
   status: string;
   failing: { check: string; problem: string; where?: string }[];
-}
-
-function otherAddress(): string {
-  const found = Object.values(os.networkInterfaces())
-    .flat()
-    .find((item) => item !== undefined && !item.internal && item.family === 'IPv4');
-  if (!found) throw new Error('this machine has no IPv4 address besides loopback: the test needs one');
-  return found.address;
 }
 
 /** Issue 46 item 12: /readyz tells anyone which check failed, and only loopback and METRICS_ALLOW where. */

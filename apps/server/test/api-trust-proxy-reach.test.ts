@@ -1,17 +1,7 @@
-import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiPaths, codes } from '@campus/contracts';
-import { call, databases, startServer, webLoginBody } from './helpers.ts';
+import { call, databases, otherAddress, startServer, webLoginBody } from './helpers.ts';
 import type { TestServer } from './helpers.ts';
-
-/** An address of this machine that is not loopback: a caller from it reaches a server on 0.0.0.0 directly. */
-function otherAddress(): string {
-  const found = Object.values(os.networkInterfaces())
-    .flat()
-    .find((item) => item !== undefined && !item.internal && item.family === 'IPv4');
-  if (!found) throw new Error('this machine has no IPv4 address besides loopback: the test needs one');
-  return found.address;
-}
 
 /**
  * Issue 46 item 9: a server that listens on every address believes X-Forwarded-For only from the proxies it names.

@@ -1,11 +1,8 @@
-import fs from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
 import type { DatabaseHandle } from '../src/db/database.ts';
 import { migrateToLatest, migrateUpTo } from '../src/db/migrations.ts';
-import { databases, freshDatabase, tempDir } from './helpers.ts';
+import { databases, openFreshDatabase } from './helpers.ts';
 
 // Migration 0018 (issue 25, item 10): the card tables keep a row per issue. It runs over the cards an installation
 // already has and keeps them as they are; afterwards a recycled number may be issued again as a new row, while
@@ -31,15 +28,7 @@ describe.each(databases)('migration 0018: card issue history (%s)', (kind) => {
   });
 
   beforeAll(async () => {
-    const dataDir = tempDir();
-    const database = await freshDatabase(kind, dataDir);
-    const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, ...(database.url ? { DATABASE_URL: database.url } : {}) }, dataDir);
-    handle = openDatabase(config);
-    cleanUp = async () => {
-      await handle.close();
-      await database.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    };
+    ({ handle, cleanUp } = await openFreshDatabase(kind));
     await migrateUpTo(handle.db, handle.dialect, '0017_change_stamps');
     const db = handle.db;
     await sql`insert into tenants (code, name_i18n, system_name_i18n, created_at) values ('1001', '{}', '{}', 1)`.execute(db);

@@ -1,11 +1,8 @@
-import fs from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
 import type { DatabaseHandle } from '../src/db/database.ts';
 import { migrateToLatest, migrateUpTo } from '../src/db/migrations.ts';
-import { databases, freshDatabase, tempDir } from './helpers.ts';
+import { databases, openFreshDatabase } from './helpers.ts';
 
 // Migration 0023 (issue 46 item 8): a tenant that existed before it needs the card password with the card, as a new one does.
 describe.each(databases)('migration 0023: the card-login setting (%s)', (kind) => {
@@ -13,15 +10,7 @@ describe.each(databases)('migration 0023: the card-login setting (%s)', (kind) =
   let cleanUp: () => Promise<void>;
 
   beforeAll(async () => {
-    const dataDir = tempDir();
-    const database = await freshDatabase(kind, dataDir);
-    const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, ...(database.url ? { DATABASE_URL: database.url } : {}) }, dataDir);
-    handle = openDatabase(config);
-    cleanUp = async () => {
-      await handle.close();
-      await database.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    };
+    ({ handle, cleanUp } = await openFreshDatabase(kind));
   });
   afterAll(async () => {
     await cleanUp();

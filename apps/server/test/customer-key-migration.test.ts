@@ -1,11 +1,8 @@
-import fs from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
 import type { DatabaseHandle } from '../src/db/database.ts';
 import { migrateToLatest, migrateUpTo } from '../src/db/migrations.ts';
-import { databases, freshDatabase, tempDir } from './helpers.ts';
+import { databases, openFreshDatabase } from './helpers.ts';
 
 // Migration 0022 (issue 46, item 4): an installation initialised before sealed its copy of the system key under the
 // PBKDF2 K_cust, and says so; one initialised after says argon2id (api-customer-password-guard.test.ts).
@@ -14,15 +11,7 @@ describe.each(databases)('migration 0022: the derivation of the customer-sealed 
   let cleanUp: () => Promise<void>;
 
   beforeAll(async () => {
-    const dataDir = tempDir();
-    const database = await freshDatabase(kind, dataDir);
-    const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, ...(database.url ? { DATABASE_URL: database.url } : {}) }, dataDir);
-    handle = openDatabase(config);
-    cleanUp = async () => {
-      await handle.close();
-      await database.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    };
+    ({ handle, cleanUp } = await openFreshDatabase(kind));
     await migrateUpTo(handle.db, handle.dialect, '0019_master_token_issuer');
     await sql`insert into gate_installation (id, customer_no, mother_fixed_no, sys_key_code, mother_proof_hash, kid, sealed_system_key, customer_sealed_key, mother_card_salt, initialised_at)
       values ('this', '10001', 'A1B2C3D4', ${'ab'.repeat(16)}, ${'cd'.repeat(32)}, ${'0c'.repeat(8)}, 'sealed', ${'ef'.repeat(16)}, ${'5a'.repeat(16)}, 1)`.execute(handle.db);

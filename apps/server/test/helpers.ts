@@ -53,6 +53,28 @@ export async function freshDatabase(kind: DatabaseKind, dataDir: string): Promis
   };
 }
 
+/** A fresh database (as freshDatabase) opened on its own data folder, for a migration's test; cleanUp drops it. */
+export async function openFreshDatabase(kind: DatabaseKind): Promise<{ handle: DatabaseHandle; cleanUp: () => Promise<void> }> {
+  const dataDir = tempDir();
+  const database = await freshDatabase(kind, dataDir);
+  const handle = openDatabase(loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, ...(database.url ? { DATABASE_URL: database.url } : {}) }, dataDir));
+  const cleanUp = async () => {
+    await handle.close();
+    await database.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { handle, cleanUp };
+}
+
+/** An address of this machine that is not loopback: a caller from it reaches a server on 0.0.0.0 directly. */
+export function otherAddress(): string {
+  const found = Object.values(os.networkInterfaces())
+    .flat()
+    .find((item) => item !== undefined && !item.internal && item.family === 'IPv4');
+  if (!found) throw new Error('this machine has no IPv4 address besides loopback: the test needs one');
+  return found.address;
+}
+
 export interface Clock {
   now: () => number;
   advance: (ms: number) => void;

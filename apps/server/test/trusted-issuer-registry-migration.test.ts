@@ -1,16 +1,13 @@
-import fs from 'node:fs';
 import { sql } from 'kysely';
 import { sm2 } from 'sm-crypto-v2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issuerDeviceId } from '@campus/card-crypto';
-import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
 import type { DatabaseHandle } from '../src/db/database.ts';
 import { migrateToLatest, migrateUpTo } from '../src/db/migrations.ts';
 import { TrustedIssuers } from '../src/modules/gm-account/trusted-issuers.ts';
 import { OperationLogService } from '../src/modules/operation-log/operation-log-service.ts';
 import { OperationLogRepository } from '../src/modules/operation-log/operation-log-repository.ts';
-import { databases, freshDatabase, tempDir } from './helpers.ts';
+import { databases, openFreshDatabase } from './helpers.ts';
 
 // Migration 0020 (issue 46 item 1): a card issuer trusted by an earlier release had a trust without end. After the
 // upgrade it is in the registry with its device id, and its trust counts as ended: it must be renewed.
@@ -20,15 +17,7 @@ describe.each(databases)('migration 0020: the registry of trusted card issuers (
   const earlier = sm2.generateKeyPairHex();
 
   beforeAll(async () => {
-    const dataDir = tempDir();
-    const database = await freshDatabase(kind, dataDir);
-    const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, ...(database.url ? { DATABASE_URL: database.url } : {}) }, dataDir);
-    handle = openDatabase(config);
-    cleanUp = async () => {
-      await handle.close();
-      await database.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    };
+    ({ handle, cleanUp } = await openFreshDatabase(kind));
     await migrateUpTo(handle.db, handle.dialect, '0019_master_token_issuer');
     await sql`insert into trusted_card_issuers (public_key, trusted_by, trusted_at, last_used_at) values (${earlier.publicKey}, 'key-card:04AA0001', 1000, 2000)`.execute(handle.db);
     await migrateToLatest(handle.db, handle.dialect);

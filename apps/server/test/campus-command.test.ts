@@ -10,30 +10,10 @@ import { BackupLogRepository } from '../src/modules/backup-log/backup-log-reposi
 import { BackupLogService } from '../src/modules/backup-log/backup-log-service.ts';
 import { takeBackup } from '../src/modules/backup/backup-archive.ts';
 import { migrateUpTo } from '../src/db/migrations.ts';
-import { call, databases, freshDatabase, signIn, startServer, tempDir } from './helpers.ts';
+import { call, databases, freshDatabase, runCampus, signIn, startServer, tempDir } from './helpers.ts';
 import type { TestServer } from './helpers.ts';
 
-const campusTs = path.resolve(import.meta.dirname, '..', 'src', 'cli', 'campus.ts');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `campus <args>` as an operator would, with the installation's settings in `env`. */
-function campus(args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    // node itself by its path: a test may take programs (tar, pg_dump) off the PATH
-    const child = spawn(process.execPath, ['--import', 'tsx', campusTs, ...args], { env: { ...process.env, DATABASE_URL: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const campus = runCampus;
 
 /** The settings of a test server's installation, as its environment file would hold them. */
 function settingsOf(server: TestServer, extra: Record<string, string> = {}): Record<string, string> {

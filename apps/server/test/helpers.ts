@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -73,6 +74,28 @@ export function otherAddress(): string {
     .find((item) => item !== undefined && !item.internal && item.family === 'IPv4');
   if (!found) throw new Error('this machine has no IPv4 address besides loopback: the test needs one');
   return found.address;
+}
+
+const campusTs = path.resolve(import.meta.dirname, '..', 'src', 'cli', 'campus.ts');
+
+export interface CampusRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `campus <args>` as an operator would, with the installation's settings in `env`. */
+export function runCampus(args: string[], env: Record<string, string>): Promise<CampusRun> {
+  return new Promise((resolve, reject) => {
+    // node itself by its path: a test may take programs (tar, pg_dump) off the PATH
+    const child = spawn(process.execPath, ['--import', 'tsx', campusTs, ...args], { env: { ...process.env, DATABASE_URL: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
 }
 
 export interface Clock {

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -6,21 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BackupLogRepository } from '../src/modules/backup-log/backup-log-repository.ts';
 import { BackupLogService } from '../src/modules/backup-log/backup-log-service.ts';
 import { filesUnder, sha256Of, takeBackup } from '../src/modules/backup/backup-archive.ts';
-import { databases, freshDatabase, startServer, tempDir } from './helpers.ts';
+import { databases, freshDatabase, runCampus, startServer, tempDir } from './helpers.ts';
 
-const campusTs = path.resolve(import.meta.dirname, '..', 'src', 'cli', 'campus.ts');
-
-function campus(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', campusTs, ...args], { env: { ...process.env, DATABASE_URL: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const campus = runCampus;
 
 function tar(args: string[]): void {
   const run = spawnSync('tar', args, { encoding: 'utf8' });

@@ -24,9 +24,10 @@ and the campus shell in the browser talks to it (http://127.0.0.1:18085).
 
 Supports:  ${
   platform.startsWith('win')
-    ? 'Windows 10 and 11 (x64), the virtual reader only. Real card readers (PC/SC) are not supported by this\n           download yet: use the Linux download or a source install for them.'
-    : 'Linux x64 with glibc (Debian 11+, Ubuntu 20.04+ and alike), the virtual reader, and real card readers\n           through pcscd (PC/SC) when this download holds the PC/SC binding (app/node_modules/smartcard).'
+    ? 'Windows 10 and 11 (x64): real card readers through the Windows smart-card service (PC/SC), and the\n           virtual reader for trying it out.'
+    : 'Linux x64 with glibc (Debian 11+, Ubuntu 20.04+ and alike): real card readers through pcscd (PC/SC),\n           and the virtual reader for trying it out.'
 }
+Docs:      docs/operator-pc.md of the campus shell (offered on the Tools page of your campus server)
 
 Start it:  ${platform.startsWith('win') ? 'double-click start.cmd (or run it in a console)' : './start.sh'}
 Stop it:   Ctrl+C
@@ -36,11 +37,10 @@ Settings (environment variables):
                                unless the shell runs on this PC at http://127.0.0.1:6300)
   CARD_ISSUER_PORT             18085
   CARD_ISSUER_DATA_DIR         ./data (the issuer's device key; the virtual reader's cards)
-${
-  platform.startsWith('win')
-    ? '  CARD_READER                  virtual (a simulated reader; real PC/SC readers need the Linux download or\n                               a source install for now)\n'
-    : '  CARD_READER                  virtual (a simulated reader), or pcsc for a real reader through pcscd\n                               (sudo apt-get install pcscd; plug the reader in)\n  CARD_READER_NAME             pcsc: the reader to use (its name or the start of it); the first one if unset\n  CARD_FILE_ID                 pcsc: the card file that holds the card image, 0101\n'
-}
+  CARD_READER                  pcsc for a real reader (${platform.startsWith('win') ? 'any reader Windows lists' : 'sudo apt-get install pcscd; plug the reader in'}),
+                               or virtual (a simulated reader, the default)
+  CARD_READER_NAME             pcsc: the reader to use (its name or the start of it); the first one if unset
+  CARD_FILE_ID                 pcsc: the card file that holds the card image, 0101
 The reader panel: http://127.0.0.1:18085/reader
 `;
 
@@ -56,12 +56,50 @@ export async function bundleIssuer(target = path.join(out, 'app')) {
     format: 'esm',
     target: 'node20',
     // the API description's browser UI reads its files from its package folder: the download serves /docs/json only
-    external: ['@fastify/swagger-ui'],
+    // koffi finds its native binary beside its own files: it is copied whole into app/node_modules (koffiInto)
+    external: ['@fastify/swagger-ui', 'koffi'],
     banner: { js: "import { createRequire as __campusRequire } from 'node:module'; const require = __campusRequire(import.meta.url);" },
     logLevel: 'warning',
   });
   cpSync(path.join(root, 'apps/card-issuer/panel'), path.join(target, 'panel'), { recursive: true });
+  copyKoffiScripts(target);
+  // the bundle alone runs on this machine (the tests start it so): with this machine's koffi binary
+  addKoffiBinary(target, path.join(root, 'node_modules', '@koromix', `koffi-${process.platform}-${process.arch}`));
   return target;
+}
+
+const koffiFolder = path.join(root, 'node_modules', 'koffi');
+const koffiVersion = () => JSON.parse(readFileSync(path.join(koffiFolder, 'package.json'), 'utf8')).version;
+
+/** koffi's JavaScript (the PC/SC driver's FFI): what its entry point loads, without its C sources and build tools. */
+function copyKoffiScripts(app) {
+  const keep = (file) => {
+    const relative = path.relative(koffiFolder, file);
+    if (relative === '') return true;
+    if (/^(vendor|doc|lib|build)(\/|$)/.test(relative) || relative === 'cnoke.cjs') return false;
+    return !path.extname(relative) || /\.(js|cjs)$/.test(relative) || relative === 'package.json' || relative === 'LICENSE.txt';
+  };
+  cpSync(koffiFolder, path.join(app, 'node_modules', 'koffi'), { recursive: true, filter: keep });
+}
+
+/** One platform's prebuilt koffi binary package (@koromix/koffi-<os>-<cpu>), where koffi's loader looks for it. */
+function addKoffiBinary(app, folder) {
+  if (!existsSync(folder)) throw new Error(`koffi's binary package ${folder} is missing: run npm install`);
+  cpSync(folder, path.join(app, 'node_modules', '@koromix', path.basename(folder)), { recursive: true });
+}
+
+/** The koffi binary package of `platform`: this machine's when it is that platform, else fetched from the npm registry. */
+function koffiBinaryOf(platform) {
+  const pkg = `koffi-${platform.replace(/^win-/, 'win32-')}`;
+  const local = path.join(root, 'node_modules', '@koromix', pkg);
+  if (existsSync(local)) return local;
+  const dir = path.join(root, '.tmp', `${pkg}-${koffiVersion()}`);
+  const folder = path.join(dir, 'node_modules', '@koromix', pkg);
+  if (!existsSync(folder)) {
+    console.log(`Fetching @koromix/${pkg}@${koffiVersion()} from the npm registry ...`);
+    execFileSync('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--no-save', '--force', `@koromix/${pkg}@${koffiVersion()}`], { stdio: 'inherit' });
+  }
+  return folder;
 }
 
 function runtime(platform) {
@@ -73,23 +111,6 @@ function runtime(platform) {
     execFileSync('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--no-save', '--force', pkg], { stdio: 'inherit' });
   }
   return platform.startsWith('win') ? path.join(folder, 'bin', 'node.exe') : path.join(folder, 'bin', 'node');
-}
-
-/**
- * The PC/SC binding (an N-API addon, built here for Linux x64 against libpcsclite) goes into the Linux download beside
- * the bundle, which loads it only with CARD_READER=pcsc. Its Windows build cannot be made on this machine.
- */
-function addPcscBinding(app) {
-  const binding = path.join(root, 'node_modules', 'smartcard');
-  const addon = path.join(binding, 'build', 'Release', 'smartcard_napi.node');
-  if (!existsSync(addon)) {
-    console.warn('The PC/SC binding is not built here (libpcsclite-dev missing?): the Linux download supports the virtual reader only.');
-    return;
-  }
-  const target = path.join(app, 'node_modules', 'smartcard');
-  cpSync(path.join(binding, 'package.json'), path.join(target, 'package.json'));
-  cpSync(path.join(binding, 'dist', 'lib'), path.join(target, 'dist', 'lib'), { recursive: true, filter: (file) => !file.endsWith('.map') && !file.endsWith('.d.ts') });
-  cpSync(addon, path.join(target, 'build', 'Release', 'smartcard_napi.node'));
 }
 
 function zip(folder, archive) {
@@ -146,10 +167,10 @@ async function makeArchives(app) {
     rmSync(path.join(out, archiveOf(platform)), { force: true });
     rmSync(folder, { recursive: true, force: true });
     mkdirSync(folder, { recursive: true });
-    cpSync(app, path.join(folder, 'app'), { recursive: true });
+    cpSync(app, path.join(folder, 'app'), { recursive: true, filter: (file) => !file.includes(`${path.sep}@koromix${path.sep}`) });
+    addKoffiBinary(path.join(folder, 'app'), koffiBinaryOf(platform));
     const node = runtime(platform);
     const windows = platform.startsWith('win');
-    if (!windows) addPcscBinding(path.join(folder, 'app'));
     cpSync(node, path.join(folder, windows ? 'node.exe' : 'node'));
     writeFileSync(path.join(folder, 'README.txt'), readme(platform));
     if (windows) {

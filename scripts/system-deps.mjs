@@ -4,14 +4,11 @@
 // PC/SC packages are optional: their tests are then skipped, and this says so.
 import { existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** How the benchmarks start Chromium: nothing in the background that would share the CPU with what they measure. */
 export const benchChromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const requirements = [
   { what: 'Chromium (browser tests)', file: chromiumPath, packages: ['chromium'] },
@@ -30,26 +27,13 @@ const requirements = [
   {
     what: 'pcscd, a virtual reader and card (PC/SC tests)',
     file: '/usr/lib/pcsc/drivers/serial/libifdvpcd.so',
-    also: ['/usr/sbin/pcscd', '/usr/include/PCSC/winscard.h', '/usr/lib/python3/site-packages/virtualsmartcard', '/usr/lib/python3/dist-packages/Cryptodome'],
-    packages: ['pcscd', 'vsmartcard-vpcd', 'python3-virtualsmartcard', 'python3-pycryptodome', 'libpcsclite-dev'],
+    also: ['/usr/sbin/pcscd', '/usr/lib/python3/site-packages/virtualsmartcard', '/usr/lib/python3/dist-packages/Cryptodome'],
+    packages: ['pcscd', 'vsmartcard-vpcd', 'python3-virtualsmartcard', 'python3-pycryptodome'],
     optional: true,
   },
 ];
 
 const present = (r) => [r.file, ...(r.also ?? [])].every((file) => existsSync(file));
-
-/** The PC/SC binding (optional npm dependency) is built against libpcsclite-dev: build it if that came later. */
-function ensurePcscBinding() {
-  const binding = path.join(root, 'node_modules', 'smartcard');
-  if (!existsSync(path.join(root, 'node_modules')) || existsSync(path.join(binding, 'build', 'Release', 'smartcard_napi.node'))) return;
-  console.log('Building the PC/SC binding (smartcard) against libpcsclite ...');
-  const args = existsSync(binding) ? ['rebuild', 'smartcard'] : ['install', '--no-audit', '--no-fund'];
-  try {
-    execFileSync('npm', args, { cwd: root, stdio: 'inherit' });
-  } catch {
-    console.warn('The PC/SC binding did not build: the PC/SC tests will be skipped (they say why).');
-  }
-}
 
 export function ensureSystemDeps() {
   const missing = requirements.filter((r) => !present(r));
@@ -78,5 +62,4 @@ export function ensureSystemDeps() {
       process.exit(2);
     }
   }
-  if (present(requirements.find((r) => r.optional))) ensurePcscBinding();
 }

@@ -11,7 +11,7 @@ import { startGateDeployment, type GateDeployment } from '../support/gate-deploy
 const gatePort = 6398;
 const issuerPort = 18198;
 const root = path.resolve(import.meta.dirname, '..', '..');
-const problem = pcscLabProblem();
+const problem = await pcscLabProblem();
 
 test.describe('gate set-up on a PC/SC reader', () => {
   test.skip(problem !== null, problem ?? '');

@@ -19,7 +19,7 @@ import { PcscLab, pcscLabProblem } from './support/pcsc-lab.ts';
 
 // Every case here talks to a real pcscd, through the vpcd reader driver, to a virtual ISO 7816 card (the lab). Where
 // the lab cannot run (not root, packages missing), the cases are skipped and the reason is the suite's name.
-const problem = pcscLabProblem();
+const problem = await pcscLabProblem();
 if (problem) console.warn(problem);
 
 const systemKey = Buffer.from('00112233445566778899aabbccddeeff', 'hex');

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import type { PcscBinding } from '../../src/readers/pcsc/pcsc-binding.ts';
+import { loadPcscBinding } from '../../src/readers/pcsc/pcsc-binding.ts';
 
 /**
  * A PC/SC bench without hardware for the tests: Debian's pcscd with the vsmartcard virtual reader driver (vpcd), and
@@ -25,24 +26,13 @@ const friendlyName = 'Campus test reader';
 /** pcscd names a reader "<friendly name> <slot> <index>": the lab's first slot. */
 export const labReaderName = `${friendlyName} 00 00`;
 
-export const pcscPackages = 'pcscd vsmartcard-vpcd python3-virtualsmartcard python3-pycryptodome libpcsclite-dev';
+export const pcscPackages = 'pcscd vsmartcard-vpcd python3-virtualsmartcard python3-pycryptodome';
 
-// the binding's own types are not used: the type check passes where the optional package is not installed
-interface SmartcardModule {
-  Context: new () => {
-    listReaders(): { name: string; state: number; connect(share: number, protocol: number): Promise<{ disconnect(disposition: number): void }> }[];
-    close(): void;
-  };
-  SCARD_STATE_PRESENT: number;
-  SCARD_SHARE_EXCLUSIVE: number;
-  SCARD_PROTOCOL_T0: number;
-  SCARD_PROTOCOL_T1: number;
-  SCARD_LEAVE_CARD: number;
-}
-
-const require = createRequire(import.meta.url);
-function smartcard(): SmartcardModule {
-  return require('smartcard') as SmartcardModule;
+/** The driver's own FFI binding: the lab checks the reader the way the issuer sees it. */
+let binding: PcscBinding | null = null;
+async function pcsc(): Promise<PcscBinding> {
+  binding ??= await loadPcscBinding();
+  return binding;
 }
 
 function livePid(file: string): number | null {
@@ -57,7 +47,7 @@ function livePid(file: string): number | null {
 }
 
 /** Why the PC/SC lab cannot run on this machine, or null when it can. */
-export function pcscLabProblem(): string | null {
+export async function pcscLabProblem(): Promise<string | null> {
   const missing = [
     [pcscdPath, 'pcscd'],
     [vpcdDriver, 'vsmartcard-vpcd'],
@@ -68,9 +58,9 @@ export function pcscLabProblem(): string | null {
     return `PC/SC tests skipped: ${missing.map(([, pkg]) => pkg).join(', ')} not installed (as root: apt-get install -y ${pcscPackages}, then npm install)`;
   }
   try {
-    smartcard();
+    await pcsc();
   } catch (error) {
-    return `PC/SC tests skipped: the smartcard binding did not load (${(error as Error).message.split('\n')[0]}): install libpcsclite-dev, then npm install`;
+    return `PC/SC tests skipped: ${(error as Error).message.split('\n')[0]}`;
   }
   if (process.getuid?.() !== 0) return 'PC/SC tests skipped: the lab starts its own pcscd, which needs root';
   const other = livePid(pcscdPidFile);
@@ -128,7 +118,7 @@ export class PcscLab {
     const log = fs.openSync(path.join(this.dir, 'pcscd.log'), 'a');
     this.pcscd = spawn(pcscdPath, ['--foreground', '--config', path.join(this.dir, 'reader.conf.d')], { stdio: ['ignore', log, log] });
     fs.closeSync(log);
-    await this.until(() => this.readerState() !== null, 'pcscd to list the lab reader');
+    await this.until(async () => (await this.readerState()) !== null, 'pcscd to list the lab reader');
   }
 
   /** Stops pcscd as a crash or `systemctl stop` would (SIGTERM; SIGKILL after 5 s). */
@@ -167,7 +157,7 @@ export class PcscLab {
       env: { ...process.env, PYTHONPATH: `${path.join(this.dir, 'python')}:${viccLibrary}` },
     });
     fs.closeSync(log);
-    await this.until(() => this.readerState() === 'present', `card ${card.serial} on the reader`);
+    await this.until(async () => (await this.readerState()) === 'present', `card ${card.serial} on the reader`);
   }
 
   /** Pulls the card off at once (SIGKILL, whatever it was doing); pcscd notices a moment later. */
@@ -182,18 +172,18 @@ export class PcscLab {
   /** Takes the card off and waits until pcscd reports the reader empty. */
   async remove(): Promise<void> {
     await this.pull();
-    if (this.pcscd) await this.until(() => this.readerState() === 'empty', 'the reader to be empty');
+    if (this.pcscd) await this.until(async () => (await this.readerState()) === 'empty', 'the reader to be empty');
   }
 
   /** Another program takes the card on the lab reader for itself; answers how to let it go. */
   async holdCardExclusively(): Promise<() => void> {
-    const sc = smartcard();
-    const context = new sc.Context();
+    const sc = await pcsc();
+    const context = sc.newContext();
     const reader = context.listReaders().find((r) => r.name === labReaderName);
     if (!reader) throw new Error('PC/SC lab: the lab reader is not listed');
-    const card = await reader.connect(sc.SCARD_SHARE_EXCLUSIVE, sc.SCARD_PROTOCOL_T0 | sc.SCARD_PROTOCOL_T1);
+    const card = await reader.connect(sc.shareExclusive, sc.anyProtocol);
     return () => {
-      card.disconnect(sc.SCARD_LEAVE_CARD);
+      card.disconnect(sc.leaveCard);
       context.close();
     };
   }
@@ -205,14 +195,14 @@ export class PcscLab {
   }
 
   /** The lab reader as pcscd reports it: null when it is not listed (pcscd down or starting). */
-  private readerState(): 'present' | 'empty' | null {
+  private async readerState(): Promise<'present' | 'empty' | null> {
     try {
-      const sc = smartcard();
-      const context = new sc.Context();
+      const sc = await pcsc();
+      const context = sc.newContext();
       try {
         const reader = context.listReaders().find((r) => r.name === labReaderName);
         if (!reader) return null;
-        return (reader.state & sc.SCARD_STATE_PRESENT) !== 0 ? 'present' : 'empty';
+        return (reader.state & sc.statePresent) !== 0 ? 'present' : 'empty';
       } finally {
         context.close();
       }
@@ -221,9 +211,9 @@ export class PcscLab {
     }
   }
 
-  private async until(condition: () => boolean, what: string): Promise<void> {
+  private async until(condition: () => Promise<boolean>, what: string): Promise<void> {
     const deadline = Date.now() + 20_000;
-    while (!condition()) {
+    while (!(await condition())) {
       if (Date.now() > deadline) throw new Error(`PC/SC lab: gave up waiting for ${what} (logs in ${this.dir})`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -1,8 +1,8 @@
-/**
- * The part of the PC/SC binding (npm `smartcard`, N-API, built against libpcsclite) the driver uses. It is an
- * optional dependency loaded only with CARD_READER=pcsc, so a machine without pcscd or its headers installs and
- * runs the virtual reader.
- */
+import type koffiModule from 'koffi';
+import { pcscAbi } from './pcsc-abi.ts';
+import { ffiPcscBinding } from './pcsc-ffi.ts';
+
+/** What the driver needs of PC/SC: contexts, readers with their state and ATR, exclusive connections, APDUs. */
 export interface PcscCard {
   transmit(command: Buffer, options?: { maxRecvLength?: number }): Promise<Buffer>;
   disconnect(disposition?: number): void;
@@ -33,43 +33,38 @@ export interface PcscBinding {
 }
 
 export class PcscUnavailableError extends Error {
-  constructor(cause: unknown) {
+  constructor(library: string, cause: unknown) {
     super(
-      'CARD_READER=pcsc needs the PC/SC binding (npm package "smartcard"), which did not load: ' +
-        `${cause instanceof Error ? cause.message : String(cause)}. Install pcscd and libpcsclite-dev ` +
-        '(apt-get install pcscd libpcsclite-dev), then run "npm install" again so it is built (README "Real card readers").',
+      `CARD_READER=pcsc needs the PC/SC library ${library}, which did not load (${cause instanceof Error ? cause.message : String(cause)}). ` +
+        (process.platform === 'linux'
+          ? 'Install the PC/SC service and its library: sudo apt-get install pcscd libpcsclite1 (docs/operator-pc.md).'
+          : process.platform === 'win32'
+            ? 'It is part of Windows: this Windows may be stripped of its smart-card support (docs/operator-pc.md).'
+            : 'See docs/operator-pc.md for the systems the issuer drives real readers on.'),
     );
     this.name = 'PcscUnavailableError';
   }
 }
 
-interface SmartcardModule {
-  Context: new () => PcscContext;
-  SCARD_SHARE_EXCLUSIVE: number;
-  SCARD_PROTOCOL_T0: number;
-  SCARD_PROTOCOL_T1: number;
-  SCARD_LEAVE_CARD: number;
-  SCARD_STATE_PRESENT: number;
-  SCARD_STATE_MUTE: number;
-}
-
+/**
+ * The PC/SC binding of this platform: winscard.dll, libpcsclite.so.1 or macOS's PCSC framework, called through koffi
+ * (an FFI whose prebuilt binaries come inside npm packages, so nothing is compiled on any machine). Loaded only with
+ * CARD_READER=pcsc, so a PC without the library still runs the virtual reader.
+ */
 export async function loadPcscBinding(): Promise<PcscBinding> {
-  let module: SmartcardModule;
+  const abi = pcscAbi();
+  let koffi: typeof koffiModule;
   try {
-    // a specifier in a variable: the type check does not need the optional package installed
-    const name = 'smartcard';
-    const imported = (await import(name)) as { default?: SmartcardModule } & Partial<SmartcardModule>;
-    module = (imported.default ?? imported) as SmartcardModule;
-    if (typeof module.Context !== 'function') throw new Error('it has no Context');
+    koffi = (await import('koffi')).default;
   } catch (error) {
-    throw new PcscUnavailableError(error);
+    // koffi comes inside every download and every npm install: without it the installation itself is broken
+    throw new Error(`CARD_READER=pcsc needs koffi (the FFI the PC/SC driver calls the system's PC/SC library through), which did not load: ${error instanceof Error ? error.message : String(error)}. Unpack the download again, or run npm install.`);
   }
-  return {
-    newContext: () => new module.Context(),
-    shareExclusive: module.SCARD_SHARE_EXCLUSIVE,
-    anyProtocol: module.SCARD_PROTOCOL_T0 | module.SCARD_PROTOCOL_T1,
-    leaveCard: module.SCARD_LEAVE_CARD,
-    statePresent: module.SCARD_STATE_PRESENT,
-    stateMute: module.SCARD_STATE_MUTE,
-  };
+  let library: ReturnType<typeof koffi.load>;
+  try {
+    library = koffi.load(abi.library);
+  } catch (error) {
+    throw new PcscUnavailableError(abi.library, error);
+  }
+  return ffiPcscBinding(koffi, abi, library);
 }

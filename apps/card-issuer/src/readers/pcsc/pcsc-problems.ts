@@ -5,11 +5,19 @@ import { swHex } from './apdu.ts';
 
 /** Why a PC/SC operation failed, in the three languages, appended to the reader code's own message. */
 export const pcscProblems = {
-  serviceDown: (): Localised => ({
-    'en-US': 'the PC/SC service (pcscd) is not running: start it, for example with "systemctl start pcscd"',
-    'zh-CN': 'PC/SC 服务（pcscd）未运行：请启动它，例如执行 "systemctl start pcscd"',
-    'zh-MO': 'PC/SC 服務（pcscd）未執行：請啟動它，例如執行 "systemctl start pcscd"',
-  }),
+  serviceDown: (platform: NodeJS.Platform = process.platform): Localised =>
+    platform === 'win32'
+      ? {
+          // Windows starts the service when a reader is plugged in and may stop it when the last one is unplugged
+          'en-US': 'the Windows Smart Card service is not running: plug the card reader in, or start the service "Smart Card" (SCardSvr) in services.msc',
+          'zh-CN': 'Windows 智能卡服务未运行：请插上读卡器，或在 services.msc 中启动"Smart Card"（SCardSvr）服务',
+          'zh-MO': 'Windows 智慧卡服務未執行：請插上讀卡器，或在 services.msc 中啟動「Smart Card」（SCardSvr）服務',
+        }
+      : {
+          'en-US': 'the PC/SC service (pcscd) is not running: start it, for example with "systemctl start pcscd"',
+          'zh-CN': 'PC/SC 服务（pcscd）未运行：请启动它，例如执行 "systemctl start pcscd"',
+          'zh-MO': 'PC/SC 服務（pcscd）未執行：請啟動它，例如執行 "systemctl start pcscd"',
+        },
   noReaders: (): Localised => ({
     'en-US': 'no PC/SC card reader is plugged in',
     'zh-CN': '没有连接任何 PC/SC 读卡器',
@@ -71,21 +79,6 @@ export const pcscProblems = {
     'zh-MO': `卡片沒有保存寫入檔案 ${fileId} 的內容；卡片內容保持不變`,
   }),
 } as const;
-
-/** How the binding's failures read (smartcard 3.7 reports PC/SC errors by their text only). */
-type Failure = 'service' | 'busy' | 'reader' | 'card' | 'other';
-
-const failureTexts: [Failure, RegExp][] = [
-  ['service', /PC\/SC service (not running|stopped)|Context is not valid|Invalid handle|No service/i],
-  ['busy', /Sharing violation/i],
-  ['reader', /Reader unavailable|Unknown reader|No readers available|Reader not ready/i],
-  ['card', /Card was removed|No smart card|Card was reset|Card is unpowered|Card is unresponsive|Card is not connected/i],
-];
-
-export function classifyFailure(error: unknown): Failure {
-  const text = error instanceof Error ? error.message : String(error);
-  return failureTexts.find(([, pattern]) => pattern.test(text))?.[0] ?? 'other';
-}
 
 /** What the driver was doing when a command failed: it decides the reader code (docs/cards.md "Real cards"). */
 export type Phase = 'reading' | 'writing' | 'committing';

@@ -8,7 +8,8 @@ import { chunkSize, createTransparentFile, gdoFileId, getUid, masterFileId, pars
 import { cardFileSize, decodeCardFile, planWrite } from './card-file-layout.ts';
 import type { PcscBinding, PcscCard, PcscContext, PcscReaderHandle } from './pcsc-binding.ts';
 import type { Phase } from './pcsc-problems.ts';
-import { classifyFailure, interrupted, pcscProblems } from './pcsc-problems.ts';
+import { classifyPcscFailure } from './pcsc-errors.ts';
+import { interrupted, pcscProblems } from './pcsc-problems.ts';
 
 export interface PcscReaderOptions {
   binding: PcscBinding;
@@ -136,7 +137,7 @@ export class PcscReader implements CardReader {
   /** The reader code of a failed PC/SC call, from the binding's error and, when that says little, the reader's state. */
   private async failure(error: unknown, phase: Phase): Promise<ReaderError> {
     if (error instanceof ReaderError) return error;
-    const kind = classifyFailure(error);
+    const kind = classifyPcscFailure(error);
     if (kind === 'busy') return new ReaderError(readerCodes.readerBusy);
     if (kind === 'card') return interrupted(phase, pcscProblems.cardRemoved());
     // "transaction failed" and the like: pcscd may take a moment to see that the card, the reader or it is gone

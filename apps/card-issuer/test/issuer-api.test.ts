@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { sm2 } from 'sm-crypto-v2';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildAdminCard, buildSystemKeyCard, initialiseMotherCard, issuerDeviceId, makeMotherCard, sm3Hex, systemKeyId, verifyIssuerChallenge } from '@campus/card-crypto';
-import { apiPaths, cardIssuerPaths, readerCodes } from '@campus/contracts';
+import { apiPaths, cardIssuerPaths, judgeIssuerVersion, readerCodes, shellVersion } from '@campus/contracts';
 import { buildIssuer } from '../src/app.ts';
 import { loadIssuerConfig } from '../src/config.ts';
 import { reportedHostName } from '../src/device-identity.ts';
@@ -120,6 +120,15 @@ describe('the card issuer: who may call it', () => {
     expect((await post(r, cardIssuerPaths.switchIdentity, { cardDeviceToken: token })).body.code).toBe(0);
     expect((await post(r, cardIssuerPaths.readBaseInfo, {})).body.code).toBe(readerCodes.noCard);
     expect((await post(r, cardIssuerPaths.readBaseInfo, {}, { carddevicetoken: 'another-token-0123456' })).body.code).toBe(readerCodes.notPaired);
+  });
+
+  it('the pairing reply names the version of the build the issuer came from, one its own server accepts', async () => {
+    const r = await start();
+    const reply = await post(r, cardIssuerPaths.addIdentity, { cardDeviceToken: token });
+    expect(reply.body.data).toMatchObject({ issuerVersion: shellVersion, readerName: virtualReaderName });
+    expect(judgeIssuerVersion(reply.body.data?.issuerVersion)).toEqual({ kind: 'fits', issuerVersion: shellVersion });
+    const health = (await (await fetch(`${r.url}/healthz`)).json()) as { version: string };
+    expect(health.version).toBe(shellVersion);
   });
 
   it("thirty-three pairings from a page of an allowed origin do not push the shell's pairing out (issue 25 item 7)", async () => {

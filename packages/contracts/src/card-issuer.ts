@@ -49,6 +49,8 @@ export interface PairReply {
   /** The issuer's SM2 public key (uncompressed hex): the server seals the system key data to it. */
   devicePublicKey: string;
   readerName: string;
+  /** The version of the build the issuer came from (shellVersion); issuers of 3.6.0.26112601 and before leave it out. */
+  issuerVersion: string;
 }
 /** SignKeyChallenge: the server's key challenge (GetSysKeyChallenge) to be signed by the issuer's private key. */
 export interface SignKeyChallengeRequest {

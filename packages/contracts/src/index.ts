@@ -16,3 +16,4 @@ export * from './gate-setup.ts';
 export * from './card-states.ts';
 export * from './shared-libraries.ts';
 export * from './customer-password-rules.ts';
+export * from './issuer-version.ts';

@@ -3,7 +3,7 @@ import type { Static, TSchema } from 'typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { blankImage, classifyCard, readHeader, readMotherCard, trimImage } from '@campus/card-crypto';
 import type { CardType } from '@campus/card-crypto';
-import { apiPaths, cardDeviceTokenHeader, cardIssuerPaths, readerCodes } from '@campus/contracts';
+import { apiPaths, cardDeviceTokenHeader, cardIssuerPaths, readerCodes, shellVersion } from '@campus/contracts';
 import type { CanClearReply, CanIssueReply, CardReadReply, Envelope, MasterCardReadReply, NewDeviceKeyReply, PairReply, SignedKeyChallenge } from '@campus/contracts';
 import { ok } from '../http/envelope.ts';
 import { RelayedFailure } from '../http/relayed-failure.ts';
@@ -75,14 +75,15 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
     {
       schema: {
         tags: ['device'],
-        summary: 'Pairs a browser session (its cardDeviceToken) with this issuer; 990212 while the 8 pairings of its origin are all in use',
+        summary: "Pairs a browser session (its cardDeviceToken) with this issuer and answers the issuer's device key and version; 990212 while the 8 pairings of its origin are all in use",
         body: Type.Object({ cardDeviceToken: Token }),
       },
     },
     async (request) => {
       const { cardDeviceToken } = request.body as { cardDeviceToken: string };
       if (!pairings.add(cardDeviceToken, request.headers.origin ?? '')) throw new ReaderError(readerCodes.tooManyPairings);
-      const reply: PairReply = { deviceId: identity.deviceId, devicePublicKey: identity.publicKey, readerName: deps.readerName };
+      // the version of the build this issuer came from: the shell tells an issuer older than its server apart by it
+      const reply: PairReply = { deviceId: identity.deviceId, devicePublicKey: identity.publicKey, readerName: deps.readerName, issuerVersion: shellVersion };
       return ok(request, reply);
     },
   );

@@ -1,6 +1,6 @@
 import { TextEncoder as NodeTextEncoder } from 'node:util';
 import { vi } from 'vitest';
-import { cardIssuerPaths } from '@campus/contracts';
+import { cardIssuerPaths, shellVersion } from '@campus/contracts';
 import { forgetPairing, setIssuerFetch } from '../src/lib/card-issuer.ts';
 
 /** What the fake card issuer answers on a path: an envelope, or an Error for "does not answer". */
@@ -26,7 +26,7 @@ export function fakeIssuer() {
   const calls: IssuerCall[] = [];
   const queues = new Map<string, IssuerAnswer[]>();
   const on = (path: string, ...answers: IssuerAnswer[]) => queues.set(path, answers);
-  on(cardIssuerPaths.addIdentity, { code: 0, data: { deviceId: 'D1', devicePublicKey, readerName: 'virtual' } });
+  on(cardIssuerPaths.addIdentity, { code: 0, data: { deviceId: 'D1', devicePublicKey, readerName: 'virtual', issuerVersion: shellVersion } });
   on(cardIssuerPaths.switchIdentity, { code: 0, data: { deviceId: 'D1' } });
   on(cardIssuerPaths.signKeyChallenge, { code: 0, data: signedKeyChallenge });
   forgetPairing();

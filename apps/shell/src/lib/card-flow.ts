@@ -20,6 +20,8 @@ export class CardFlowError extends Error {
     readonly code: number,
     /** The issuer does not answer at all (spec §8 'card reader not installed or configured'). */
     readonly notInstalled = false,
+    /** The issuer is too old for this server: it must be updated from the Tools page. */
+    readonly outdatedIssuer = false,
   ) {
     super(message);
     this.name = 'CardFlowError';
@@ -45,7 +47,7 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 function asFlowError(error: unknown): unknown {
-  if (error instanceof IssuerError) return new CardFlowError(error.message, error.code, error.kind === 'notInstalled');
+  if (error instanceof IssuerError) return new CardFlowError(error.message, error.code, error.kind === 'notInstalled', error.kind === 'outdated');
   if (error instanceof RequestError) return new CardFlowError(error.message, error.code ?? 0);
   return error;
 }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cardIssuerPaths, readerCodes } from '@campus/contracts';
+import { cardIssuerPaths, readerCodes, shellVersion } from '@campus/contracts';
 import { cardDeviceToken, forgetPairing, issuerBaseUrl, issuerCall, IssuerError, setIssuerFetch } from './card-issuer.ts';
 import { i18n } from './i18n.ts';
 import * as storage from './storage.ts';
@@ -20,7 +20,7 @@ function answer(...replies: (object | Error)[]) {
     return new Response(JSON.stringify(next), { headers: { 'content-type': 'application/json' } });
   });
 }
-const paired = { code: 0, msg: 'ok', data: { deviceId: 'D1', devicePublicKey: '04ab', readerName: 'virtual' } };
+const paired = { code: 0, msg: 'ok', data: { deviceId: 'D1', devicePublicKey: '04ab', readerName: 'virtual', issuerVersion: shellVersion } };
 const switched = { code: 0, msg: 'ok', data: { deviceId: 'D1' } };
 
 beforeEach(async () => {

@@ -1,7 +1,8 @@
 import type { Envelope, LanguageCode, ReaderCode } from '@campus/contracts';
-import { cardDeviceTokenHeader, cardIssuerPaths, isSuccessCode, localDeviceServicePort, readerCodeMessages, readerCodes, requestTimeoutMs } from '@campus/contracts';
+import { cardDeviceTokenHeader, cardIssuerPaths, isSuccessCode, judgeIssuerVersion, localDeviceServicePort, readerCodeMessages, readerCodes, requestTimeoutMs } from '@campus/contracts';
 import { randomId } from './crypto.ts';
 import { currentLanguage, i18n } from './i18n.ts';
+import { issuerTooOldMessage, noteIssuerVersion } from './issuer-version.ts';
 import { fetchTenantSettings } from './session.ts';
 import * as storage from './storage.ts';
 
@@ -10,7 +11,9 @@ export type IssuerFailureKind =
   /** The issuer does not answer: not installed, not started, or another address (spec §8 'card reader not installed or configured'). */
   | 'notInstalled'
   /** The issuer answered with a failure code (a reader code 990xxx, or a server code it relayed). */
-  | 'failed';
+  | 'failed'
+  /** The issuer is older than this server works with (contracts minimumIssuerVersion): card operations are blocked. */
+  | 'outdated';
 
 export class IssuerError extends Error {
   constructor(
@@ -100,14 +103,26 @@ export interface PairedIssuer {
   deviceId: string;
   devicePublicKey: string;
   readerName: string;
+  /** The issuer's version; an issuer of 3.6.0.26112601 or before names none. */
+  issuerVersion?: string;
 }
 
 let lastPairing: PairedIssuer | null = null;
 
-/** Pairs this browser session with the issuer and makes it the one operating the reader (AddIdentity, SwitchIdentity). */
+/**
+ * Pairs this browser session with the issuer and makes it the one operating the reader (AddIdentity, SwitchIdentity).
+ * An issuer too old for this server is not switched to: the pairing fails with the versions and what to do.
+ */
 export async function pairIssuer(): Promise<PairedIssuer> {
   const token = cardDeviceToken();
   const pairing = await post<PairedIssuer>(cardIssuerPaths.addIdentity, { cardDeviceToken: token });
+  // a reply without data is no issuer of today either
+  const verdict = judgeIssuerVersion((pairing as PairedIssuer | null)?.issuerVersion);
+  noteIssuerVersion(verdict);
+  if (verdict.kind === 'tooOld') {
+    paired = false;
+    throw new IssuerError('outdated', 0, issuerTooOldMessage(verdict.issuerVersion));
+  }
   await post(cardIssuerPaths.switchIdentity, { cardDeviceToken: token });
   paired = true;
   lastPairing = pairing;

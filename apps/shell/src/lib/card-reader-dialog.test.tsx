@@ -3,7 +3,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import type { TenantSettings } from '@campus/contracts';
-import { apiPaths, cardIssuerPaths, codes } from '@campus/contracts';
+import { apiPaths, cardIssuerPaths, codes, shellVersion } from '@campus/contracts';
 import { installFakeApi } from '../../test/fake-api.ts';
 import { gateSettings } from '../../test/render-card-screen.tsx';
 import { forgetPairing, issuerCall, setIssuerFetch } from './card-issuer.ts';
@@ -19,7 +19,7 @@ function issuerOnPort(port: string, called: string[]) {
     const url = new URL(String(input));
     called.push(url.origin);
     if (url.port !== port) throw new TypeError('Failed to fetch');
-    const data = url.pathname === cardIssuerPaths.addIdentity ? { deviceId: 'D1', devicePublicKey: '04ab', readerName: 'virtual' } : { fixedNo: 'DE000001' };
+    const data = url.pathname === cardIssuerPaths.addIdentity ? { deviceId: 'D1', devicePublicKey: '04ab', readerName: 'virtual', issuerVersion: shellVersion } : { fixedNo: 'DE000001' };
     return new Response(JSON.stringify({ code: 0, msg: 'ok', data }), { headers: { 'content-type': 'application/json' } });
   });
 }

@@ -4,6 +4,7 @@ import { Link, useInRouterContext, useLocation } from 'react-router-dom';
 import { cardTimings, codes, localDeviceServicePort } from '@campus/contracts';
 import { useTranslation } from './use-translation.ts';
 import { issuerBaseUrl } from './card-issuer.ts';
+import { IssuerUpdateAdvice, OlderIssuerWarning } from './issuer-version-notice.tsx';
 import { useCardFlow } from './use-card-flow.ts';
 import type { CardFlow, CardFlowView } from './use-card-flow.ts';
 
@@ -66,8 +67,10 @@ export function CardFlowStatus({ view, renewAdvice = true }: { view: CardFlowVie
   const { t } = useTranslation();
   const inRouter = useInRouterContext();
   const renew = renewAdvice && inRouter && view.kind === 'failed' && view.code !== null && trustRefusals.includes(view.code);
+  const advice = view.kind !== 'failed' ? undefined : view.notInstalled ? <IssuerStartAdvice /> : view.outdatedIssuer ? <IssuerUpdateAdvice /> : renew ? <RenewTrustLink /> : undefined;
   return (
     <div className="campus-card-dialog" aria-live="polite">
+      {view.kind !== 'idle' ? <OlderIssuerWarning /> : null}
       {view.kind === 'working' ? (
         <div className="campus-card-dialog__working" role="status">
           <Spin />
@@ -75,7 +78,7 @@ export function CardFlowStatus({ view, renewAdvice = true }: { view: CardFlowVie
           {view.progress.detail ? <p className="campus-card-dialog__detail">{view.progress.detail}</p> : null}
         </div>
       ) : null}
-      {view.kind === 'failed' ? <Alert type="error" showIcon role="alert" title={view.message} description={view.notInstalled ? <IssuerStartAdvice /> : renew ? <RenewTrustLink /> : undefined} /> : null}
+      {view.kind === 'failed' ? <Alert type="error" showIcon role="alert" title={view.message} description={advice} /> : null}
       {view.kind === 'done' ? <Result status="success" title={view.text} /> : null}
     </div>
   );

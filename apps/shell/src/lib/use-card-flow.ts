@@ -9,7 +9,7 @@ export type CardFlow = (ctx: FlowContext) => Promise<string>;
 export type CardFlowView =
   | { kind: 'idle' }
   | { kind: 'working'; progress: CardProgress }
-  | { kind: 'failed'; message: string; code: number | null; notInstalled: boolean }
+  | { kind: 'failed'; message: string; code: number | null; notInstalled: boolean; outdatedIssuer: boolean }
   | { kind: 'done'; text: string };
 
 /**
@@ -46,8 +46,8 @@ export function useCardFlow() {
         (error: unknown) => {
           if (own.signal.aborted) return false;
           issuerDidNotAnswer.current = error instanceof CardFlowError && error.notInstalled;
-          if (error instanceof CardFlowError) setView({ kind: 'failed', message: error.message, code: error.code, notInstalled: error.notInstalled });
-          else setView({ kind: 'failed', message: error instanceof Error && error.message ? error.message : t('request.internalError'), code: null, notInstalled: false });
+          if (error instanceof CardFlowError) setView({ kind: 'failed', message: error.message, code: error.code, notInstalled: error.notInstalled, outdatedIssuer: error.outdatedIssuer });
+          else setView({ kind: 'failed', message: error instanceof Error && error.message ? error.message : t('request.internalError'), code: null, notInstalled: false, outdatedIssuer: false });
           return false;
         },
       );

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { apiPaths, cardIssuerPaths, codes, readerCodes } from '@campus/contracts';
+import { apiPaths, cardIssuerPaths, codes, readerCodes, shellVersion } from '@campus/contracts';
 import { forgetPairing, setIssuerFetch } from '../../lib/card-issuer.ts';
 import type { CardProgress, FlowContext } from '../../lib/card-flow.ts';
 import { i18n } from '../../lib/i18n.ts';
@@ -18,7 +18,7 @@ function issuer(answers: Record<string, Answer[]>) {
   setIssuerFetch(async (input, init) => {
     const path = new URL(String(input)).pathname;
     issuerCalls.push({ path, body: JSON.parse(String(init?.body ?? '{}')) });
-    const queue = answers[path] ?? [{ code: 0, data: path === cardIssuerPaths.addIdentity ? { devicePublicKey: '04ab' } : null }];
+    const queue = answers[path] ?? [{ code: 0, data: path === cardIssuerPaths.addIdentity ? { devicePublicKey: '04ab', issuerVersion: shellVersion } : null }];
     const answer = queue.length > 1 ? queue.shift()! : queue[0]!;
     return new Response(JSON.stringify({ msg: 'ok', data: null, ...answer }));
   });

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { message } from 'antd';
 import { sm2 } from 'sm-crypto-v2';
 import type { ChangePasswordRequest } from '@campus/contracts';
-import { apiPaths, cardIssuerPaths, codes } from '@campus/contracts';
+import { apiPaths, cardIssuerPaths, codes, shellVersion } from '@campus/contracts';
 import { forgetPairing, setIssuerFetch } from '../../lib/card-issuer.ts';
 import { i18n } from '../../lib/i18n.ts';
 import { http, registerNotifier, type Transport } from '../../lib/request.ts';
@@ -261,7 +261,7 @@ describe('ChangePasswordModal: sending', () => {
     setIssuerFetch(async (input) => {
       const path = new URL(String(input)).pathname;
       issuerPaths.push(path);
-      const data = path === cardIssuerPaths.checkOprtLoginCardCanChangePwd ? { fixedNo: 'DE000003' } : null;
+      const data = path === cardIssuerPaths.checkOprtLoginCardCanChangePwd ? { fixedNo: 'DE000003' } : path === cardIssuerPaths.addIdentity ? { issuerVersion: shellVersion } : null;
       return new Response(JSON.stringify({ code: 0, msg: 'ok', data }));
     });
     const { router } = renderModal();

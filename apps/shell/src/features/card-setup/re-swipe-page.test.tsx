@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { apiPaths, cardIssuerPaths, codes } from '@campus/contracts';
+import { apiPaths, cardIssuerPaths, codes, shellVersion } from '@campus/contracts';
 import { passwordDigest } from '../../lib/crypto.ts';
 import { i18n } from '../../lib/i18n.ts';
 import { registerNotifier } from '../../lib/request.ts';
@@ -79,7 +79,7 @@ describe('/re-swipe-sys-sceret: the system key card trusts this card issuer', ()
       },
     });
     // the issuer answers its new key from the pairing after NewDeviceKey
-    issuer.on(cardIssuerPaths.addIdentity, { code: 0, data: { deviceId: 'D1', devicePublicKey, readerName: 'virtual' } }, { code: 0, data: { deviceId: 'D2', devicePublicKey: renewedKey, readerName: 'virtual' } });
+    issuer.on(cardIssuerPaths.addIdentity, { code: 0, data: { deviceId: 'D1', devicePublicKey, readerName: 'virtual', issuerVersion: shellVersion } }, { code: 0, data: { deviceId: 'D2', devicePublicKey: renewedKey, readerName: 'virtual', issuerVersion: shellVersion } });
     await user.type(await screen.findByLabelText('Customer password'), 'Customer#2026{Enter}');
     expect(await screen.findByText('The card reader holds the system key again')).toBeInTheDocument();
     const sentKeys = seen.filter((call) => call.url === apiPaths.getGmSysKeyData).map((call) => (call.body as { devicePublicKey: string }).devicePublicKey);

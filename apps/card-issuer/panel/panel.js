@@ -1,5 +1,7 @@
-// The card issuer's reader panel (README "Card issuer"): the virtual reader's cards, or the PC/SC readers. Plain
-// script, same origin as the issuer's panel API.
+// The card issuer's reader panel (README "Card issuer"; docs/operator-pc.md): the virtual reader's cards, or the
+// PC/SC readers. A plain module, same origin as the issuer's panel API.
+import { panelLanguage } from './panel-language.js';
+
 const texts = {
   'en-US': {
     title: 'Card reader', virtualTitle: 'Virtual card reader', language: 'Language', intro: "The card issuer's simulated reader: put a card on it, take it off, make new cards, and make the next read or write fail to see how the shell copes.",
@@ -9,9 +11,12 @@ const texts = {
     blankKind: 'blank', mother: 'mother card', systemKey: 'system key card', adminLogin: 'administrator login card', unknown: 'unknown card',
     pcscIntro: "The card readers the card issuer finds through the PC/SC service (pcscd). Place a card on the reader it uses; the shell's card screens read and write it there.",
     readers: 'PC/SC card readers', readerName: 'Reader', used: 'In use', yes: 'yes', card: 'Card', atr: 'ATR', present: 'present', absent: 'no card', mute: 'not answering', notRead: 'not read yet', noReaders: 'No card reader found.',
-    noReader: 'No card reader is in use.', unread: 'A card is on the reader; the card issuer has not read it yet.', muteCard: 'The card on the reader does not answer: take it off and place it again.',
+    noReader: 'No card reader is in use.', unread: 'A card is on the reader; the card issuer has not read it yet: Read the card shows its fixed number.', muteCard: 'The card on the reader does not answer: take it off and place it again.',
+    readCard: 'Read the card', version: 'Card issuer {version}',
+    pcscIntroWindows: "The card readers the card issuer finds through the Windows smart-card service (Smart Card). Place a card on the reader it uses; the shell's card screens read and write it there.",
     howTitle: 'How to use a real reader',
-    how: 'Install the PC/SC service (sudo apt-get install pcscd) and plug the reader in. Start the card issuer with CARD_READER=pcsc, and with CARD_READER_NAME set to the name of the reader (or its start) when it should not use the first one. A card needs a transparent file CARD_FILE_ID (default 0101) of at least 544 bytes: npm run card -- pcsc-format makes it on a blank card.',
+    how: 'Install the PC/SC service (sudo apt-get install pcscd) and plug the reader in. Start the card issuer with CARD_READER=pcsc, and with CARD_READER_NAME set to the name of the reader (or its start) when it should not use the first one. A card needs a transparent file CARD_FILE_ID (default 0101) of at least 544 bytes: the command card pcsc-format (npm run card -- pcsc-format in a source checkout) makes it on a blank card. The guide for the operator PC is on the Tools page of the campus server.',
+    howWindows: 'Plug the reader in: Windows installs a CCID reader by itself and starts its Smart Card service. Start the card issuer with CARD_READER=pcsc, and with CARD_READER_NAME set to the name of the reader (or its start) when it should not use the first one. A card needs a transparent file CARD_FILE_ID (default 0101) of at least 544 bytes: the command card pcsc-format makes it on a blank card. The guide for the operator PC is on the Tools page of the campus server.',
   },
   'zh-CN': {
     title: '读卡器', virtualTitle: '虚拟读卡器', language: '语言', intro: '发卡器的模拟读卡器：放上卡片、取下卡片、制作新卡，并让下一次读或写失败，以查看系统如何处理。',
@@ -21,9 +26,12 @@ const texts = {
     blankKind: '空白卡', mother: '母卡', systemKey: '系统密钥卡', adminLogin: '管理员登录卡', unknown: '未知卡片',
     pcscIntro: '发卡器通过 PC/SC 服务（pcscd）找到的读卡器。请将卡片放在发卡器使用的读卡器上，系统的卡片页面会在那里读写卡片。',
     readers: 'PC/SC 读卡器', readerName: '读卡器', used: '使用中', yes: '是', card: '卡片', atr: 'ATR', present: '有卡', absent: '无卡', mute: '无响应', notRead: '尚未读取', noReaders: '没有找到读卡器。',
-    noReader: '没有正在使用的读卡器。', unread: '读卡器上有卡片，发卡器尚未读取。', muteCard: '读卡器上的卡片没有响应：请取下后重新放上。',
+    noReader: '没有正在使用的读卡器。', unread: '读卡器上有卡片，发卡器尚未读取：点击“读取卡片”可显示其固定号。', muteCard: '读卡器上的卡片没有响应：请取下后重新放上。',
+    readCard: '读取卡片', version: '发卡器 {version}',
+    pcscIntroWindows: '发卡器通过 Windows 智能卡服务（Smart Card）找到的读卡器。请将卡片放在发卡器使用的读卡器上，系统的卡片页面会在那里读写卡片。',
     howTitle: '如何使用真实读卡器',
-    how: '安装 PC/SC 服务（sudo apt-get install pcscd）并连接读卡器。以 CARD_READER=pcsc 启动发卡器；如不应使用第一个读卡器，请将 CARD_READER_NAME 设为读卡器的名称（或其开头部分）。卡片需要一个至少 544 字节的透明文件 CARD_FILE_ID（默认 0101）：npm run card -- pcsc-format 会在空白卡上创建它。',
+    how: '安装 PC/SC 服务（sudo apt-get install pcscd）并连接读卡器。以 CARD_READER=pcsc 启动发卡器；如不应使用第一个读卡器，请将 CARD_READER_NAME 设为读卡器的名称（或其开头部分）。卡片需要一个至少 544 字节的透明文件 CARD_FILE_ID（默认 0101）：命令 card pcsc-format（在源代码目录中为 npm run card -- pcsc-format）会在空白卡上创建它。操作员电脑的使用指南在园区服务器的工具页面上。',
+    howWindows: '连接读卡器：Windows 会自动安装 CCID 读卡器并启动其智能卡服务（Smart Card）。以 CARD_READER=pcsc 启动发卡器；如不应使用第一个读卡器，请将 CARD_READER_NAME 设为读卡器的名称（或其开头部分）。卡片需要一个至少 544 字节的透明文件 CARD_FILE_ID（默认 0101）：命令 card pcsc-format 会在空白卡上创建它。操作员电脑的使用指南在园区服务器的工具页面上。',
   },
   'zh-MO': {
     title: '讀卡器', virtualTitle: '虛擬讀卡器', language: '語言', intro: '發卡器的模擬讀卡器：放上卡片、取下卡片、製作新卡，並讓下一次讀或寫失敗，以查看系統如何處理。',
@@ -33,14 +41,18 @@ const texts = {
     blankKind: '空白卡', mother: '母卡', systemKey: '系統密鑰卡', adminLogin: '管理員登入卡', unknown: '未知卡片',
     pcscIntro: '發卡器透過 PC/SC 服務（pcscd）找到的讀卡器。請將卡片放在發卡器使用的讀卡器上，系統的卡片頁面會在那裡讀寫卡片。',
     readers: 'PC/SC 讀卡器', readerName: '讀卡器', used: '使用中', yes: '是', card: '卡片', atr: 'ATR', present: '有卡', absent: '無卡', mute: '無回應', notRead: '尚未讀取', noReaders: '沒有找到讀卡器。',
-    noReader: '沒有正在使用的讀卡器。', unread: '讀卡器上有卡片，發卡器尚未讀取。', muteCard: '讀卡器上的卡片沒有回應：請取下後重新放上。',
+    noReader: '沒有正在使用的讀卡器。', unread: '讀卡器上有卡片，發卡器尚未讀取：按「讀取卡片」可顯示其固定號。', muteCard: '讀卡器上的卡片沒有回應：請取下後重新放上。',
+    readCard: '讀取卡片', version: '發卡器 {version}',
+    pcscIntroWindows: '發卡器透過 Windows 智能卡服務（Smart Card）找到的讀卡器。請將卡片放在發卡器使用的讀卡器上，系統的卡片頁面會在那裡讀寫卡片。',
     howTitle: '如何使用真實讀卡器',
-    how: '安裝 PC/SC 服務（sudo apt-get install pcscd）並連接讀卡器。以 CARD_READER=pcsc 啟動發卡器；如不應使用第一個讀卡器，請將 CARD_READER_NAME 設為讀卡器的名稱（或其開頭部分）。卡片需要一個至少 544 位元組的透明檔案 CARD_FILE_ID（預設 0101）：npm run card -- pcsc-format 會在空白卡上建立它。',
+    how: '安裝 PC/SC 服務（sudo apt-get install pcscd）並連接讀卡器。以 CARD_READER=pcsc 啟動發卡器；如不應使用第一個讀卡器，請將 CARD_READER_NAME 設為讀卡器的名稱（或其開頭部分）。卡片需要一個至少 544 位元組的透明檔案 CARD_FILE_ID（預設 0101）：命令 card pcsc-format（在原始碼目錄中為 npm run card -- pcsc-format）會在空白卡上建立它。操作員電腦的使用指南在園區伺服器的工具頁面上。',
+    howWindows: '連接讀卡器：Windows 會自動安裝 CCID 讀卡器並啟動其智能卡服務（Smart Card）。以 CARD_READER=pcsc 啟動發卡器；如不應使用第一個讀卡器，請將 CARD_READER_NAME 設為讀卡器的名稱（或其開頭部分）。卡片需要一個至少 544 位元組的透明檔案 CARD_FILE_ID（預設 0101）：命令 card pcsc-format 會在空白卡上建立它。操作員電腦的使用指南在園區伺服器的工具頁面上。',
   },
 };
 
-let language = localStorage.getItem('reader-panel-language') || (navigator.language.startsWith('zh') ? (/TW|HK|MO|Hant/i.test(navigator.language) ? 'zh-MO' : 'zh-CN') : 'en-US');
-if (!texts[language]) language = 'en-US';
+// the operator's own choice, else the PC's languages in their order
+const chosen = localStorage.getItem('reader-panel-language');
+let language = texts[chosen] ? chosen : panelLanguage(navigator.languages?.length ? navigator.languages : [navigator.language]);
 let latest = null;
 
 const t = (key, values = {}) => (texts[language][key] ?? key).replace(/\{(\w+)\}/g, (_, name) => values[name] ?? '');
@@ -100,6 +112,7 @@ function renderPcsc() {
           : used.known ? t('holding', { fixedNo: used.known.fixedNo, kind: kindText(used.known.kind) })
             : t('unread'),
   );
+  document.getElementById('read').disabled = !used || used.card !== 'present';
   const body = document.getElementById('readers');
   body.replaceChildren();
   if (latest.readers.length === 0) noRows(body, 6, t('noReaders'));
@@ -119,12 +132,16 @@ function renderPcsc() {
 
 function render() {
   const driver = latest?.driver;
+  const windows = latest?.platform === 'win32';
+  document.getElementById('pcsc-intro').dataset.text = windows ? 'pcscIntroWindows' : 'pcscIntro';
+  document.getElementById('pcsc-how').dataset.text = windows ? 'howWindows' : 'how';
   document.documentElement.lang = language;
   document.getElementById('title').dataset.text = driver === 'virtual' ? 'virtualTitle' : 'title';
   document.title = t(document.getElementById('title').dataset.text);
   document.getElementById('language').value = language;
   for (const element of document.querySelectorAll('[data-text]')) element.textContent = t(element.dataset.text);
   for (const element of document.querySelectorAll('[data-driver]')) element.hidden = element.dataset.driver !== driver;
+  say('version', latest?.version ? t('version', { version: latest.version }) : '');
   if (driver === 'virtual') renderVirtual();
   if (driver === 'pcsc') renderPcsc();
 }
@@ -160,6 +177,7 @@ document.getElementById('language').addEventListener('change', (event) => {
 });
 document.getElementById('remove').addEventListener('click', () => act(() => api('remove', {})));
 document.getElementById('blank').addEventListener('click', () => act(() => api('blank', { place: true })));
+document.getElementById('read').addEventListener('click', () => act(() => api('read', {})));
 document.getElementById('fail').addEventListener('submit', (event) => {
   event.preventDefault();
   const form = new FormData(event.target);

@@ -82,15 +82,16 @@ export async function buildIssuer(options: BuildIssuerOptions): Promise<FastifyI
   };
   registerOriginGuard(app, { port, allowedOrigins: config.allowedOrigins });
   const panelOrigins = () => ownOrigins(port());
+  const lock = new ReaderLock();
   if (options.reader instanceof VirtualReader) registerVirtualPanelRoutes(app, options.reader, panelOrigins);
-  else if (listsReaders(options.reader)) registerPcscPanelRoutes(app, options.reader, panelOrigins);
+  else if (listsReaders(options.reader)) registerPcscPanelRoutes(app, options.reader, panelOrigins, { wantedReader: config.readerName, lock });
   registerHealthRoute(app, { reader: options.reader, readerKind: options.reader instanceof VirtualReader ? 'virtual' : 'pcsc' });
   registerCardRoutes(app, {
     reader: options.reader,
     session: new IssuerSession(),
     identity: new DeviceIdentity(config.dataDir),
     pairings: new Pairings(),
-    lock: new ReaderLock(),
+    lock,
     allowedOrigins: config.allowedOrigins,
     readerName: options.readerName,
     fetch: options.fetch ?? fetch,

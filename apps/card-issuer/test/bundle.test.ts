@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { shellVersion } from '@campus/contracts';
 // @ts-expect-error: a plain build script without type declarations
 import { bundleIssuer } from '../../../scripts/build-issuer.mjs';
 
@@ -17,10 +18,11 @@ function freePort(): Promise<number> {
 }
 
 describe('npm run build:issuer', () => {
-  it('bundles the issuer into one module that runs without node_modules, with its panel', async () => {
+  it('bundles the issuer into one module that runs without node_modules, with its panel and its version', async () => {
     const work = fs.mkdtempSync(path.join(os.tmpdir(), 'campus-issuer-bundle-'));
     const app = (await bundleIssuer(path.join(work, 'app'))) as string;
     expect(fs.existsSync(path.join(app, 'panel', 'index.html'))).toBe(true);
+    expect(fs.existsSync(path.join(app, 'panel', 'panel-language.js'))).toBe(true);
     const port = await freePort();
     // started from a folder without node_modules, as on the operator's PC
     const child = spawn(process.execPath, [path.join(app, 'card-issuer.mjs')], {
@@ -29,7 +31,7 @@ describe('npm run build:issuer', () => {
       stdio: 'ignore',
     });
     try {
-      type Status = { code: number; data: { readerName: string } };
+      type Status = { code: number; data: { readerName: string; version: string } };
       const ask = async (): Promise<Status | null> => {
         try {
           return (await (await fetch(`http://127.0.0.1:${port}/reader/api/status`)).json()) as Status;
@@ -44,6 +46,9 @@ describe('npm run build:issuer', () => {
       }
       expect(status?.code).toBe(0);
       expect(status?.data.readerName).toBe('Campus virtual reader');
+      // the version of the sources it was built from, as the pairing reply and /healthz name it
+      expect(status?.data.version).toBe(shellVersion);
+      expect(((await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()) as { version: string }).version).toBe(shellVersion);
       expect((await fetch(`http://127.0.0.1:${port}/reader`)).status).toBe(200);
       // asked for, the download serves the description without the UI's files
       expect((await fetch(`http://127.0.0.1:${port}/docs/json`)).status).toBe(200);

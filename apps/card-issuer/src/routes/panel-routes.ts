@@ -11,6 +11,7 @@ const panelDir = [path.resolve(here, '..', '..', 'panel'), path.join(here, 'pane
 const panelFiles: Record<string, { file: string; type: string }> = {
   '/reader': { file: 'index.html', type: 'text/html; charset=utf-8' },
   '/reader/panel.js': { file: 'panel.js', type: 'text/javascript; charset=utf-8' },
+  '/reader/panel-language.js': { file: 'panel-language.js', type: 'text/javascript; charset=utf-8' },
   '/reader/panel.css': { file: 'panel.css', type: 'text/css; charset=utf-8' },
 };
 

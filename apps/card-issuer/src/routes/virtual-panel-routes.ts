@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { makeMotherCard, sm3Hex } from '@campus/card-crypto';
 import type { ReaderCode } from '@campus/contracts';
-import { codes, readerCodes } from '@campus/contracts';
+import { codes, readerCodes, shellVersion } from '@campus/contracts';
 import { customerNoProblem } from '../customer-number.ts';
 import { IssuerError, ok } from '../http/envelope.ts';
 import type { VirtualReader } from '../readers/virtual-reader.ts';
@@ -29,7 +29,7 @@ export function registerVirtualPanelRoutes(app: FastifyInstance, reader: Virtual
 
   app.get('/reader/api/status', described('The virtual reader: the card on it, every card it keeps and the faults set (panel only)'), async (request) => {
     const status = await reader.status();
-    return ok(request, { driver: 'virtual', readerName: status.readerName, card: status.card, cards: reader.list(), faults: reader.faults() });
+    return ok(request, { driver: 'virtual', version: shellVersion, readerName: status.readerName, card: status.card, cards: reader.list(), faults: reader.faults() });
   });
   app.post('/reader/api/place', described('Places a kept card on the virtual reader (panel only)', { body: Type.Object({ fixedNo: FixedNo }) }), async (request) => {
     guarded(() => reader.place((request.body as { fixedNo: string }).fixedNo));

@@ -65,6 +65,11 @@ export interface Config {
    * every deployment. Not an environment variable: it ships with the product (dist/subapp-sdk of the release).
    */
   sdkDownloadsDir: string;
+  /**
+   * The guide for the operator's PC (docs/operator-pc.md), offered under /tools beside the card issuer downloads on
+   * gate deployments. Not an environment variable: the release carries docs/ (scripts/release.mjs).
+   */
+  operatorGuideFile: string;
   /** Sub-app builds of this deployment, served at /subapps/<folder>/ (SUBAPPS_DIR). */
   subAppsDir: string;
   /**
@@ -388,6 +393,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     cardIssuerUrl: cardIssuerUrlVar(env),
     issuerDownloadsDir: path.resolve(cwd, textVar(env, 'ISSUER_DOWNLOADS_DIR') ?? path.join(repoRoot, 'dist', 'card-issuer')),
     sdkDownloadsDir: path.join(repoRoot, 'dist', 'subapp-sdk'),
+    operatorGuideFile: path.join(repoRoot, 'docs', 'operator-pc.md'),
     subAppsDir: path.resolve(cwd, textVar(env, 'SUBAPPS_DIR') ?? path.join(dataDir, 'subapps')),
     bundledSubApps: { qy: path.join(repoRoot, 'apps', 'subapp-qy', 'dist') },
     subAppEntries: subAppEntriesVar(env, 'SUBAPP_ENTRIES'),

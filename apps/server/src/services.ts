@@ -101,7 +101,7 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
   });
   const licence = new LicenceService(new LicenceRepository(db), trustListFor(config.licenceTrustFile, options.trustTestKeys ?? !config.isProduction), logs, now);
   const oss = new OssService(new OssRepository(db), now);
-  const tools = new ToolsService(config.dataDir, config.nationalCrypto ? config.issuerDownloadsDir : null, config.sdkDownloadsDir);
+  const tools = new ToolsService(config.dataDir, config.nationalCrypto ? { dir: config.issuerDownloadsDir, guide: config.operatorGuideFile } : null, config.sdkDownloadsDir);
   const seal = new PasswordSealService(new SealKeyRepository(db), now);
   const backupLogs = new BackupLogService(new BackupLogRepository(db), now);
   const enterprise = new EnterpriseService(new EnterpriseRepository(db), { sessions, licence }, now);

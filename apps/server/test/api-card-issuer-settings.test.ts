@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TenantSettings } from '@campus/contracts';
 import { apiPaths } from '@campus/contracts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig, repoRoot } from '../src/config.ts';
 import { call, databases, startServer, tempDir } from './helpers.ts';
 import type { TestServer } from './helpers.ts';
 
@@ -90,9 +90,26 @@ describe.each(databases)('the card issuer downloads under /tools (%s)', (kind) =
     expect(await file.text()).toBe('linux archive');
   });
 
+  it('and, after them, the guide for the operator PC (docs/operator-pc.md, which the release carries)', async () => {
+    const list = await withDownloads('21');
+    const names = list.map((t) => t.fileName);
+    expect(names.indexOf('card-issuer-operator-pc-guide.md')).toBe(names.indexOf('card-issuer-win-x64.zip') + 1);
+    const guide = list.find((t) => t.fileName === 'card-issuer-operator-pc-guide.md');
+    expect(guide).toMatchObject({ showName: 'Operator PC guide (card issuer)', url: '/tools/card-issuer-operator-pc-guide.md' });
+    expect(guide?.use).toContain('what each reader code means');
+    const file = await fetch(`${server?.url}${guide?.url}`);
+    expect(file.headers.get('content-disposition')).toContain('attachment; filename="card-issuer-operator-pc-guide.md"');
+    const text = await file.text();
+    expect(text).toBe(fs.readFileSync(path.join(repoRoot, 'docs', 'operator-pc.md'), 'utf8'));
+    expect(text).toMatch(/^# The operator's PC\n/);
+    await server?.close();
+    expect((await withDownloads('21', 'zh-MO')).find((t) => t.fileName === 'card-issuer-operator-pc-guide.md')?.showName).toBe('操作員電腦指南（發卡器）');
+  });
+
   it('any other deployment does not', async () => {
     const list = await withDownloads('1');
-    expect(list.some((t) => t.fileName === 'card-issuer-linux-x64.tar.gz' || t.fileName === 'card-issuer-win-x64.zip')).toBe(false);
+    expect(list.some((t) => t.fileName === 'card-issuer-linux-x64.tar.gz' || t.fileName === 'card-issuer-win-x64.zip' || t.fileName === 'card-issuer-operator-pc-guide.md')).toBe(false);
     expect((await fetch(`${server?.url}/tools/card-issuer-win-x64.zip`)).status).toBe(404);
+    expect((await fetch(`${server?.url}/tools/card-issuer-operator-pc-guide.md`)).status).toBe(404);
   });
 });

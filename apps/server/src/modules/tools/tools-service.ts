@@ -38,6 +38,23 @@ export const cardIssuerDownloads: readonly { fileName: string; showName: Localis
 
 type DownloadTexts = { showName: Localised; use: Localised };
 
+/** The guide for the operator's PC (docs/operator-pc.md), offered after the card issuer downloads. */
+export const operatorGuideDownload: { fileName: string } & DownloadTexts = {
+  fileName: 'card-issuer-operator-pc-guide.md',
+  showName: { 'en-US': 'Operator PC guide (card issuer)', 'zh-CN': '操作员电脑指南（发卡器）', 'zh-MO': '操作員電腦指南（發卡器）' },
+  use: {
+    'en-US': 'Installing the card issuer on Windows or Linux and as a service, the browser’s local network prompt, which readers and cards work, what each reader code means, updating the issuer (Markdown text, in English)',
+    'zh-CN': '在 Windows 或 Linux 上安装发卡器及以服务方式运行、浏览器的本地网络访问提示、可用的读卡器和卡片、各读卡器代码的含义、更新发卡器（英文文本）',
+    'zh-MO': '在 Windows 或 Linux 上安裝發卡器及以服務方式執行、瀏覽器的本機網絡存取提示、可用的讀卡器和卡片、各讀卡器代碼的含義、更新發卡器（英文文字）',
+  },
+};
+
+/** Where the card issuer downloads are (dist/card-issuer of a build) and the operator PC guide beside them. */
+export interface IssuerDownloads {
+  dir: string;
+  guide: string;
+}
+
 /**
  * The sub-app SDK's downloads (scripts/pack-subapp-sdk.mjs), in the order /tools lists them: the package and the
  * starter (their version in the name, as npm packs them), then the guide.
@@ -95,27 +112,29 @@ type ProductDownload = { entry: ToolEntry; path: string; size: number };
 
 /**
  * Downloadable tools: DATA_DIR/tools/tools.json lists the files kept next to it; the product's own downloads follow:
- * on gate deployments the card issuer downloads found in `issuerDownloadsDir` (dist/card-issuer of a build), and
- * everywhere the sub-app SDK and its guide found in `sdkDownloadsDir` (dist/subapp-sdk).
+ * on gate deployments the card issuer downloads found in `issuerDownloads.dir` (dist/card-issuer of a build) and the
+ * operator PC guide, and everywhere the sub-app SDK and its guide found in `sdkDownloadsDir` (dist/subapp-sdk).
  */
 export class ToolsService {
   readonly dir: string;
 
   constructor(
     dataDir: string,
-    private readonly issuerDownloadsDir: string | null = null,
+    private readonly issuerDownloads: IssuerDownloads | null = null,
     private readonly sdkDownloadsDir: string | null = null,
   ) {
     this.dir = path.join(dataDir, 'tools');
   }
 
-  private async issuerDownloads(language: LanguageCode): Promise<ProductDownload[]> {
-    if (this.issuerDownloadsDir === null) return [];
+  private async issuerFiles(language: LanguageCode): Promise<ProductDownload[]> {
+    if (this.issuerDownloads === null) return [];
     const found = [];
     for (const download of cardIssuerDownloads) {
-      const file = await productFile(this.issuerDownloadsDir, download.fileName, download, language);
+      const file = await productFile(path.join(this.issuerDownloads.dir, download.fileName), download.fileName, download, language);
       if (file) found.push(file);
     }
+    const guide = await productFile(this.issuerDownloads.guide, operatorGuideDownload.fileName, operatorGuideDownload, language);
+    if (guide) found.push(guide);
     return found;
   }
 
@@ -126,7 +145,7 @@ export class ToolsService {
     for (const kind of sdkDownloadKinds) {
       for (const name of names) {
         const match = kind.pattern.exec(name);
-        const download = match ? await productFile(this.sdkDownloadsDir, name, kind.texts(name, match[1] ?? ''), language) : null;
+        const download = match ? await productFile(path.join(this.sdkDownloadsDir, name), name, kind.texts(name, match[1] ?? ''), language) : null;
         if (download) found.push(download);
       }
     }
@@ -134,7 +153,7 @@ export class ToolsService {
   }
 
   private async productDownloads(language: LanguageCode): Promise<ProductDownload[]> {
-    return [...(await this.issuerDownloads(language)), ...(await this.sdkDownloads(language))];
+    return [...(await this.issuerFiles(language)), ...(await this.sdkDownloads(language))];
   }
 
   /** The tools in `language` (the request's). */
@@ -187,9 +206,8 @@ export class ToolsService {
   }
 }
 
-/** A download of the product in `dir`, when it is there as a file. */
-async function productFile(dir: string, fileName: string, texts: DownloadTexts, language: LanguageCode): Promise<ProductDownload | null> {
-  const full = path.join(dir, fileName);
+/** A download of the product kept at `full` and offered as `fileName`, when it is there as a file. */
+async function productFile(full: string, fileName: string, texts: DownloadTexts, language: LanguageCode): Promise<ProductDownload | null> {
   const stat = await fs.promises.stat(full).catch(() => null);
   if (!stat?.isFile()) return null;
   return { entry: { showName: texts.showName[language], use: texts.use[language], fileName, url: toolFileUrl(fileName) }, path: full, size: stat.size };

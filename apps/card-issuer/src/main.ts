@@ -2,6 +2,7 @@ import { IssuerConfigError, loadIssuerConfig } from './config.ts';
 import type { IssuerConfig } from './config.ts';
 import { buildIssuer, issuerLoggerOptions } from './app.ts';
 import { openReader } from './readers/reader-factory.ts';
+import { runCardCommand } from './cli/card-commands.ts';
 
 async function main(): Promise<void> {
   let config: IssuerConfig;
@@ -31,7 +32,13 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`Card issuer start-up failed: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+// `card-issuer.mjs card <command>`: the card commands (`npm run card`) in a download, which has no npm scripts; the
+// vendor formats a card and writes a customer's mother card on the operator's PC with them (docs/cards.md)
+if (process.argv[2] === 'card') {
+  process.exit(await runCardCommand(process.argv.slice(3)));
+} else {
+  main().catch((error: unknown) => {
+    process.stderr.write(`Card issuer start-up failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}

@@ -11,6 +11,11 @@ which the card issuer's PC/SC driver reads as the card's fixed number, and, unle
 transparent data file --data-fid of --data-size zero bytes (--data-structure record makes it a record file, a
 card the issuer cannot use).
 
+--leave-at-update N takes the card off the reader when its N-th UPDATE BINARY (counting from 0) arrives: the
+process ends at once, before that command is carried out or answered, as a card pulled off in the middle of a
+write. A test of a card issuer running as its own process (the downloads under Wine) cannot pause it between two
+commands, so the card itself picks the moment.
+
 Run it with Debian's interpreter and a folder holding Crypto -> Cryptodome on PYTHONPATH (notes in
 apps/card-issuer/test/support/pcsc-lab.ts, which starts it for the tests).
 """
@@ -24,6 +29,8 @@ from virtualsmartcard.ConstantDefinitions import FDB
 from virtualsmartcard.SmartcardFilesystem import MF, TransparentStructureEF, RecordStructureEF
 from virtualsmartcard.SmartcardSAM import SAM
 from virtualsmartcard.VirtualSmartcard import Iso7816OS, VirtualICC
+
+UPDATE_BINARY = 0xD6
 
 
 def new_card(serial, data_fid, data_size, data_structure):
@@ -56,6 +63,7 @@ def main():
     parser.add_argument("--data-fid", default="0101", help="file identifier of a new card's data file, hex")
     parser.add_argument("--data-size", type=int, default=544, help="bytes of a new card's data file (0: no file)")
     parser.add_argument("--data-structure", choices=["transparent", "record"], default="transparent")
+    parser.add_argument("--leave-at-update", type=int, default=None, help="leave the reader when this UPDATE BINARY (from 0) arrives")
     args = parser.parse_args()
 
     if os.path.exists(args.state):
@@ -69,7 +77,14 @@ def main():
     card_os = Iso7816OS(mf, sam)
     execute = card_os.execute
 
+    updates = 0
+
     def execute_and_save(message):
+        nonlocal updates
+        if len(message) >= 2 and message[1] == UPDATE_BINARY:
+            if updates == args.leave_at_update:
+                os._exit(0)
+            updates += 1
         answer = execute(message)
         save(args.state, card_os.mf, card_os.SAM)
         return answer

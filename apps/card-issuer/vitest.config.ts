@@ -1,10 +1,12 @@
-import { defineProject } from 'vitest/config';
+import { configDefaults, defineProject } from 'vitest/config';
 
 export default defineProject({
   test: {
     name: 'card-issuer',
     environment: 'node',
     include: ['test/**/*.test.ts'],
+    // the downloads' tests need the archives built: npm test runs them after the build (downloads.vitest.config.ts)
+    exclude: [...configDefaults.exclude, 'test/downloads/**'],
     testTimeout: 30_000,
     // one pcscd and one virtual card for all files: one file at a time, with the server's group
     fileParallelism: false,

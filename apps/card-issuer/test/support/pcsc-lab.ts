@@ -144,13 +144,17 @@ export class PcscLab {
     return card;
   }
 
-  /** Puts the card on the reader (taking off any other) and waits until pcscd sees it. */
-  async place(card: LabCard): Promise<void> {
+  /**
+   * Puts the card on the reader (taking off any other) and waits until pcscd sees it. With `leaveAtUpdate` the card
+   * leaves the reader by itself when that UPDATE BINARY (from 0) arrives, for a driver in another process.
+   */
+  async place(card: LabCard, { leaveAtUpdate }: { leaveAtUpdate?: number } = {}): Promise<void> {
     await this.remove();
     const options = this.cardOptions.get(card.state) ?? {};
     const args = [cardScript, '--state', card.state, '--port', String(vpcdPort), '--serial', card.serial];
     if (options.dataSize !== undefined) args.push('--data-size', String(options.dataSize));
     if (options.structure) args.push('--data-structure', options.structure);
+    if (leaveAtUpdate !== undefined) args.push('--leave-at-update', String(leaveAtUpdate));
     const log = fs.openSync(path.join(this.dir, 'cards.log'), 'a');
     this.card = spawn('/usr/bin/python3', args, {
       stdio: ['ignore', log, log],

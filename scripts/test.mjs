@@ -1,6 +1,8 @@
 // `npm test`: every check of the project in one run, ending with one line `N passed, N failed`.
 // Steps: type check, lint, unit + API + LDAP tests (vitest; the API suite also runs on PostgreSQL
-// when DATABASE_URL is set), shell build, browser tests (Playwright in Debian's Chromium).
+// when DATABASE_URL is set), shell build (which makes the card issuer's downloads), the card issuer downloads run as
+// an operator runs them (the Windows one under Wine 10 in a cached Debian 13 root, the Linux one on the host's pcscd),
+// browser tests (Playwright in Debian's Chromium).
 // `npm test -- --with-node24` (what CI runs) also runs the server, card-issuer and crypto suites on Node 24 (scripts/node24.mjs).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -137,6 +139,17 @@ if (process.argv.includes('--with-node24')) {
 
 if (run('shell build', 'npm', ['run', '--silent', 'build'])) {
   passed += 1;
+  // the archives the build just made, exactly as built (apps/card-issuer/test/downloads); the first run on a machine
+  // also makes the Wine root (scripts/wine-lab/wine-root.mjs, about 2 minutes)
+  const downloadsReport = path.join(reports, 'vitest-downloads.json');
+  suite(
+    'card issuer downloads (Wine 10, pcscd)',
+    'npx',
+    ['vitest', 'run', '-c', 'apps/card-issuer/downloads.vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${downloadsReport}`],
+    downloadsReport,
+    vitestCounts,
+    noteVitestFailures,
+  );
   const playwrightReport = path.join(reports, 'playwright.json');
   suite('browser tests', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], playwrightReport, (r) => ({
     passed: r.stats.expected + r.stats.flaky,

@@ -1,5 +1,6 @@
 // @ts-expect-error: a plain script without type declarations
 import { wineLabProblem } from '../../../../scripts/wine-lab/wine-root.mjs';
+import { vpcdPort as hostLabVpcdPort } from '../support/pcsc-lab.ts';
 import { describeDownloadScenario, freePort } from './support/download-scenario.ts';
 import { WinePlatform } from './support/wine-platform.ts';
 
@@ -8,4 +9,12 @@ import { WinePlatform } from './support/wine-platform.ts';
 // the suite's name, where the Wine lab cannot run (not root, not Linux x64).
 const problem = (wineLabProblem as () => string | null)();
 
-describeDownloadScenario('the Windows download under Wine 10 on a PC/SC reader', problem && `skipped: ${problem}`, async () => WinePlatform.open(await freePort()));
+/** A port of this run for the root's vpcd, which listens on the host's network: not the host PC/SC lab's. */
+async function vpcdPort(): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    if (port !== hostLabVpcdPort) return port;
+  }
+}
+
+describeDownloadScenario('the Windows download under Wine 10 on a PC/SC reader', problem && `skipped: ${problem}`, async () => WinePlatform.open(await vpcdPort()));

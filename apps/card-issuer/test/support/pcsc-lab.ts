@@ -21,7 +21,7 @@ const cryptodome = '/usr/lib/python3/dist-packages/Cryptodome';
 const pcscdPidFile = '/run/pcscd/pcscd.pid';
 const cardScript = path.resolve(import.meta.dirname, '..', '..', 'tools', 'virtual-iso-card.py');
 /** The vpcd port of the lab's reader (not vpcd's default, so a machine's own vpcd set-up is left alone). */
-const vpcdPort = 0x9c5b;
+export const vpcdPort = 0x9c5b;
 const friendlyName = 'Campus test reader';
 /** pcscd names a reader "<friendly name> <slot> <index>": the lab's first slot. */
 export const labReaderName = `${friendlyName} 00 00`;

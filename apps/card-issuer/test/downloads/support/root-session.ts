@@ -6,6 +6,7 @@ import path from 'node:path';
 // @ts-expect-error: a plain script without type declarations
 import { runInRoot, winePrefix } from '../../../../../scripts/wine-lab/wine-root.mjs';
 
+const leftovers = `WINEPREFIX=${winePrefix as string} wineserver -k 2>/dev/null; test -f /run/pcscd/pcscd.pid && kill $(cat /run/pcscd/pcscd.pid) 2>/dev/null; true`;
 const runInRootOf = runInRoot as (root: string, script: string, options: Record<string, unknown>) => ChildProcess;
 
 /**
@@ -27,8 +28,9 @@ export class RootSession {
     const overlay = fs.mkdtempSync(path.join(os.tmpdir(), 'campus-wine-overlay-'));
     const ready = path.join(overlay, 'ready');
     fs.mkdirSync(ready);
-    // the keeper ends with this process, so a test run that dies leaves no namespace behind
-    const keeper = runInRootOf(root, `touch /run/campus-ready/yes; while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done`, {
+    // the keeper ends with this process, and a test run that dies takes down what it started in the root (Wine's
+    // programs, this namespace's pcscd, whose virtual cards then end), so it leaves no namespace behind
+    const keeper = runInRootOf(root, `touch /run/campus-ready/yes; while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ${leftovers}`, {
       overlay,
       binds: [...binds, { from: ready, to: '/run/campus-ready' }],
       detached: true,

@@ -11,6 +11,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { bundleWindowsService, windowsServiceReadme, writeWindowsServiceScripts } from './issuer-windows-service.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'dist', 'card-issuer');
@@ -42,7 +43,7 @@ Settings (environment variables):
   CARD_READER_NAME             pcsc: the reader to use (its name or the start of it); the first one if unset
   CARD_FILE_ID                 pcsc: the card file that holds the card image, 0101
 The reader panel: http://127.0.0.1:18085/reader
-`;
+${platform.startsWith('win') ? windowsServiceReadme : ''}`;
 
 /** The issuer and its dependencies as one ES module, with its panel beside it. */
 export async function bundleIssuer(target = path.join(out, 'app')) {
@@ -56,7 +57,7 @@ export async function bundleIssuer(target = path.join(out, 'app')) {
     format: 'esm',
     target: 'node20',
     // the API description's browser UI reads its files from its package folder: the download serves /docs/json only
-    // koffi finds its native binary beside its own files: it is copied whole into app/node_modules (koffiInto)
+    // koffi finds its native binary beside its own files: its scripts and a binary are copied into app/node_modules
     external: ['@fastify/swagger-ui', 'koffi'],
     banner: { js: "import { createRequire as __campusRequire } from 'node:module'; const require = __campusRequire(import.meta.url);" },
     logLevel: 'warning',
@@ -174,6 +175,8 @@ async function makeArchives(app) {
     cpSync(node, path.join(folder, windows ? 'node.exe' : 'node'));
     writeFileSync(path.join(folder, 'README.txt'), readme(platform));
     if (windows) {
+      await bundleWindowsService(path.join(folder, 'app'));
+      writeWindowsServiceScripts(folder);
       writeFileSync(path.join(folder, 'start.cmd'), '@echo off\r\nif "%CARD_ISSUER_DATA_DIR%"=="" set CARD_ISSUER_DATA_DIR=%~dp0data\r\n"%~dp0node.exe" "%~dp0app\\card-issuer.mjs"\r\n');
       zip(folder, `${name}.zip`);
     } else {

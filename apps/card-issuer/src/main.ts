@@ -24,12 +24,22 @@ async function main(): Promise<void> {
       notes.map((note) => `${note}\n`).join('') +
       '\n',
   );
+  let closing = false;
   const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
     process.stdout.write(`${signal}: card issuer shutting down\n`);
     void app.close().finally(() => process.exit(0));
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+  // under the Windows service (windows/supervisor.ts), which has no signals to send: its stop message, and its end
+  if (process.send) {
+    process.on('message', (message: unknown) => {
+      if ((message as { campusIssuer?: unknown } | null)?.campusIssuer === 'stop') shutdown('service stop');
+    });
+    process.on('disconnect', () => shutdown('service gone'));
+  }
 }
 
 // `card-issuer.mjs card <command>`: the card commands (`npm run card`) in a download, which has no npm scripts; the

@@ -1,0 +1,67 @@
+// The Windows service part of the Windows card-issuer download (issue 47), used by build-issuer.mjs and the Wine
+// test: app/service.mjs (what the service runs: the SCM protocol through koffi, a supervisor of the issuer, a rotated
+// log) and app/service-install.mjs, with install-service.cmd and uninstall-service.cmd beside node.exe. Both bundles
+// import koffi, which stays outside (app/node_modules/koffi and app/node_modules/@koromix/koffi-win32-x64).
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Bundles the service and its installer into `app` (the download's app folder). */
+export async function bundleWindowsService(app) {
+  await build({
+    entryPoints: {
+      service: path.join(root, 'apps/card-issuer/src/windows/service-main.ts'),
+      'service-install': path.join(root, 'apps/card-issuer/src/windows/service-install.ts'),
+    },
+    outdir: app,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['koffi'],
+    logLevel: 'warning',
+  });
+}
+
+const cmd = (lines) => `${lines.join('\r\n')}\r\n`;
+
+/** The scripts in the zip's root; each keeps its window open (pause) so a double-click shows what happened. */
+export const windowsServiceScripts = {
+  'install-service.cmd': cmd([
+    '@echo off',
+    'rem Installs the card issuer as the Windows service CampusCardIssuer. Run it as administrator.',
+    '"%~dp0node.exe" "%~dp0app\\service-install.mjs" install',
+    'set CAMPUS_RESULT=%ERRORLEVEL%',
+    'pause',
+    'exit /b %CAMPUS_RESULT%',
+  ]),
+  'uninstall-service.cmd': cmd([
+    '@echo off',
+    'rem Stops and removes the Windows service CampusCardIssuer (its data folder stays). Run it as administrator.',
+    '"%~dp0node.exe" "%~dp0app\\service-install.mjs" uninstall',
+    'set CAMPUS_RESULT=%ERRORLEVEL%',
+    'pause',
+    'exit /b %CAMPUS_RESULT%',
+  ]),
+};
+
+export function writeWindowsServiceScripts(folder) {
+  for (const [name, text] of Object.entries(windowsServiceScripts)) writeFileSync(path.join(folder, name), text);
+}
+
+/** The README's lines on the service. */
+export const windowsServiceReadme = `
+As a Windows service (starts with Windows, restarted after a crash):
+  install    right-click install-service.cmd, "Run as administrator". It copies node.exe and app\\ to
+             %ProgramFiles%\\CampusCardIssuer and starts the service CampusCardIssuer (LocalSystem).
+  settings   %ProgramData%\\CampusCardIssuer\\settings.txt (NAME=value lines, the variables below; made from the
+             ones set in the installer's console). After a change: sc stop CampusCardIssuer, sc start CampusCardIssuer
+  log        %ProgramData%\\CampusCardIssuer\\logs\\issuer.log (1 MiB, then issuer.log.1 ... issuer.log.4)
+  uninstall  right-click uninstall-service.cmd, "Run as administrator". The data folder
+             %ProgramData%\\CampusCardIssuer (device key, settings, log) stays.
+  The device key is sealed to this PC (Windows DPAPI): a data folder copied to another PC opens nothing there.
+`;

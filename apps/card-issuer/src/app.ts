@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { codes } from '@campus/contracts';
 import type { IssuerConfig } from './config.ts';
 import { IssuerSession } from './card-checks.ts';
-import { DeviceIdentity } from './device-identity.ts';
+import { DeviceIdentity, platformKeySealer } from './device-identity.ts';
 import { IssuerError, issuerErrorHandler } from './http/envelope.ts';
 import { describeIssuerRoute, issuerOpenApi } from './http/openapi.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
@@ -12,6 +12,7 @@ import { ownOrigins, registerOriginGuard } from './http/origin-guard.ts';
 import { registerHealthRoute } from './routes/health-route.ts';
 import { VirtualReader } from './readers/virtual-reader.ts';
 import { Pairings } from './pairings.ts';
+import { detectPcLanguage } from './windows/pc-language.ts';
 import { ReaderLock } from './reader-lock.ts';
 import type { CardReader } from './readers/card-reader.ts';
 import { registerCardRoutes } from './routes/card-routes.ts';
@@ -86,10 +87,12 @@ export async function buildIssuer(options: BuildIssuerOptions): Promise<FastifyI
   if (options.reader instanceof VirtualReader) registerVirtualPanelRoutes(app, options.reader, panelOrigins);
   else if (listsReaders(options.reader)) registerPcscPanelRoutes(app, options.reader, panelOrigins, { wantedReader: config.readerName, lock });
   registerHealthRoute(app, { reader: options.reader, readerKind: options.reader instanceof VirtualReader ? 'virtual' : 'pcsc' });
+  const language = await detectPcLanguage();
+  const identity = new DeviceIdentity(config.dataDir, { sealer: await platformKeySealer(), notify: (message) => app.log.warn(message[language]) });
   registerCardRoutes(app, {
     reader: options.reader,
     session: new IssuerSession(),
-    identity: new DeviceIdentity(config.dataDir),
+    identity,
     pairings: new Pairings(),
     lock,
     allowedOrigins: config.allowedOrigins,

@@ -1,10 +1,13 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sm2 } from 'sm-crypto-v2';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isSm2PublicKey, systemKeyId } from '@campus/card-crypto';
+import type { Localised } from '@campus/contracts';
 import { DeviceIdentity, reportedHostName } from '../src/device-identity.ts';
+import type { KeySealer } from '../src/device-identity.ts';
 
 const systemKey = Buffer.from('00112233445566778899aabbccddeeff', 'hex');
 
@@ -82,5 +85,98 @@ describe('the card issuer: its data folder on disk', () => {
     expect(reportedHostName('前台 电脑')).toBe('-----');
     expect(reportedHostName('x'.repeat(80))).toHaveLength(63);
     expect(reportedHostName('')).toBe('unnamed');
+  });
+});
+
+/** A sealer like DPAPI's: what one PC seals (AES-GCM under that PC's key) opens on that PC only. */
+function pcSealer(pcKey = crypto.randomBytes(32)): KeySealer {
+  return {
+    kind: 'dpapi-machine',
+    seal(secret) {
+      const iv = crypto.randomBytes(12);
+      const cipher = crypto.createCipheriv('aes-256-gcm', pcKey, iv);
+      return Buffer.concat([iv, cipher.update(secret), cipher.final(), cipher.getAuthTag()]);
+    },
+    open(sealed) {
+      try {
+        const decipher = crypto.createDecipheriv('aes-256-gcm', pcKey, sealed.subarray(0, 12));
+        decipher.setAuthTag(sealed.subarray(-16));
+        return Buffer.concat([decipher.update(sealed.subarray(12, -16)), decipher.final()]);
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+
+describe('the card issuer: its device key sealed to the PC (Windows, DPAPI)', () => {
+  const collect = () => {
+    const notes: Localised[] = [];
+    return { notes, notify: (message: Localised) => notes.push(message) };
+  };
+
+  it('keeps only the sealed private key on disk and opens it at the next start on the same PC', () => {
+    const dir = dataDirWith(null);
+    const sealer = pcSealer();
+    const first = new DeviceIdentity(dir, { sealer });
+    const stored = JSON.parse(fs.readFileSync(path.join(dir, 'device-key.json'), 'utf8')) as Record<string, unknown>;
+    expect(stored).toEqual({ publicKey: first.publicKey, sealedPrivateKey: { with: 'dpapi-machine', data: expect.any(String) } });
+    const { notes, notify } = collect();
+    const again = new DeviceIdentity(dir, { sealer, notify });
+    expect(again.publicKey).toBe(first.publicKey);
+    expect(again.openSystemKey(sealedTo(first.publicKey))).toEqual(systemKey);
+    expect(notes).toEqual([]);
+  });
+
+  it('seals a plain key file from before at the first start, keeping the key pair the server trusts', () => {
+    const pair = sm2.generateKeyPairHex();
+    const dir = dataDirWith({ publicKey: pair.publicKey, privateKey: pair.privateKey });
+    const sealer = pcSealer();
+    const { notes, notify } = collect();
+    const identity = new DeviceIdentity(dir, { sealer, notify });
+    expect(identity.publicKey).toBe(pair.publicKey);
+    expect(fs.readFileSync(path.join(dir, 'device-key.json'), 'utf8')).not.toContain(pair.privateKey);
+    expect(notes.map((note) => note['en-US'])).toEqual([`The device key in ${path.join(dir, 'device-key.json')} is now sealed to this PC (Windows DPAPI).`]);
+    expect(new DeviceIdentity(dir, { sealer }).openSystemKey(sealedTo(pair.publicKey))).toEqual(systemKey);
+  });
+
+  it('on another PC opens nothing: says so in three languages, keeps the file aside and makes a new key pair', () => {
+    const dir = dataDirWith(null);
+    const original = new DeviceIdentity(dir, { sealer: pcSealer() });
+    const file = path.join(dir, 'device-key.json');
+    const sealedFile = fs.readFileSync(file, 'utf8');
+    const { notes, notify } = collect();
+    const elsewhere = new DeviceIdentity(dir, { sealer: pcSealer(), notify });
+    expect(elsewhere.publicKey).not.toBe(original.publicKey);
+    expect(elsewhere.openSystemKey(sealedTo(original.publicKey))).toBeNull();
+    expect(fs.readFileSync(`${file}.unopened`, 'utf8')).toBe(sealedFile);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]!['en-US']).toContain('was sealed on another PC and cannot be opened on this one: this PC made a new device key');
+    expect(notes[0]!['zh-CN']).toContain('是在另一台电脑上封存的');
+    expect(notes[0]!['zh-MO']).toContain('是在另一台電腦上封存的');
+  });
+
+  it('does not take a sealed key whose private half is not the stored public key’s', () => {
+    const dir = dataDirWith(null);
+    const sealer = pcSealer();
+    const original = new DeviceIdentity(dir, { sealer });
+    const file = path.join(dir, 'device-key.json');
+    const stored = JSON.parse(fs.readFileSync(file, 'utf8')) as { publicKey: string };
+    const other = sm2.generateKeyPairHex();
+    fs.writeFileSync(file, JSON.stringify({ ...stored, publicKey: other.publicKey }));
+    const { notes, notify } = collect();
+    const identity = new DeviceIdentity(dir, { sealer, notify });
+    expect([original.publicKey, other.publicKey]).not.toContain(identity.publicKey);
+    expect(notes).toHaveLength(1);
+  });
+
+  it('a Windows data folder copied to Linux: the sealed key opens nothing there either', () => {
+    const dir = dataDirWith(null);
+    const original = new DeviceIdentity(dir, { sealer: pcSealer() });
+    const { notes, notify } = collect();
+    const onLinux = new DeviceIdentity(dir, { notify });
+    expect(onLinux.publicKey).not.toBe(original.publicKey);
+    expect(notes).toHaveLength(1);
+    expect(storedKeys(dir).privateKey).toMatch(/^[0-9a-f]{64}$/);
   });
 });

@@ -1,8 +1,11 @@
 // koffi over kernel32.dll: what every Windows module here needs. Only modules that run on Windows import this file
-// (the issuer loads them with import() on win32 only), so Linux never loads a Windows library.
-import koffi from 'koffi';
+// (the issuer loads them with import() on win32 only), so Linux never loads a Windows library. koffi is required
+// here, not imported: a bundler hoists a static import of an external package to the bundle's top, which would load
+// koffi at every start of the issuer on every platform.
+import { createRequire } from 'node:module';
+import type * as KoffiModule from 'koffi';
 
-export { koffi };
+export const koffi = createRequire(import.meta.url)('koffi') as typeof KoffiModule;
 
 export const kernel32 = koffi.load('kernel32.dll');
 

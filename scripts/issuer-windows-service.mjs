@@ -58,7 +58,7 @@ export const windowsServiceReadme = `
 As a Windows service (starts with Windows, restarted after a crash):
   install    right-click install-service.cmd, "Run as administrator". It copies node.exe and app\\ to
              %ProgramFiles%\\CampusCardIssuer and starts the service CampusCardIssuer (LocalSystem).
-  settings   %ProgramData%\\CampusCardIssuer\\settings.txt (NAME=value lines, the variables below; made from the
+  settings   %ProgramData%\\CampusCardIssuer\\settings.txt (NAME=value lines, the variables above; made from the
              ones set in the installer's console). After a change: sc stop CampusCardIssuer, sc start CampusCardIssuer
   log        %ProgramData%\\CampusCardIssuer\\logs\\issuer.log (1 MiB, then issuer.log.1 ... issuer.log.4)
   uninstall  right-click uninstall-service.cmd, "Run as administrator". The data folder

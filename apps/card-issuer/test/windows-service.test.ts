@@ -83,7 +83,8 @@ ${shHelpers}
 cd /opt/pkg
 wineserver -p
 step start
-wine cmd /c 'Z:\opt\pkg\install-service.cmd' < /dev/null > /out/install.txt 2>&1; echo "rc=$?" >> /out/install.txt
+CARD_ISSUER_ALLOWED_ORIGINS=https://campus.example.com wine cmd /c 'Z:\opt\pkg\install-service.cmd' < /dev/null > /out/install.txt 2>&1; echo "rc=$?" >> /out/install.txt
+cp /opt/wine-prefix/drive_c/ProgramData/CampusCardIssuer/settings.txt /out/settings.txt
 step installed
 query query-installed.txt
 waitfor $LOG 'Card issuer: http'; health health-installed.txt
@@ -137,6 +138,7 @@ step uninstalled
 wine cmd /c 'Z:\opt\pkg\uninstall-service.cmd' < /dev/null > /out/uninstall-again.txt 2>&1; echo "rc=$?" >> /out/uninstall-again.txt
 query query-uninstalled.txt
 wine /opt/pkg/node.exe 'Z:\opt\pkg\app\service-install.mjs' status > /out/status-uninstalled.txt 2>&1
+wine /opt/pkg/node.exe 'Z:\opt\pkg\app\service.mjs' > /out/service-by-hand.txt 2>&1; echo "rc=$?" >> /out/service-by-hand.txt
 ls "/opt/wine-prefix/drive_c/Program Files" > /out/program-files.txt
 ls -R /opt/wine-prefix/drive_c/ProgramData/CampusCardIssuer > /out/data-dir.txt
 step done
@@ -160,6 +162,9 @@ step done
     const log = lab.read('log-installed.txt');
     expect(log).toMatch(/\[service\] Card issuer service \S+ starting \(process \d+\): data in C:\\ProgramData\\CampusCardIssuer/);
     expect(log).toMatch(/\[issuer\] Card issuer: http:\/\/127\.0\.0\.1:18085\/ \(Campus virtual reader; cards in C:\\ProgramData\\CampusCardIssuer\)/);
+    // settings.txt from the installer's console: the issuer answers the shell it names
+    expect(lab.read('settings.txt')).toContain('CARD_ISSUER_ALLOWED_ORIGINS=https://campus.example.com\r\n');
+    expect(log).toContain('[issuer] Answers the shell at: https://campus.example.com');
   });
 
   it('says it is installed already when installed twice, in the language CARD_ISSUER_LANG names', () => {
@@ -219,6 +224,11 @@ step done
     expect(lab.read('data-dir.txt')).toMatch(/device-key\.json/);
     expect(lab.read('data-dir.txt')).toMatch(/issuer\.log/);
     expect(lab.read('data-dir.txt')).toMatch(/settings\.txt/);
+  });
+
+  it('says what to run instead when service.mjs is started by hand, not by the SCM', () => {
+    expect(lab.read('service-by-hand.txt')).toContain('service.mjs is started by Windows (the service "CampusCardIssuer"). To install the service run install-service.cmd as administrator');
+    expect(lab.read('service-by-hand.txt')).toContain('rc=1');
   });
 
   it('runs in well under 2 minutes with the cached root', () => {

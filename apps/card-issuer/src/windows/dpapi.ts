@@ -7,7 +7,6 @@
 // for SYSTEM and Administrators only (service-install.ts sets its ACL). The entropy names the purpose and this PC's
 // MachineGuid, so the blob is bound to this Windows installation even where the DPAPI machine key alone is not (Wine
 // derives its DPAPI key from the user name and a constant, the same in every prefix).
-import { createHash } from 'node:crypto';
 import { freeLocal, koffi, lastError } from './win32.ts';
 
 const crypt32 = koffi.load('crypt32.dll');
@@ -56,10 +55,6 @@ export function machineGuid(): string | null {
   const text = buffer.toString('utf16le', 0, Math.max(0, (size[0] ?? 0) - 2)).replace(/\0+$/, '');
   return text === '' ? null : text;
 }
-
-/** A short, stable name of this Windows installation (not secret): the start of SHA-256 of its MachineGuid. */
-export const shortPcId = (guid: string | null = machineGuid()): string | null =>
-  guid ? createHash('sha256').update(guid.toLowerCase()).digest('hex').slice(0, 12) : null;
 
 const entropyFor = (guid: string | null) => Buffer.from(`${purpose}\n${guid ?? ''}`, 'utf8');
 

@@ -11,39 +11,12 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { bundleWindowsService, windowsServiceReadme, writeWindowsServiceScripts } from './issuer-windows-service.mjs';
+import { issuerReadme } from './issuer-readme.mjs';
+import { bundleWindowsService, writeWindowsServiceScripts } from './issuer-windows-service.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'dist', 'card-issuer');
 const nodeLine = '24';
-
-const readme = (platform) => `Campus card issuer (${platform})
-================================
-
-The local card-issuer service of gate deployments: it runs on the operator's PC, next to the card reader,
-and the campus shell in the browser talks to it (http://127.0.0.1:18085).
-
-Supports:  ${
-  platform.startsWith('win')
-    ? 'Windows 10 and 11 (x64): real card readers through the Windows smart-card service (PC/SC), and the\n           virtual reader for trying it out.'
-    : 'Linux x64 with glibc (Debian 11+, Ubuntu 20.04+ and alike): real card readers through pcscd (PC/SC),\n           and the virtual reader for trying it out.'
-}
-Docs:      docs/operator-pc.md of the campus shell (offered on the Tools page of your campus server)
-
-Start it:  ${platform.startsWith('win') ? 'double-click start.cmd (or run it in a console)' : './start.sh'}
-Stop it:   Ctrl+C
-
-Settings (environment variables):
-  CARD_ISSUER_ALLOWED_ORIGINS  the address of the campus shell, e.g. https://campus.example.com (required
-                               unless the shell runs on this PC at http://127.0.0.1:6300)
-  CARD_ISSUER_PORT             18085
-  CARD_ISSUER_DATA_DIR         ./data (the issuer's device key; the virtual reader's cards)
-  CARD_READER                  pcsc for a real reader (${platform.startsWith('win') ? 'any reader Windows lists' : 'sudo apt-get install pcscd; plug the reader in'}),
-                               or virtual (a simulated reader, the default)
-  CARD_READER_NAME             pcsc: the reader to use (its name or the start of it); the first one if unset
-  CARD_FILE_ID                 pcsc: the card file that holds the card image, 0101
-The reader panel: http://127.0.0.1:18085/reader
-${platform.startsWith('win') ? windowsServiceReadme : ''}`;
 
 /** The issuer and its dependencies as one ES module, with its panel beside it. */
 export async function bundleIssuer(target = path.join(out, 'app')) {
@@ -123,9 +96,11 @@ const platforms = ['linux-x64', 'win-x64'];
 const archiveOf = (platform) => `card-issuer-${platform}${platform.startsWith('win') ? '.zip' : '.tar.gz'}`;
 const stampFile = path.join(out, '.made-from');
 
-/** What the archives are made of: the bundle's files, this script (start scripts, README) and the Node line. */
+/** What the archives are made of: the bundle's files, the scripts that make them (start scripts, README) and the Node line. */
 function fingerprint(app) {
-  const hash = createHash('sha256').update(readFileSync(fileURLToPath(import.meta.url))).update(nodeLine);
+  const hash = createHash('sha256').update(nodeLine);
+  // this script and the two that write the archives' other files (README, .cmd scripts)
+  for (const script of ['build-issuer.mjs', 'issuer-readme.mjs', 'issuer-windows-service.mjs']) hash.update(readFileSync(path.join(root, 'scripts', script)));
   const files = readdirSync(app, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => path.join(entry.parentPath, entry.name))
@@ -173,7 +148,7 @@ async function makeArchives(app) {
     const node = runtime(platform);
     const windows = platform.startsWith('win');
     cpSync(node, path.join(folder, windows ? 'node.exe' : 'node'));
-    writeFileSync(path.join(folder, 'README.txt'), readme(platform));
+    writeFileSync(path.join(folder, 'README.txt'), issuerReadme(platform));
     if (windows) {
       await bundleWindowsService(path.join(folder, 'app'));
       writeWindowsServiceScripts(folder);

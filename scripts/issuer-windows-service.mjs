@@ -52,16 +52,3 @@ export const windowsServiceScripts = {
 export function writeWindowsServiceScripts(folder) {
   for (const [name, text] of Object.entries(windowsServiceScripts)) writeFileSync(path.join(folder, name), text);
 }
-
-/** The README's lines on the service. */
-export const windowsServiceReadme = `
-As a Windows service (starts with Windows, restarted after a crash):
-  install    right-click install-service.cmd, "Run as administrator". It copies node.exe and app\\ to
-             %ProgramFiles%\\CampusCardIssuer and starts the service CampusCardIssuer (LocalSystem).
-  settings   %ProgramData%\\CampusCardIssuer\\settings.txt (NAME=value lines, the variables above; made from the
-             ones set in the installer's console). After a change: sc stop CampusCardIssuer, sc start CampusCardIssuer
-  log        %ProgramData%\\CampusCardIssuer\\logs\\issuer.log (1 MiB, then issuer.log.1 ... issuer.log.4)
-  uninstall  right-click uninstall-service.cmd, "Run as administrator". The data folder
-             %ProgramData%\\CampusCardIssuer (device key, settings, log) stays.
-  The device key is sealed to this PC (Windows DPAPI): a data folder copied to another PC opens nothing there.
-`;

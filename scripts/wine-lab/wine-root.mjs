@@ -5,7 +5,7 @@
 // /var/cache/campus-shell/wine10-trixie), and every run mounts an overlay over it, so the cached root never changes.
 // `node scripts/wine-lab/wine-root.mjs` makes it (about 2 minutes and 2.1 GB here) and prints where it is.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -72,6 +72,29 @@ export function ensureWineRoot({ log = console.log } = {}) {
   const problem = wineLabProblem();
   if (problem) throw new Error(problem);
   if (wineRootReady()) return wineRootDir;
+  // test files start in parallel: one makes the root, the others wait for it
+  mkdirSync(path.dirname(wineRootDir), { recursive: true });
+  const lock = `${wineRootDir}.lock`;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (wineRootReady()) return wineRootDir;
+      // a lock older than any build is left by a killed run
+      if (Date.now() - statSync(lock, { throwIfNoEntry: false })?.mtimeMs > 20 * 60_000) rmSync(lock, { recursive: true, force: true });
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
+    }
+  }
+  try {
+    if (wineRootReady()) return wineRootDir;
+    return makeWineRoot(log);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function makeWineRoot(log) {
   const started = Date.now();
   log(`Making the Wine 10 test root (Debian 13) in ${wineRootDir}: once per machine, about 2 minutes and 2.1 GB ...`);
   if (!existsSync('/usr/sbin/debootstrap')) {
@@ -81,7 +104,6 @@ export function ensureWineRoot({ log = console.log } = {}) {
   }
   const building = `${wineRootDir}.building`;
   rmSync(building, { recursive: true, force: true });
-  mkdirSync(path.dirname(wineRootDir), { recursive: true });
   must(spawnSync('debootstrap', ['--variant=minbase', 'trixie', building, mirror], { stdio: ['ignore', 'ignore', 'inherit'] }), 'debootstrap trixie');
   must(
     runInRoot(building, `apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ${rootPackages.join(' ')} >/tmp/apt.log 2>&1 || { tail -20 /tmp/apt.log >&2; exit 1; }; apt-get clean`),

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { issuerReadme } from './issuer-readme.mjs';
-import { bundleWindowsService, writeWindowsServiceScripts } from './issuer-windows-service.mjs';
+import { bundleWindowsService, writeWindowsCmdScripts } from './issuer-windows-service.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'dist', 'card-issuer');
@@ -151,7 +151,7 @@ async function makeArchives(app) {
     writeFileSync(path.join(folder, 'README.txt'), issuerReadme(platform));
     if (windows) {
       await bundleWindowsService(path.join(folder, 'app'));
-      writeWindowsServiceScripts(folder);
+      writeWindowsCmdScripts(folder);
       writeFileSync(path.join(folder, 'start.cmd'), '@echo off\r\nif "%CARD_ISSUER_DATA_DIR%"=="" set CARD_ISSUER_DATA_DIR=%~dp0data\r\n"%~dp0node.exe" "%~dp0app\\card-issuer.mjs"\r\n');
       zip(folder, `${name}.zip`);
     } else {

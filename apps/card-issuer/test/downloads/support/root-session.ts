@@ -9,12 +9,18 @@ import { runInRoot, winePrefix } from '../../../../../scripts/wine-lab/wine-root
 const leftovers = `WINEPREFIX=${winePrefix as string} wineserver -k 2>/dev/null; test -f /run/pcscd/pcscd.pid && kill $(cat /run/pcscd/pcscd.pid) 2>/dev/null; true`;
 const runInRootOf = runInRoot as (root: string, script: string, options: Record<string, unknown>) => ChildProcess;
 
+export type RootNetwork = 'host' | 'private';
+
+/** `args` as words of a sh command line. */
+export const shWords = (args: string[]) => args.map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(' ');
+
 /**
  * One run in the cached Wine root (scripts/wine-lab/wine-root.mjs): an overlay of its own over the root, in a private
  * mount namespace kept open by a small keeper process, which every command then joins (nsenter), so that pcscd, the
  * virtual cards and Wine see the same /run/pcscd, /tmp and overlay while the test starts and stops each of them.
- * The network is the host's: what listens in the root (the issuer, vpcd) is reached on 127.0.0.1, so every run uses
- * ports of its own. `binds` are host folders shown inside the root.
+ * With `network: 'host'` what listens in the root (the issuer, vpcd) is reached from the test on 127.0.0.1, so every
+ * run uses ports of its own; with `'private'` the root has a loopback of its own (the issuer on its default port meets
+ * nothing of the host's), reached only from inside. `binds` are host folders shown inside the root.
  */
 export class RootSession {
   private readonly children = new Set<ChildProcess>();
@@ -22,9 +28,10 @@ export class RootSession {
   private constructor(
     private readonly keeper: ChildProcess,
     private readonly overlay: string,
+    private readonly network: RootNetwork,
   ) {}
 
-  static async open(root: string, binds: { from: string; to: string }[]): Promise<RootSession> {
+  static async open(root: string, binds: { from: string; to: string }[], network: RootNetwork): Promise<RootSession> {
     const overlay = fs.mkdtempSync(path.join(os.tmpdir(), 'campus-wine-overlay-'));
     const ready = path.join(overlay, 'ready');
     fs.mkdirSync(ready);
@@ -33,10 +40,11 @@ export class RootSession {
     const keeper = runInRootOf(root, `touch /run/campus-ready/yes; while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ${leftovers}`, {
       overlay,
       binds: [...binds, { from: ready, to: '/run/campus-ready' }],
+      network: network === 'host',
       detached: true,
       stdio: 'ignore',
     });
-    const session = new RootSession(keeper, overlay);
+    const session = new RootSession(keeper, overlay, network);
     const deadline = Date.now() + 20_000;
     while (!fs.existsSync(path.join(ready, 'yes'))) {
       if (keeper.exitCode !== null || Date.now() > deadline) {
@@ -51,7 +59,8 @@ export class RootSession {
   private args(script: string, env: Record<string, string>): string[] {
     const base = { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', HOME: '/root', LANG: 'C.UTF-8', XDG_RUNTIME_DIR: '/tmp', WINEPREFIX: winePrefix as string, WINEDEBUG: '-all' };
     const assignments = Object.entries({ ...base, ...env }).map(([key, value]) => `${key}=${value}`);
-    return ['-t', String(this.keeper.pid), '-m', '-r', '-w', '/usr/bin/env', '-i', ...assignments, '/bin/sh', '-c', script];
+    const namespaces = this.network === 'private' ? ['-m', '-n'] : ['-m'];
+    return ['-t', String(this.keeper.pid), ...namespaces, '-r', '-w', '/usr/bin/env', '-i', ...assignments, '/bin/sh', '-c', script];
   }
 
   /** Starts `script` (sh) in the root and answers its process; a script that ends in `exec` is that program. */

@@ -2,29 +2,27 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-// @ts-expect-error: a plain script without type declarations
-import { ensureWineRoot } from '../../../../../scripts/wine-lab/wine-root.mjs';
 import type { DownloadCard, DownloadPlatform, IssuerSettings, NewDownloadCard } from './download-platform.ts';
 import { readerSeen, until } from './issuer-panel.ts';
-import { RootSession } from './root-session.ts';
+import { shWords } from './root-session.ts';
+import type { RootSession } from './root-session.ts';
+import { openUnzippedWindowsDownload } from './unzipped-windows-download.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..', '..', '..');
-const distDir = path.join(repoRoot, 'dist', 'card-issuer');
-export const windowsArchive = path.join(distDir, 'card-issuer-win-x64.zip');
 const cardTool = path.join(repoRoot, 'apps', 'card-issuer', 'tools', 'virtual-iso-card.py');
 /** Inside the root (Debian 13): vicc's library and PyCryptodome, which vicc imports as Crypto. */
 const viccLibrary = '/usr/lib/python3/site-packages/virtualsmartcard';
 const cryptodome = '/usr/lib/python3/dist-packages/Cryptodome';
 const friendlyName = 'Campus Wine reader';
-const unpacked = '/opt/operator-pc/card-issuer-win-x64';
 
 const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 const exited = (child: ChildProcess) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve())));
 
 /**
  * The Windows download under Wine 10 in the cached Debian 13 root: the zip as built, unpacked inside the root and
- * started with its start.cmd (Wine's cmd, the download's node.exe, winscard.dll to the root's pcscd), pcscd with a
- * vpcd reader on a port of this run, and virtual cards whose files live in a host folder bound into the root.
+ * started with its start.cmd (Wine's cmd, the download's node.exe, winscard.dll to the root's pcscd) and its card
+ * commands run with card.cmd, pcscd with a vpcd reader on a port of this run, and virtual cards whose files live in a
+ * host folder bound into the root.
  */
 export class WinePlatform implements DownloadPlatform {
   readonly readerName = `${friendlyName} 00 00`;
@@ -38,15 +36,12 @@ export class WinePlatform implements DownloadPlatform {
 
   private constructor(
     private readonly session: RootSession,
+    private readonly unpacked: string,
     private readonly lab: string,
     private readonly vpcdPort: number,
   ) {}
 
   static async open(vpcdPort: number): Promise<WinePlatform> {
-    if (!fs.existsSync(windowsArchive)) throw new Error(`${windowsArchive} is missing: run node scripts/build-issuer.mjs first`);
-    let started = Date.now();
-    const root = (ensureWineRoot as (options: { log: (line: string) => void }) => string)({ log: (line) => console.log(line) });
-    const rootTime = seconds(started);
     const lab = fs.mkdtempSync(path.join(os.tmpdir(), 'campus-wine-lab-'));
     fs.mkdirSync(path.join(lab, 'reader.conf.d'));
     const hexPort = `0x${vpcdPort.toString(16)}`;
@@ -54,18 +49,14 @@ export class WinePlatform implements DownloadPlatform {
     fs.mkdirSync(path.join(lab, 'python'));
     fs.symlinkSync(cryptodome, path.join(lab, 'python', 'Crypto'));
     fs.copyFileSync(cardTool, path.join(lab, 'virtual-iso-card.py'));
-    started = Date.now();
-    const session = await RootSession.open(root, [
-      { from: lab, to: '/lab' },
-      { from: distDir, to: '/dist' },
-    ]);
-    const platform = new WinePlatform(session, lab, vpcdPort);
-    platform.timings.push(`root ready ${rootTime}`, `overlay and namespace ${seconds(started)}`);
+    // the host's network: the test reaches the issuer on 127.0.0.1 (vpcd listens there too, on a port of this run)
+    const { session, folder, timings } = await openUnzippedWindowsDownload([{ from: lab, to: '/lab' }], 'host').catch((error: unknown) => {
+      fs.rmSync(lab, { recursive: true, force: true });
+      throw error;
+    });
+    const platform = new WinePlatform(session, folder, lab, vpcdPort);
+    platform.timings.push(...timings);
     try {
-      started = Date.now();
-      const unzip = await session.run(`mount -o remount,bind,ro /dist && mkdir -p ${path.posix.dirname(unpacked)} && cd ${path.posix.dirname(unpacked)} && unzip -q /dist/${path.basename(windowsArchive)}`);
-      if (unzip.status !== 0) throw new Error(`unzip in the Wine root failed: ${unzip.stderr}`);
-      platform.timings.push(`unzip ${seconds(started)}`);
       await platform.startService();
     } catch (error) {
       await platform.close();
@@ -78,7 +69,7 @@ export class WinePlatform implements DownloadPlatform {
     const started = Date.now();
     this.issuerPort = port;
     // start.cmd as the operator starts it; node.exe's output into a file (a pipe makes console.log fail under Wine)
-    this.issuer = this.session.spawn(`cd ${unpacked} && exec wine cmd /c start.cmd >/lab/issuer.log 2>&1`, {
+    this.issuer = this.session.spawn(`cd ${this.unpacked} && exec wine cmd /c start.cmd >/lab/issuer.log 2>&1`, {
       CARD_READER: 'pcsc',
       CARD_READER_NAME: this.readerName,
       CARD_ISSUER_PORT: String(port),
@@ -93,10 +84,10 @@ export class WinePlatform implements DownloadPlatform {
   }
 
   async cardCommand(args: string[]): Promise<string> {
-    const quoted = args.map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(' ');
-    const result = await this.session.run(`cd ${unpacked} && wine node.exe 'app\\card-issuer.mjs' card ${quoted} >/lab/card-command.log 2>&1`, { CARD_READER_NAME: this.readerName });
+    // card.cmd as an operator runs it in a console; node.exe's output into a file, as above
+    const result = await this.session.run(`cd ${this.unpacked} && wine cmd /c card.cmd ${shWords(args)} >/lab/card-command.log 2>&1`, { CARD_READER_NAME: this.readerName });
     const output = fs.readFileSync(path.join(this.lab, 'card-command.log'), 'utf8');
-    if (result.status !== 0) throw new Error(`card ${args[0]} under Wine failed (exit ${result.status}): ${output}`);
+    if (result.status !== 0) throw new Error(`card.cmd ${args[0]} under Wine failed (exit ${result.status}): ${output}`);
     return output;
   }
 

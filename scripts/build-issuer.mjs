@@ -97,15 +97,17 @@ const archiveOf = (platform) => `card-issuer-${platform}${platform.startsWith('w
 const stampFile = path.join(out, '.made-from');
 
 /** What the archives are made of: the bundle's files, the scripts that make them (start scripts, README) and the Node line. */
-function fingerprint(app) {
+function fingerprint(...bundles) {
   const hash = createHash('sha256').update(nodeLine);
   // this script and the two that write the archives' other files (README, .cmd scripts)
   for (const script of ['build-issuer.mjs', 'issuer-readme.mjs', 'issuer-windows-service.mjs']) hash.update(readFileSync(path.join(root, 'scripts', script)));
-  const files = readdirSync(app, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name))
-    .sort();
-  for (const file of files) hash.update(path.relative(app, file)).update('\0').update(readFileSync(file));
+  for (const bundle of bundles) {
+    const files = readdirSync(bundle, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.join(entry.parentPath, entry.name))
+      .sort();
+    for (const file of files) hash.update(path.relative(out, file)).update('\0').update(readFileSync(file));
+  }
   return hash.digest('hex');
 }
 
@@ -120,14 +122,18 @@ async function main() {
     return;
   }
   const whenChanged = process.argv.includes('--when-changed');
-  const made = fingerprint(app);
+  // the Windows service and its installer (app/service.mjs, app/service-install.mjs of the zip), bundled apart
+  const windowsApp = path.join(out, 'app-windows');
+  rmSync(windowsApp, { recursive: true, force: true });
+  await bundleWindowsService(windowsApp);
+  const made = fingerprint(app, windowsApp);
   if (whenChanged && upToDate(made)) {
     console.log(`The card issuer downloads in ${out} are up to date.`);
     return;
   }
   rmSync(stampFile, { force: true });
   try {
-    await makeArchives(app);
+    await makeArchives(app, windowsApp);
   } catch (error) {
     if (!whenChanged) throw error;
     console.warn(`The card issuer downloads were not made (${error instanceof Error ? error.message : String(error)}): run npm run build:issuer when the npm registry can be reached.`);
@@ -136,7 +142,7 @@ async function main() {
   writeFileSync(stampFile, `${made}\n`);
 }
 
-async function makeArchives(app) {
+async function makeArchives(app, windowsApp) {
   for (const platform of platforms) {
     const name = `card-issuer-${platform}`;
     const folder = path.join(out, name);
@@ -150,7 +156,7 @@ async function makeArchives(app) {
     cpSync(node, path.join(folder, windows ? 'node.exe' : 'node'));
     writeFileSync(path.join(folder, 'README.txt'), issuerReadme(platform));
     if (windows) {
-      await bundleWindowsService(path.join(folder, 'app'));
+      cpSync(windowsApp, path.join(folder, 'app'), { recursive: true });
       writeWindowsCmdScripts(folder);
       writeFileSync(path.join(folder, 'start.cmd'), '@echo off\r\nif "%CARD_ISSUER_DATA_DIR%"=="" set CARD_ISSUER_DATA_DIR=%~dp0data\r\n"%~dp0node.exe" "%~dp0app\\card-issuer.mjs"\r\n');
       zip(folder, `${name}.zip`);

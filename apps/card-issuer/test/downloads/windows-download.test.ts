@@ -17,4 +17,4 @@ async function vpcdPort(): Promise<number> {
   }
 }
 
-describeDownloadScenario('the Windows download under Wine 10 on a PC/SC reader', problem && `skipped: ${problem}`, async () => WinePlatform.open(await vpcdPort()));
+describeDownloadScenario('the Windows download under Wine 10 on a PC/SC reader', problem && `skipped: ${problem}`, async () => WinePlatform.open(await vpcdPort()), { sealedDeviceKey: true });

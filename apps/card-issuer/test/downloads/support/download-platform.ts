@@ -39,6 +39,11 @@ export interface DownloadPlatform {
   stopService(): Promise<void>;
   /** Starts it again and waits until it lists the reader. */
   startService(): Promise<void>;
+  /**
+   * Where the download seals the issuer's device key to the PC (Windows: DPAPI): stops the issuer, makes this the
+   * PC its data folder was copied to (another machine id), and starts the issuer again on the same folder.
+   */
+  restartAsCopyOnAnotherPc?(): Promise<void>;
   /** The issuer's log so far, for a failure's message. */
   issuerLog(): string;
   close(): Promise<void>;

@@ -37,7 +37,7 @@ const cardPassword = 'Card#2026a';
  * source, on a fresh SQLite database. Where the platform's lab cannot run, the suite is skipped with `problem` as
  * its name.
  */
-export function describeDownloadScenario(title: string, problem: string | null, open: () => Promise<DownloadPlatform>): void {
+export function describeDownloadScenario(title: string, problem: string | null, open: () => Promise<DownloadPlatform>, options: { sealedDeviceKey?: boolean } = {}): void {
   describe.skipIf(problem !== null)(`${title}${problem ? ` (${problem})` : ''}`, () => {
     let platform: DownloadPlatform;
     let server: GateServer;
@@ -190,5 +190,27 @@ export function describeDownloadScenario(title: string, problem: string | null, 
       await platform.place(motherCard);
       expect(await deviceOk(cardIssuerPaths.readMasterCard)).toMatchObject({ fixedNo: motherCard.serial, initialised: true });
     });
+
+    if (options.sealedDeviceKey) {
+      it('a copy of the issuer’s data folder on another PC gets no system key: its key is new and untrusted, and it cannot sign for the trusted one', async () => {
+        const keyFor = async (publicKey: string) => {
+          const { challenge } = await apiOk<{ challenge: string }>(apiPaths.getSysKeyChallenge, { devicePublicKey: publicKey });
+          const signed = await deviceOk<{ challenge: string; hostName: string; signature: string }>(cardIssuerPaths.signKeyChallenge, { challenge });
+          // what a copy has: the issuer's folder, not the operator's session
+          return api<{ sysKeyData?: string }>(apiPaths.getSysKeyData, { devicePublicKey: publicKey, ...signed });
+        };
+        // on its own PC the issuer is trusted: the key comes without a card
+        expect((await keyFor(devicePublicKey)).code).toBe(0);
+        await platform.restartAsCopyOnAnotherPc!();
+        expect(platform.issuerLog()).toMatch(/another PC|sealed/i);
+        const copy = (await deviceOk<{ devicePublicKey: string }>(cardIssuerPaths.addIdentity, { cardDeviceToken: token })).devicePublicKey;
+        expect(copy).not.toBe(devicePublicKey);
+        expect((await keyFor(copy)).code).toBe(codes.readerNotTrusted);
+        expect((await keyFor(devicePublicKey)).code).toBe(codes.issuerChallengeInvalid);
+        // and the copy's issuer holds no system key for a card operation that needs one
+        await platform.place(adminCard);
+        expect((await device(cardIssuerPaths.login, { cardKind: 11, oprtNo: 'sysadmin', oprtPwd: digest(cardPassword) })).code).toBe(readerCodes.noSystemKey);
+      });
+    }
   });
 }

@@ -31,6 +31,7 @@ export class WinePlatform implements DownloadPlatform {
   private card: ChildProcess | null = null;
   private issuer: ChildProcess | null = null;
   private issuerPort = 0;
+  private issuerSettings: IssuerSettings | null = null;
   private readonly cardOptions = new Map<string, NewDownloadCard>();
   private serials = 0;
 
@@ -68,6 +69,7 @@ export class WinePlatform implements DownloadPlatform {
   async startIssuer({ port, allowedOrigin }: IssuerSettings): Promise<void> {
     const started = Date.now();
     this.issuerPort = port;
+    this.issuerSettings = { port, allowedOrigin };
     // start.cmd as the operator starts it; node.exe's output into a file (a pipe makes console.log fail under Wine)
     this.issuer = this.session.spawn(`cd ${this.unpacked} && exec wine cmd /c start.cmd >/lab/issuer.log 2>&1`, {
       CARD_READER: 'pcsc',
@@ -140,6 +142,18 @@ export class WinePlatform implements DownloadPlatform {
       return (await this.session.run('test -S /run/pcscd/pcscd.comm')).status === 0;
     });
     if (this.issuer) await this.untilReader('empty', 'the issuer to list the reader again');
+  }
+
+  async restartAsCopyOnAnotherPc(): Promise<void> {
+    const issuer = this.issuer;
+    if (!issuer || !this.issuerSettings) throw new Error('start the issuer first');
+    await this.session.run('wine taskkill /F /IM node.exe >/dev/null 2>&1');
+    await exited(issuer);
+    this.issuer = null;
+    // another Windows installation: another MachineGuid, which the DPAPI seal's entropy binds the key to
+    await this.session.run(String.raw`wine reg add 'HKLM\SOFTWARE\Microsoft\Cryptography' /v MachineGuid /t REG_SZ /d 8d2e4f60-1b3c-4a5d-9e7f-0a1b2c3d4e5f /f >/dev/null 2>&1`);
+    fs.renameSync(path.join(this.lab, 'issuer.log'), path.join(this.lab, 'issuer-first-pc.log'));
+    await this.startIssuer(this.issuerSettings);
   }
 
   issuerLog(): string {

@@ -12,7 +12,7 @@ import { ownOrigins, registerOriginGuard } from './http/origin-guard.ts';
 import { registerHealthRoute } from './routes/health-route.ts';
 import { VirtualReader } from './readers/virtual-reader.ts';
 import { Pairings } from './pairings.ts';
-import { detectPcLanguage } from './windows/pc-language.ts';
+import { detectPcLanguage } from './pc-language.ts';
 import { ReaderLock } from './reader-lock.ts';
 import type { CardReader } from './readers/card-reader.ts';
 import { registerCardRoutes } from './routes/card-routes.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { languageFromLangId, languageFromTag, pcLanguage } from '../src/windows/pc-language.ts';
+import { languageFromLangId, languageFromTag, pcLanguage } from '../src/pc-language.ts';
 
 describe("the PC's language for the service and its installer", () => {
   it('maps Traditional Chinese (Taiwan, Hong Kong, Macao, Hant) to zh-MO, other Chinese to zh-CN, the rest to en-US', () => {

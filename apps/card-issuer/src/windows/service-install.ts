@@ -16,7 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Localised } from '@campus/contracts';
 import { localDeviceServicePort } from '@campus/contracts';
-import { detectPcLanguage, pcLanguage } from './pc-language.ts';
+import { detectPcLanguage, pcLanguage } from '../pc-language.ts';
 import { serviceMessages } from './service-messages.ts';
 import { serviceDataDir, serviceDescription, serviceDisplayName, serviceFiles, serviceName, serviceProgramDir } from './service-names.ts';
 import type { ServiceStateName } from './service-names.ts';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { shellVersion } from '@campus/contracts';
-import { detectPcLanguage } from './pc-language.ts';
+import { detectPcLanguage } from '../pc-language.ts';
 import { RotatingLog } from './rotating-log.ts';
 import { serviceMessages } from './service-messages.ts';
 import { serviceDataDir, serviceFiles, serviceName } from './service-names.ts';

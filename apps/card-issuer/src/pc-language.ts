@@ -1,6 +1,6 @@
 import type { Localised } from '@campus/contracts';
 
-/** The languages the issuer's service and installer speak (the product's three). */
+/** The languages the issuer's console, its service and its installer speak (the product's three). */
 export type PcLanguage = keyof Localised;
 
 /**
@@ -47,9 +47,18 @@ export function pcLanguage(env: Record<string, string | undefined> = process.env
   return languageFromTag((probes.runtimeLocale ?? defaultLocale)()) ?? 'en-US';
 }
 
-/** pcLanguage() with Windows' UI language asked through koffi on Windows. */
+/**
+ * pcLanguage() with Windows' UI language asked through koffi on Windows. Asked once at start: what the issuer prints
+ * then stays in one language. A Windows whose koffi does not load still gets its language from the locale, so the
+ * message saying koffi is missing comes out in it.
+ */
 export async function detectPcLanguage(env: Record<string, string | undefined> = process.env): Promise<PcLanguage> {
   const probes: LanguageProbes = {};
-  if (process.platform === 'win32') probes.uiLanguageId = (await import('./win32.ts')).uiLanguageId;
+  if (process.platform === 'win32') {
+    probes.uiLanguageId = await import('./windows/win32.ts').then(
+      (win32) => win32.uiLanguageId,
+      () => undefined,
+    );
+  }
   return pcLanguage(env, probes);
 }

@@ -13,6 +13,7 @@ import { registerHealthRoute } from './routes/health-route.ts';
 import { VirtualReader } from './readers/virtual-reader.ts';
 import { Pairings } from './pairings.ts';
 import { detectPcLanguage } from './pc-language.ts';
+import type { PcLanguage } from './pc-language.ts';
 import { ReaderLock } from './reader-lock.ts';
 import type { CardReader } from './readers/card-reader.ts';
 import { registerCardRoutes } from './routes/card-routes.ts';
@@ -25,6 +26,8 @@ export interface BuildIssuerOptions {
   readerName: string;
   logger?: FastifyServerOptions['logger'];
   fetch?: typeof fetch;
+  /** The PC's language for what the issuer logs (main.ts picks it once at start); asked here when not given. */
+  language?: PcLanguage;
 }
 
 /** Logs without bodies (card images), headers (tokens) or query strings. */
@@ -87,7 +90,7 @@ export async function buildIssuer(options: BuildIssuerOptions): Promise<FastifyI
   if (options.reader instanceof VirtualReader) registerVirtualPanelRoutes(app, options.reader, panelOrigins);
   else if (listsReaders(options.reader)) registerPcscPanelRoutes(app, options.reader, panelOrigins, { wantedReader: config.readerName, lock });
   registerHealthRoute(app, { reader: options.reader, readerKind: options.reader instanceof VirtualReader ? 'virtual' : 'pcsc' });
-  const language = await detectPcLanguage();
+  const language = options.language ?? (await detectPcLanguage());
   const identity = new DeviceIdentity(config.dataDir, { sealer: await platformKeySealer(), notify: (message) => app.log.warn(message[language]) });
   registerCardRoutes(app, {
     reader: options.reader,

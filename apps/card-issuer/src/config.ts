@@ -1,5 +1,8 @@
 import path from 'node:path';
 import { localDeviceServicePort } from '@campus/contracts';
+import type { Localised } from '@campus/contracts';
+import { consoleMessages } from './console-messages.ts';
+import { LocalisedError, eachLanguage } from './localised.ts';
 import { demoMotherFrom } from './readers/demo-cards.ts';
 import type { DemoMother } from './readers/demo-cards.ts';
 
@@ -21,9 +24,13 @@ export interface IssuerConfig {
   docs: boolean;
 }
 
-export class IssuerConfigError extends Error {
-  constructor(variable: string, problem: string) {
-    super(`Invalid configuration: ${variable} ${problem}`);
+/** A setting the issuer cannot start with: the variable and what is wrong with it, in the three languages. */
+export class IssuerConfigError extends LocalisedError {
+  constructor(
+    readonly variable: string,
+    problem: Localised,
+  ) {
+    super(eachLanguage((language) => consoleMessages.invalidConfiguration(variable, problem[language])[language]));
     this.name = 'IssuerConfigError';
   }
 }
@@ -33,10 +40,10 @@ function origin(value: string, variable: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new IssuerConfigError(variable, `holds "${value}", which is not an http(s) origin such as http://127.0.0.1:6300`);
+    throw new IssuerConfigError(variable, consoleMessages.notAnOrigin(value));
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.pathname !== '/' || url.search || url.username) {
-    throw new IssuerConfigError(variable, `holds "${value}", which is not an http(s) origin such as http://127.0.0.1:6300`);
+    throw new IssuerConfigError(variable, consoleMessages.notAnOrigin(value));
   }
   return url.origin;
 }
@@ -47,31 +54,31 @@ function switchVar(env: Record<string, string | undefined>, variable: string, fa
   const value = raw.toLowerCase();
   if (['on', 'true', '1', 'yes'].includes(value)) return true;
   if (['off', 'false', '0', 'no'].includes(value)) return false;
-  throw new IssuerConfigError(variable, `must be "on" or "off", got "${raw}"`);
+  throw new IssuerConfigError(variable, consoleMessages.notOnOrOff(raw));
 }
 
 /** The card issuer's settings (README "Card issuer"). */
 export function loadIssuerConfig(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): IssuerConfig {
   const rawPort = env.CARD_ISSUER_PORT?.trim() || String(localDeviceServicePort);
-  if (!/^\d{1,5}$/.test(rawPort) || Number(rawPort) > 65535) throw new IssuerConfigError('CARD_ISSUER_PORT', `must be a port number, got "${rawPort}"`);
+  if (!/^\d{1,5}$/.test(rawPort) || Number(rawPort) > 65535) throw new IssuerConfigError('CARD_ISSUER_PORT', consoleMessages.notAPort(rawPort));
   const origins = (env.CARD_ISSUER_ALLOWED_ORIGINS?.trim() || 'http://127.0.0.1:6300,http://localhost:6300')
     .split(',')
     .map((item) => item.trim())
     .filter((item) => item !== '')
     .map((item) => origin(item, 'CARD_ISSUER_ALLOWED_ORIGINS'));
   const reader = (env.CARD_READER?.trim() || 'virtual').toLowerCase();
-  if (reader !== 'virtual' && reader !== 'pcsc') throw new IssuerConfigError('CARD_READER', `must be virtual or pcsc, got "${reader}"`);
+  if (reader !== 'virtual' && reader !== 'pcsc') throw new IssuerConfigError('CARD_READER', consoleMessages.notAReaderKind(reader));
   const fileId = env.CARD_FILE_ID?.trim() || '0101';
   if (!/^[0-9A-Fa-f]{4}$/.test(fileId) || ['3F00', '3FFF', 'FFFF', '2F02'].includes(fileId.toUpperCase())) {
-    throw new IssuerConfigError('CARD_FILE_ID', `must be the 4 hex digits of a file identifier other than 3F00, 3FFF, FFFF and 2F02, got "${fileId}"`);
+    throw new IssuerConfigError('CARD_FILE_ID', consoleMessages.notAFileId(fileId));
   }
   const readerName = env.CARD_READER_NAME?.trim() || null;
-  if (readerName !== null && readerName.length > 200) throw new IssuerConfigError('CARD_READER_NAME', 'is longer than 200 characters');
+  if (readerName !== null && readerName.length > 200) throw new IssuerConfigError('CARD_READER_NAME', consoleMessages.readerNameTooLong(200));
   let demoMother: DemoMother | null;
   try {
     demoMother = demoMotherFrom(env.CARD_ISSUER_DEMO_MOTHER);
-  } catch (error) {
-    throw new IssuerConfigError('CARD_ISSUER_DEMO_MOTHER', `must be <customer number>:<customer password>, such as 10001:Customer#2026 (${(error as Error).message})`);
+  } catch {
+    throw new IssuerConfigError('CARD_ISSUER_DEMO_MOTHER', consoleMessages.notADemoMother);
   }
   return {
     port: Number(rawPort),

@@ -1,34 +1,34 @@
 import { IssuerConfigError, loadIssuerConfig } from './config.ts';
 import type { IssuerConfig } from './config.ts';
 import { buildIssuer, issuerLoggerOptions } from './app.ts';
+import { consoleMessages } from './console-messages.ts';
+import { failureText } from './localised.ts';
+import { detectPcLanguage } from './pc-language.ts';
+import type { PcLanguage } from './pc-language.ts';
 import { openReader } from './readers/reader-factory.ts';
 import { runCardCommand } from './cli/card-commands.ts';
 
-async function main(): Promise<void> {
+async function main(language: PcLanguage): Promise<void> {
   let config: IssuerConfig;
   try {
     config = loadIssuerConfig();
   } catch (error) {
     if (error instanceof IssuerConfigError) {
-      process.stderr.write(`${error.message}\nSee the README, "Card issuer".\n`);
+      process.stderr.write(`${error.localised[language]}\n${consoleMessages.seeReadme[language]}\n`);
       process.exit(2);
     }
     throw error;
   }
   const { reader, name, notes } = await openReader(config);
-  const app = await buildIssuer({ config, reader, readerName: name, logger: issuerLoggerOptions });
+  const app = await buildIssuer({ config, reader, readerName: name, logger: issuerLoggerOptions, language });
   await app.listen({ host: config.host, port: config.port });
-  process.stdout.write(
-    `\nCard issuer: http://127.0.0.1:${config.port}/ (${name}; cards in ${config.dataDir})\n` +
-      `Answers the shell at: ${config.allowedOrigins.join(', ')}\n` +
-      notes.map((note) => `${note}\n`).join('') +
-      '\n',
-  );
+  const banner = consoleMessages.banner(config.port, name, config.dataDir, config.allowedOrigins.join(', '))[language];
+  process.stdout.write(`\n${banner}\n${notes.map((note) => `${note[language]}\n`).join('')}\n`);
   let closing = false;
-  const shutdown = (signal: string) => {
+  const shutdown = (reason: string) => {
     if (closing) return;
     closing = true;
-    process.stdout.write(`${signal}: card issuer shutting down\n`);
+    process.stdout.write(`${consoleMessages.shuttingDown(reason)[language]}\n`);
     void app.close().finally(() => process.exit(0));
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
@@ -36,19 +36,22 @@ async function main(): Promise<void> {
   // under the Windows service (windows/supervisor.ts), which has no signals to send: its stop message, and its end
   if (process.send) {
     process.on('message', (message: unknown) => {
-      if ((message as { campusIssuer?: unknown } | null)?.campusIssuer === 'stop') shutdown('service stop');
+      if ((message as { campusIssuer?: unknown } | null)?.campusIssuer === 'stop') shutdown(consoleMessages.serviceStop[language]);
     });
-    process.on('disconnect', () => shutdown('service gone'));
+    process.on('disconnect', () => shutdown(consoleMessages.serviceGone[language]));
   }
 }
+
+// the PC's language, asked once: everything the issuer prints from here on speaks it
+const language = await detectPcLanguage();
 
 // `card-issuer.mjs card <command>`: the card commands (`npm run card`) in a download, which has no npm scripts; the
 // vendor formats a card and writes a customer's mother card on the operator's PC with them (docs/cards.md)
 if (process.argv[2] === 'card') {
   process.exit(await runCardCommand(process.argv.slice(3)));
 } else {
-  main().catch((error: unknown) => {
-    process.stderr.write(`Card issuer start-up failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  main(language).catch((error: unknown) => {
+    process.stderr.write(`${consoleMessages.startFailed(failureText(error, language))[language]}\n`);
     process.exit(1);
   });
 }

@@ -1,4 +1,6 @@
 import { makeMotherCard, sm3Hex } from '@campus/card-crypto';
+import type { Localised } from '@campus/contracts';
+import { consoleMessages } from '../console-messages.ts';
 import type { VirtualReader } from './virtual-reader.ts';
 
 /** The demo's cards (README "Gate deployment demo"): their fixed numbers, so the guide can name them. */
@@ -14,20 +16,20 @@ export interface DemoMother {
  * the virtual reader and three blank cards beside it (for the system key card, the administrator card and a
  * spare), unless the reader already holds a mother card. Answers what it made, for the start-up message.
  */
-export function ensureDemoCards(reader: VirtualReader, mother: DemoMother): string[] {
+export function ensureDemoCards(reader: VirtualReader, mother: DemoMother): Localised[] {
   const cards = reader.list();
   if (cards.some((card) => card.kind === 'mother')) return [];
-  const made: string[] = [];
+  const made: Localised[] = [];
   const taken = new Set(cards.map((card) => card.fixedNo));
   if (!taken.has(demoCardNumbers.mother)) {
     reader.addCard(makeMotherCard({ customerNo: mother.customerNo, customerPwdDigest: sm3Hex(mother.customerPwd) }), demoCardNumbers.mother);
     reader.place(demoCardNumbers.mother);
-    made.push(`mother card ${demoCardNumbers.mother} for customer ${mother.customerNo} (on the reader)`);
+    made.push(consoleMessages.demoMotherMade(demoCardNumbers.mother, mother.customerNo));
   }
   for (const fixedNo of demoCardNumbers.blanks) {
     if (taken.has(fixedNo)) continue;
     reader.addCard(undefined, fixedNo);
-    made.push(`blank card ${fixedNo}`);
+    made.push(consoleMessages.demoBlankMade(fixedNo));
   }
   return made;
 }

@@ -1,6 +1,8 @@
 import type koffiModule from 'koffi';
 import { pcscAbi } from './pcsc-abi.ts';
 import { ffiPcscBinding } from './pcsc-ffi.ts';
+import { consoleMessages } from '../../console-messages.ts';
+import { LocalisedError, joinLocalised } from '../../localised.ts';
 
 /** What the driver needs of PC/SC: contexts, readers with their state and ATR, exclusive connections, APDUs. */
 export interface PcscCard {
@@ -32,16 +34,13 @@ export interface PcscBinding {
   stateMute: number;
 }
 
-export class PcscUnavailableError extends Error {
-  constructor(library: string, cause: unknown) {
-    super(
-      `CARD_READER=pcsc needs the PC/SC library ${library}, which did not load (${cause instanceof Error ? cause.message : String(cause)}). ` +
-        (process.platform === 'linux'
-          ? 'Install the PC/SC service and its library: sudo apt-get install pcscd libpcsclite1 (docs/operator-pc.md).'
-          : process.platform === 'win32'
-            ? 'It is part of Windows: this Windows may be stripped of its smart-card support (docs/operator-pc.md).'
-            : 'See docs/operator-pc.md for the systems the issuer drives real readers on.'),
-    );
+const causeText = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause));
+
+/** The system's PC/SC library did not load: which one, why (the system's words) and what to do on this platform. */
+export class PcscUnavailableError extends LocalisedError {
+  constructor(library: string, cause: unknown, platform: NodeJS.Platform = process.platform) {
+    const advice = platform === 'linux' ? consoleMessages.installPcscOnLinux : platform === 'win32' ? consoleMessages.pcscIsPartOfWindows : consoleMessages.pcscOtherSystems;
+    super(joinLocalised([consoleMessages.pcscLibraryMissing(library, causeText(cause)), advice], ' ', ''));
     this.name = 'PcscUnavailableError';
   }
 }
@@ -58,7 +57,7 @@ export async function loadPcscBinding(): Promise<PcscBinding> {
     koffi = (await import('koffi')).default;
   } catch (error) {
     // koffi comes inside every download and every npm install: without it the installation itself is broken
-    throw new Error(`CARD_READER=pcsc needs koffi (the FFI the PC/SC driver calls the system's PC/SC library through), which did not load: ${error instanceof Error ? error.message : String(error)}. Unpack the download again, or run npm install.`);
+    throw new LocalisedError(consoleMessages.koffiMissing(causeText(error)));
   }
   let library: ReturnType<typeof koffi.load>;
   try {

@@ -29,7 +29,8 @@ test.describe('gate set-up on a PC/SC reader', () => {
     const made = spawnSync(process.execPath, ['--import', 'tsx', 'apps/card-issuer/src/cli/card.ts', 'pcsc-mother', '--customer-no', '10001', '--customer-pwd', 'Customer#2026'], {
       cwd: root,
       encoding: 'utf8',
-      env: { ...process.env, CARD_READER_NAME: lab.readerName },
+      // its output in English, whatever the language of the PC running the tests
+      env: { ...process.env, CARD_READER_NAME: lab.readerName, CARD_ISSUER_LANG: 'en-US' },
     });
     expect(made.stdout + made.stderr).toContain(`wrote mother card ${mother.serial} for customer 10001`);
     gate = await startGateDeployment(gatePort, issuerPort, {}, { CARD_READER: 'pcsc', CARD_READER_NAME: lab.readerName });

@@ -46,9 +46,11 @@ async function main(language: PcLanguage): Promise<void> {
 const language = await detectPcLanguage();
 
 // `card-issuer.mjs card <command>`: the card commands (`npm run card`) in a download, which has no npm scripts; the
-// vendor formats a card and writes a customer's mother card on the operator's PC with them (docs/cards.md)
+// vendor formats a card and writes a customer's mother card on the operator's PC with them (docs/cards.md). The
+// downloads start it as card.cmd (Windows) and ./start.sh card (Linux).
 if (process.argv[2] === 'card') {
-  process.exit(await runCardCommand(process.argv.slice(3)));
+  const program = process.platform === 'win32' ? 'card.cmd' : './start.sh card';
+  process.exit(await runCardCommand(process.argv.slice(3), { language, program }));
 } else {
   main(language).catch((error: unknown) => {
     process.stderr.write(`${consoleMessages.startFailed(failureText(error, language))[language]}\n`);

@@ -6,17 +6,20 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { languageCodes, readerCodes } from '@campus/contracts';
 import type { Localised } from '@campus/contracts';
+import { cardCommandMessages } from '../src/cli/card-command-messages.ts';
 import { consoleMessages } from '../src/console-messages.ts';
 import { IssuerConfigError, loadIssuerConfig } from '../src/config.ts';
+import { customerNoProblems } from '../src/customer-number.ts';
 import { failureText } from '../src/localised.ts';
 import { ReaderError } from '../src/readers/card-reader.ts';
 import { PcscUnavailableError } from '../src/readers/pcsc/pcsc-binding.ts';
 import { pcscProblems } from '../src/readers/pcsc/pcsc-problems.ts';
 import { openReader } from '../src/readers/reader-factory.ts';
+import { virtualReaderProblems } from '../src/readers/virtual-reader.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..', '..');
 
-const messageModules = { consoleMessages };
+const messageModules = { consoleMessages, cardCommandMessages, customerNoProblems, virtualReaderProblems };
 
 const isLocalised = (value: unknown): value is Localised => typeof value === 'object' && value !== null && 'en-US' in value;
 
@@ -70,7 +73,7 @@ describe("what the issuer prints to its console, in the PC's language", () => {
         expect(message['zh-CN'], `${entry} zh-CN is Simplified Chinese`).not.toMatch(traditionalOnly);
       }
     }
-    expect(seen).toEqual(expect.arrayContaining(['consoleMessages.banner', 'consoleMessages.notAPort']));
+    expect(seen).toEqual(expect.arrayContaining(['consoleMessages.banner', 'consoleMessages.notAPort', 'cardCommandMessages.usage', 'cardCommandMessages.cardKinds.mother']));
   });
 
   it('says a configuration error in zh-CN and zh-MO, the variable named', () => {

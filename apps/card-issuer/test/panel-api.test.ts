@@ -68,12 +68,16 @@ describe('the virtual reader panel and its API', () => {
     expect(status.data.faults).toEqual([{ op: 'write', code: 990321, remaining: 2 }]);
     expect((await post(`${url}/reader/api/remove`, {}, own)).status).toBe(200);
     expect((await reader.status()).card).toBeNull();
-    // bad input: named
-    const bad = await post(`${url}/reader/api/mother`, { customerNo: '0123', customerPwd: 'x' }, own);
+    // bad input: named, in the panel's language
+    const bad = await post(`${url}/reader/api/mother`, { customerNo: '0123', customerPwd: 'x' }, { ...own, language: 'en-US' });
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as { msg: string }).msg).toContain('must not start with 0');
+    expect(((await bad.json()) as { msg: string }).msg).toContain('the customer number must not start with 0: use 123');
+    const badInChinese = await post(`${url}/reader/api/mother`, { customerNo: '0123', customerPwd: 'x' }, { ...own, language: 'zh-MO' });
+    expect(((await badInChinese.json()) as { msg: string }).msg).toContain('客戶編號不能以 0 開頭：請使用 123');
     expect((await post(`${url}/reader/api/fail`, { op: 'write', code: 12345 }, own)).status).toBe(400);
-    expect((await post(`${url}/reader/api/place`, { fixedNo: '0BADC0DE' }, own)).status).toBe(400);
+    const unknownCard = await post(`${url}/reader/api/place`, { fixedNo: '0BADC0DE' }, { ...own, language: 'zh-CN' });
+    expect(unknownCard.status).toBe(400);
+    expect(((await unknownCard.json()) as { msg: string }).msg).toContain('没有卡片 0BADC0DE：请先用“blank”制作一张');
   });
 
   it('only the panel itself (or a caller on this PC without an Origin) may move cards: not even the shell', async () => {

@@ -7,55 +7,52 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { makeMotherCard, sm3Hex } from '@campus/card-crypto';
 import type { MotherCardInput } from '@campus/card-crypto';
-import type { ReaderCode } from '@campus/contracts';
+import type { Localised, ReaderCode } from '@campus/contracts';
 import { readerCodes } from '@campus/contracts';
 import { customerNoProblem } from '../customer-number.ts';
+import { LocalisedError, failureText } from '../localised.ts';
+import { detectPcLanguage } from '../pc-language.ts';
+import type { PcLanguage } from '../pc-language.ts';
 import { ReaderError } from '../readers/card-reader.ts';
+import { cardFileSize } from '../readers/pcsc/card-file-layout.ts';
 import { VirtualReader } from '../readers/virtual-reader.ts';
 import type { FaultOperation } from '../readers/virtual-reader.ts';
-import { pcscCommands, pcscUsage, runPcscCommand } from './pcsc-card-commands.ts';
+import { cardCommandMessages as say } from './card-command-messages.ts';
+import { pcscCommands, runPcscCommand } from './pcsc-card-commands.ts';
 
-const usage = `Usage: npm run card -- <command> [options]
+/** How the card commands speak: the PC's language, and the command line that starts them (for the help). */
+export interface CardCommandOptions {
+  language?: PcLanguage;
+  /** `npm run card --` from the source, card.cmd or ./start.sh card in a download. */
+  program?: string;
+}
 
-Commands (the virtual reader of the card issuer):
-  list                          the cards and which one is on the reader
-  place <fixedNo>               put a card on the reader (taking off any other)
-  remove                        take the card off the reader
-  blank [--fixed-no X] [--place]
-                                make a new blank card (a random fixed number unless given)
-  mother --customer-no N --customer-pwd P [--sys-key-code HEX32] [--fixed-no X] [--place]
-                                make the vendor's mother card for a customer (spec §5 customer number rules)
-  fail --op read|write --code C [--times N]
-                                make the next N reads or writes fail with reader code C (990481, 990321, 990322, …)
-
-${pcscUsage}
-
-Options:
-  --data-dir DIR                the card issuer's data folder (default: CARD_ISSUER_DATA_DIR, else ./data/card-issuer)
-  --help                        this text
-`;
-
-class UsageError extends Error {}
+class UsageError extends LocalisedError {}
 
 const knownCodes = new Set<number>(Object.values(readerCodes).filter((c) => c !== 0));
 
 function parse(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      'data-dir': { type: 'string' },
-      'fixed-no': { type: 'string' },
-      'customer-no': { type: 'string' },
-      'customer-pwd': { type: 'string' },
-      'sys-key-code': { type: 'string' },
-      place: { type: 'boolean' },
-      op: { type: 'string' },
-      code: { type: 'string' },
-      times: { type: 'string' },
-      help: { type: 'boolean' },
-    },
-  });
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        'data-dir': { type: 'string' },
+        'fixed-no': { type: 'string' },
+        'customer-no': { type: 'string' },
+        'customer-pwd': { type: 'string' },
+        'sys-key-code': { type: 'string' },
+        place: { type: 'boolean' },
+        op: { type: 'string' },
+        code: { type: 'string' },
+        times: { type: 'string' },
+        help: { type: 'boolean' },
+      },
+    });
+  } catch (error) {
+    // node's own words (which option, what is wrong) inside the PC's language
+    throw new UsageError(say.optionsNotUnderstood(error instanceof Error ? error.message : String(error)));
+  }
 }
 
 /** The mother card the options describe (spec §5 customer number rules). */
@@ -64,26 +61,28 @@ function motherFrom(values: ReturnType<typeof parse>['values']): MotherCardInput
   const problem = customerNoProblem(customerNo);
   if (problem) throw new UsageError(problem);
   const password = values['customer-pwd'] ?? '';
-  if (password === '') throw new UsageError('please enter the customer password (--customer-pwd)');
+  if (password === '') throw new UsageError(say.customerPasswordMissing);
   const code = values['sys-key-code'];
-  if (code !== undefined && !/^[0-9a-fA-F]{32}$/.test(code)) throw new UsageError('--sys-key-code must be 32 hex digits');
+  if (code !== undefined && !/^[0-9a-fA-F]{32}$/.test(code)) throw new UsageError(say.sysKeyCodeNotHex);
   return { customerNo, customerPwdDigest: sm3Hex(password), sysKeyCode: code === undefined ? undefined : Buffer.from(code, 'hex') };
 }
 
 /** The pcsc-… commands (a real reader, asynchronous); null for a virtual reader command. */
-export function runPcscCardCli(argv: string[], env: NodeJS.ProcessEnv = process.env, out: (line: string) => void = console.log): Promise<void> | null {
+export function runPcscCardCli(argv: string[], env: NodeJS.ProcessEnv = process.env, out: (line: string) => void = console.log, options: CardCommandOptions = {}): Promise<void> | null {
   const { values, positionals } = parse(argv);
   const command = positionals[0];
   if (values.help || command === undefined || !pcscCommands.has(command)) return null;
-  return runPcscCommand(command, () => motherFrom(values), env, out);
+  return runPcscCommand(command, () => motherFrom(values), env, (line) => out(line[options.language ?? 'en-US']));
 }
 
-export function runCardCli(argv: string[], env: NodeJS.ProcessEnv = process.env, out: (line: string) => void = console.log): void {
+export function runCardCli(argv: string[], env: NodeJS.ProcessEnv = process.env, out: (line: string) => void = console.log, options: CardCommandOptions = {}): void {
+  const language = options.language ?? 'en-US';
+  const tell = (line: Localised) => out(line[language]);
   const { values, positionals } = parse(argv);
   const [command, ...rest] = positionals;
   if (values.help || command === undefined) {
-    out(usage);
-    if (command === undefined && !values.help) throw new UsageError('no command given');
+    tell(say.usage(options.program ?? 'npm run card --', cardFileSize));
+    if (command === undefined && !values.help) throw new UsageError(say.noCommand);
     return;
   }
   const dataDir = path.resolve(values['data-dir'] ?? env.CARD_ISSUER_DATA_DIR ?? path.join('data', 'card-issuer'));
@@ -91,66 +90,75 @@ export function runCardCli(argv: string[], env: NodeJS.ProcessEnv = process.env,
   const placeIf = (fixedNo: string) => {
     if (values.place) {
       reader.place(fixedNo);
-      out(`card ${fixedNo} is on the reader`);
+      tell(say.onReader(fixedNo));
     }
   };
 
   switch (command) {
     case 'list': {
       const cards = reader.list();
-      if (cards.length === 0) out(`no cards yet in ${reader.folder}`);
-      for (const card of cards) out(`${card.onReader ? '*' : ' '} ${card.fixedNo}  ${card.kind}`);
+      if (cards.length === 0) tell(say.noCardsYet(reader.folder));
+      for (const card of cards) out(`${card.onReader ? '*' : ' '} ${card.fixedNo}  ${say.cardKinds[card.kind][language]}`);
       return;
     }
     case 'place': {
       const fixedNo = rest[0];
-      if (!fixedNo) throw new UsageError('place needs the fixed number of a card (see: list)');
+      if (!fixedNo) throw new UsageError(say.placeNeedsFixedNo);
       reader.place(fixedNo);
-      out(`card ${fixedNo.toUpperCase()} is on the reader`);
+      tell(say.onReader(fixedNo.toUpperCase()));
       return;
     }
     case 'remove':
       reader.remove();
-      out('the reader is empty');
+      tell(say.readerEmpty);
       return;
     case 'blank': {
       const fixedNo = reader.addCard(undefined, values['fixed-no']);
-      out(`made blank card ${fixedNo}`);
+      tell(say.madeBlank(fixedNo));
       placeIf(fixedNo);
       return;
     }
     case 'mother': {
       const input = motherFrom(values);
       const fixedNo = reader.addCard(makeMotherCard(input), values['fixed-no']);
-      out(`made mother card ${fixedNo} for customer ${input.customerNo}`);
+      tell(say.madeMother(fixedNo, input.customerNo));
       placeIf(fixedNo);
       return;
     }
     case 'fail': {
       const op = values.op;
-      if (op !== 'read' && op !== 'write') throw new UsageError('fail needs --op read or --op write');
+      if (op !== 'read' && op !== 'write') throw new UsageError(say.failNeedsOp);
       const code = Number(values.code);
-      if (!knownCodes.has(code)) throw new UsageError(`--code must be a reader code: ${[...knownCodes].join(', ')}`);
+      if (!knownCodes.has(code)) throw new UsageError(say.notAReaderCode([...knownCodes].join(', ')));
       const times = values.times === undefined ? 1 : Number(values.times);
       reader.failNext(op as FaultOperation, code as ReaderCode, times);
-      out(`the next ${times === 1 ? op : `${times} ${op}s`} will fail with ${code}`);
+      tell(times === 1 ? say.nextFails(say.operations[op][language], code) : say.nextTimesFail(times, say.operations[`${op}s`][language], code));
       return;
     }
     default:
-      throw new UsageError(`unknown command "${command}"`);
+      throw new UsageError(say.unknownCommand(command));
   }
 }
 
-/** Runs one command line; answers the exit code (1: the reader failed, 2: a wrong command line or another error). */
-export async function runCardCommand(argv: string[], env: NodeJS.ProcessEnv = process.env, out: (line: string) => void = console.log, err: (text: string) => void = (text) => process.stderr.write(text)): Promise<number> {
+/**
+ * Runs one command line in the PC's language (asked here unless given); answers the exit code (1: the reader
+ * failed, 2: a wrong command line or another error).
+ */
+export async function runCardCommand(
+  argv: string[],
+  options: CardCommandOptions & { env?: NodeJS.ProcessEnv; out?: (line: string) => void; err?: (text: string) => void } = {},
+): Promise<number> {
+  const { env = process.env, out = console.log, err = (text: string) => process.stderr.write(text) } = options;
+  const language = options.language ?? (await detectPcLanguage(env));
+  const program = options.program ?? 'npm run card --';
   try {
-    const pcsc = runPcscCardCli(argv, env, out);
+    const pcsc = runPcscCardCli(argv, env, out, { language, program });
     if (pcsc) await pcsc;
-    else runCardCli(argv, env, out);
+    else runCardCli(argv, env, out, { language, program });
     return 0;
   } catch (error) {
-    err(`card: ${error instanceof Error ? error.message : String(error)}\n`);
-    if (error instanceof UsageError) err('Run "npm run card -- --help" for the commands.\n');
+    err(`card: ${failureText(error, language)}\n`);
+    if (error instanceof UsageError) err(`${say.helpHint(program)[language]}\n`);
     return error instanceof ReaderError ? 1 : 2;
   }
 }

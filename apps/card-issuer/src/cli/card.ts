@@ -5,4 +5,4 @@ import { runCardCommand } from './card-commands.ts';
 
 export { runCardCli, runPcscCardCli } from './card-commands.ts';
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) process.exit(await runCardCommand(process.argv.slice(2)));
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) process.exit(await runCardCommand(process.argv.slice(2), { program: 'npm run card --' }));

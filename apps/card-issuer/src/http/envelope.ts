@@ -1,17 +1,17 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { codeMessage, codes, toLanguage } from '@campus/contracts';
-import type { BusinessCode, Envelope, LanguageCode } from '@campus/contracts';
+import type { BusinessCode, Envelope, LanguageCode, Localised } from '@campus/contracts';
 import { ReaderError } from '../readers/card-reader.ts';
 import { RelayedFailure } from './relayed-failure.ts';
 
-/** A failure that is not the reader's: bad input (101), refused origin (131), unknown path (141). */
+/** A failure that is not the reader's: bad input (101), refused origin (131), unknown path (141); why, when it helps. */
 export class IssuerError extends Error {
   constructor(
     readonly code: BusinessCode,
     readonly httpStatus: number,
-    readonly detail: string | null = null,
+    readonly detail: string | Localised | null = null,
   ) {
-    super(detail ?? `code ${code}`);
+    super(detail === null ? `code ${code}` : typeof detail === 'string' ? detail : detail['en-US']);
     this.name = 'IssuerError';
   }
 }
@@ -39,7 +39,8 @@ export function issuerErrorHandler(error: FastifyError | Error, request: Fastify
   if (error instanceof RelayedFailure) return send(reply, 200, error.envelope);
   if (error instanceof IssuerError) {
     const base = codeMessage(error.code, language);
-    return send(reply, error.httpStatus, { code: error.code, msg: error.detail ? `${base}: ${error.detail}` : base, data: null });
+    const detail = typeof error.detail === 'string' ? error.detail : error.detail?.[language];
+    return send(reply, error.httpStatus, { code: error.code, msg: detail ? `${base}: ${detail}` : base, data: null });
   }
   const e = error as FastifyError;
   if (e.validation || (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500)) {

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ReaderCode } from '@campus/contracts';
+import type { Localised, ReaderCode } from '@campus/contracts';
 import { readerCodes } from '@campus/contracts';
 import { cardImageSize, classifyCard, normaliseFixedNo } from '@campus/card-crypto';
 import type { CardClass } from '@campus/card-crypto';
 import type { CardOnReader, CardReader, ReaderStatus } from './card-reader.ts';
 import { ReaderError } from './card-reader.ts';
+import { LocalisedError } from '../localised.ts';
 
 export type FaultOperation = 'read' | 'write';
 
@@ -31,6 +32,38 @@ export interface VirtualCard {
 }
 
 export const virtualReaderName = 'Campus virtual reader';
+
+/** Why the virtual reader refuses what the card commands or the panel ask of it, in the three languages. */
+export const virtualReaderProblems = {
+  notAFixedNo: (value: string): Localised => ({
+    'en-US': `a card's fixed number is 8 to 20 hex digits, got "${value}"`,
+    'zh-CN': `卡片固定号为 8 到 20 位十六进制数字，实际为“${value}”`,
+    'zh-MO': `卡片固定號為 8 到 20 位十六進位數字，實際為「${value}」`,
+  }),
+  noSuchCard: (fixedNo: string): Localised => ({
+    'en-US': `there is no card ${fixedNo}: make one with "blank" first`,
+    'zh-CN': `没有卡片 ${fixedNo}：请先用“blank”制作一张`,
+    'zh-MO': `沒有卡片 ${fixedNo}：請先用「blank」製作一張`,
+  }),
+  cardExists: (fixedNo: string): Localised => ({
+    'en-US': `a card ${fixedNo} exists already`,
+    'zh-CN': `卡片 ${fixedNo} 已存在`,
+    'zh-MO': `卡片 ${fixedNo} 已存在`,
+  }),
+  timesOutOfRange: (most: number): Localised => ({
+    'en-US': `times must be a whole number from 1 to ${most}`,
+    'zh-CN': `次数必须是 1 到 ${most} 之间的整数`,
+    'zh-MO': `次數必須是 1 到 ${most} 之間的整數`,
+  }),
+};
+
+function fixedNoOf(value: string): string {
+  try {
+    return normaliseFixedNo(value);
+  } catch {
+    throw new LocalisedError(virtualReaderProblems.notAFixedNo(value));
+  }
+}
 
 /**
  * The default reader driver: cards are files of their raw bytes (`<dataDir>/virtual-reader/cards/<fixedNo>.card`),
@@ -139,8 +172,8 @@ export class VirtualReader implements CardReader {
 
   /** Puts a known card on the reader (taking off any other). */
   place(fixedNo: string): void {
-    const id = normaliseFixedNo(fixedNo);
-    if (!fs.existsSync(this.cardFile(id))) throw new Error(`there is no card ${id}: make one with "blank" first`);
+    const id = fixedNoOf(fixedNo);
+    if (!fs.existsSync(this.cardFile(id))) throw new LocalisedError(virtualReaderProblems.noSuchCard(id));
     this.save({ ...this.state(), present: id });
   }
 
@@ -150,8 +183,8 @@ export class VirtualReader implements CardReader {
 
   /** Makes a card holding `image` (a blank card when none), with a new fixed number unless one is given. */
   addCard(image: Uint8Array = Buffer.alloc(cardImageSize), fixedNo?: string): string {
-    const id = fixedNo === undefined ? this.newFixedNo() : normaliseFixedNo(fixedNo);
-    if (fs.existsSync(this.cardFile(id))) throw new Error(`a card ${id} exists already`);
+    const id = fixedNo === undefined ? this.newFixedNo() : fixedNoOf(fixedNo);
+    if (fs.existsSync(this.cardFile(id))) throw new LocalisedError(virtualReaderProblems.cardExists(id));
     if (image.length > cardImageSize) throw new RangeError(`a card holds ${cardImageSize} bytes, not ${image.length}`);
     const padded = Buffer.alloc(cardImageSize);
     Buffer.from(image).copy(padded);
@@ -161,7 +194,7 @@ export class VirtualReader implements CardReader {
 
   /** Makes the next `times` operations of `op` fail with `code`. */
   failNext(op: FaultOperation, code: ReaderCode, times = 1): void {
-    if (!Number.isInteger(times) || times < 1 || times > 100) throw new RangeError('times must be a whole number from 1 to 100');
+    if (!Number.isInteger(times) || times < 1 || times > 100) throw new LocalisedError(virtualReaderProblems.timesOutOfRange(100));
     const state = this.state();
     this.save({ ...state, faults: [...state.faults.filter((f) => f.op !== op), { op, code, remaining: times }] });
   }

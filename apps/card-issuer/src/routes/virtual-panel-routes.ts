@@ -5,6 +5,7 @@ import type { ReaderCode } from '@campus/contracts';
 import { codes, readerCodes, shellVersion } from '@campus/contracts';
 import { customerNoProblem } from '../customer-number.ts';
 import { IssuerError, ok } from '../http/envelope.ts';
+import { LocalisedError } from '../localised.ts';
 import type { VirtualReader } from '../readers/virtual-reader.ts';
 import { registerPanel } from './panel-routes.ts';
 
@@ -23,7 +24,7 @@ export function registerVirtualPanelRoutes(app: FastifyInstance, reader: Virtual
       return work();
     } catch (error) {
       if (error instanceof IssuerError) throw error;
-      throw new IssuerError(codes.badRequest, 400, error instanceof Error ? error.message : String(error));
+      throw new IssuerError(codes.badRequest, 400, error instanceof LocalisedError ? error.localised : error instanceof Error ? error.message : String(error));
     }
   };
 

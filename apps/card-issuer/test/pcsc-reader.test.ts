@@ -8,11 +8,13 @@ import { blankImage, buildAdminCard, classifyCard, makeMotherCard, openMotherCar
 import { cardIssuerPaths, readerCodes } from '@campus/contracts';
 import { buildIssuer } from '../src/app.ts';
 import { runPcscCardCli } from '../src/cli/card.ts';
+import { runCardCommand } from '../src/cli/card-commands.ts';
 import { loadIssuerConfig } from '../src/config.ts';
 import { ReaderError } from '../src/readers/card-reader.ts';
 import { cardFileSize } from '../src/readers/pcsc/card-file-layout.ts';
 import { loadPcscBinding } from '../src/readers/pcsc/pcsc-binding.ts';
 import type { Phase } from '../src/readers/pcsc/pcsc-problems.ts';
+import { pcscProblems } from '../src/readers/pcsc/pcsc-problems.ts';
 import { PcscReader } from '../src/readers/pcsc/pcsc-reader.ts';
 import type { LabCard } from './support/pcsc-lab.ts';
 import { PcscLab, pcscLabProblem } from './support/pcsc-lab.ts';
@@ -283,6 +285,17 @@ describe.skipIf(problem !== null)(`the PC/SC driver against pcscd and a virtual 
     await runPcscCardCli(['pcsc-readers'], env, out);
     expect(lines.slice(0, 3)).toEqual([`made data file 0101 (${cardFileSize} bytes) on the card`, 'the card has its data file already', `card ${card.serial}: blank`]);
     expect(lines[3]).toMatch(new RegExp(`^\\* ${lab.readerName}: card present, ATR [0-9A-F]+$`));
+    // in the PC's language, a reader code with its reason too
+    const chinese: string[] = [];
+    await runPcscCardCli(['pcsc-read'], env, (line) => chinese.push(line), { language: 'zh-MO' });
+    await runPcscCardCli(['pcsc-readers'], env, (line) => chinese.push(line), { language: 'zh-CN' });
+    expect(chinese[0]).toBe(`卡片 ${card.serial}：空白卡`);
+    expect(chinese[1]).toMatch(new RegExp(`^\\* ${lab.readerName}：有卡，ATR [0-9A-F]+$`));
+    let errors = '';
+    const missing = await runCardCommand(['pcsc-read'], { language: 'zh-CN', env: { CARD_READER_NAME: 'No such reader' }, out: () => {}, err: (text) => (errors += text) });
+    expect(missing).toBe(1);
+    expect(errors).toBe(`card: ${new ReaderError(readerCodes.readerNotConnected, pcscProblems.readerMissing('No such reader')).messageIn('zh-CN')}\n`);
+    expect(errors).toContain('读卡器 "No such reader"（CARD_READER_NAME）未连接');
     await reader.write(card.serial, makeMotherCard({ customerNo: '7', customerPwdDigest: sm3Hex('p') }));
     expect(classifyCard((await reader.read()).image)).toBe('mother');
   });

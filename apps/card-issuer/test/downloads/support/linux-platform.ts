@@ -55,7 +55,7 @@ export class LinuxPlatform implements DownloadPlatform {
     this.issuer = spawn(path.join(this.unpacked, 'start.sh'), [], {
       cwd: this.unpacked,
       stdio: ['ignore', log, log],
-      env: { PATH: process.env.PATH, HOME: this.dir, CARD_READER: 'pcsc', CARD_READER_NAME: this.readerName, CARD_ISSUER_PORT: String(port), CARD_ISSUER_ALLOWED_ORIGINS: allowedOrigin },
+      env: { PATH: process.env.PATH, HOME: this.dir, CARD_READER: 'pcsc', CARD_ISSUER_LANG: 'en-US', CARD_READER_NAME: this.readerName, CARD_ISSUER_PORT: String(port), CARD_ISSUER_ALLOWED_ORIGINS: allowedOrigin },
     });
     fs.closeSync(log);
     const issuer = this.issuer;
@@ -72,7 +72,7 @@ export class LinuxPlatform implements DownloadPlatform {
 
   cardCommand(args: string[]): Promise<string> {
     return new Promise((resolve, reject) => {
-      execFile(path.join(this.unpacked, 'start.sh'), ['card', ...args], { cwd: this.unpacked, env: { PATH: process.env.PATH, HOME: this.dir, CARD_READER_NAME: this.readerName }, timeout: 60_000 }, (error, stdout, stderr) => {
+      execFile(path.join(this.unpacked, 'start.sh'), ['card', ...args], { cwd: this.unpacked, env: { PATH: process.env.PATH, HOME: this.dir, CARD_ISSUER_LANG: 'en-US', CARD_READER_NAME: this.readerName }, timeout: 60_000 }, (error, stdout, stderr) => {
         if (error) reject(new Error(`card ${args[0]} failed (${error.message}): ${stdout}${stderr}`));
         else resolve(stdout + stderr);
       });

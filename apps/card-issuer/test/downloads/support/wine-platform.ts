@@ -74,6 +74,8 @@ export class WinePlatform implements DownloadPlatform {
     this.issuer = this.session.spawn(`cd ${this.unpacked} && exec wine cmd /c start.cmd >/lab/issuer.log 2>&1`, {
       CARD_READER: 'pcsc',
       CARD_READER_NAME: this.readerName,
+      // the scenario reads the issuer's English texts: the PC's language must not decide them
+      CARD_ISSUER_LANG: 'en-US',
       CARD_ISSUER_PORT: String(port),
       CARD_ISSUER_ALLOWED_ORIGINS: allowedOrigin,
     });
@@ -87,7 +89,7 @@ export class WinePlatform implements DownloadPlatform {
 
   async cardCommand(args: string[]): Promise<string> {
     // card.cmd as an operator runs it in a console; node.exe's output into a file, as above
-    const result = await this.session.run(`cd ${this.unpacked} && wine cmd /c card.cmd ${shWords(args)} >/lab/card-command.log 2>&1`, { CARD_READER_NAME: this.readerName });
+    const result = await this.session.run(`cd ${this.unpacked} && wine cmd /c card.cmd ${shWords(args)} >/lab/card-command.log 2>&1`, { CARD_READER_NAME: this.readerName, CARD_ISSUER_LANG: 'en-US' });
     const output = fs.readFileSync(path.join(this.lab, 'card-command.log'), 'utf8');
     if (result.status !== 0) throw new Error(`card.cmd ${args[0]} under Wine failed (exit ${result.status}): ${output}`);
     return output;

@@ -105,7 +105,11 @@ test.describe('gate set-up on a PC/SC reader', () => {
     const row = page.getByRole('row', { name: new RegExp(lab.readerName) });
     await expect(row).toContainText('yes');
     await expect(row).toContainText('present');
-    await expect(page.locator('#reader-state')).toHaveText('A card is on the reader; the card issuer has not read it yet.');
+    await expect(page.locator('#reader-state')).toHaveText('A card is on the reader; the card issuer has not read it yet: Read the card shows its fixed number.');
+    // the operator asks: the card's fixed number and kind, in the row and the state line
+    await page.getByRole('button', { name: 'Read the card' }).click();
+    await expect(page.locator('#reader-state')).toHaveText(`Card ${adminCard.serial} (blank) is on the reader.`);
+    await expect(row).toContainText(adminCard.serial);
     await expect(page.getByRole('heading', { name: 'How to use a real reader' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Take the card off' })).toBeHidden();
     await lab.remove();

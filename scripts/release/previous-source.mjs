@@ -9,12 +9,14 @@
 // The previous release is the newest commit (first-parent walk from HEAD) whose shellVersion in
 // packages/contracts/src/shell-constants.ts differs from HEAD's. Its worktree gets node_modules hard-linked from this
 // checkout when every package in its package-lock.json is here at the same version, or from the worktree named by
-// --node-modules-from when both have the same package-lock.json and install settings; otherwise `npm ci` runs there
+// --node-modules-from when both have the same package-lock.json and install settings, or from the cache of an earlier
+// run's install (CAMPUS_CACHE_DIR, /var/cache/campus-shell/previous-node-modules); otherwise `npm ci` runs there
 // (about a minute, and more on a busy CI machine: the upgrade test prepares two old commits, often of one lockfile).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 const VERSION_FILE = 'packages/contracts/src/shell-constants.ts';
 const MIGRATIONS_FILE = 'apps/server/src/db/migrations.ts';
@@ -148,11 +150,54 @@ function giveNodeModules(folder, donor) {
     process.stderr.write(`previous-source: node_modules hard-linked from ${donor} (the same lockfile and install settings)\n`);
     return { nodeModules: 'hard-linked', seconds: seconds() };
   }
+  const cached = cachedModulesFolder(folder);
+  if (existsSync(join(cached, '.complete'))) {
+    hardLinkNodeModules(cached, folder);
+    process.stderr.write(`previous-source: node_modules hard-linked from the cache ${cached}\n`);
+    return { nodeModules: 'hard-linked', seconds: seconds() };
+  }
   process.stderr.write(`previous-source: ${differences.length} package(s) differ, running npm ci (e.g. ${differences.slice(0, 3).join(', ')})\n`);
   execFileSync('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: folder, stdio: ['ignore', 2, 2] });
   const took = seconds();
   process.stderr.write(`previous-source: npm ci took ${took} s\n`);
+  keepInCache(folder, cached);
   return { nodeModules: 'npm ci', seconds: took };
+}
+
+/**
+ * Where the node_modules an earlier release's lockfile installs are kept between runs, outside any clone (like the
+ * Wine root): the upgrade test installs two earlier releases, about two minutes each, on every CI run otherwise.
+ * Named by what npm ci installs from, so a folder is only ever reused for the same install.
+ */
+function cachedModulesFolder(folder) {
+  const cacheRoot = process.env.CAMPUS_CACHE_DIR ?? '/var/cache/campus-shell';
+  return join(cacheRoot, 'previous-node-modules', createHash('sha256').update(installInputs(folder)).digest('hex').slice(0, 24));
+}
+
+function keepInCache(folder, cached) {
+  const building = `${cached}.${process.pid}`;
+  try {
+    rmSync(building, { recursive: true, force: true });
+    mkdirSync(building, { recursive: true });
+    for (const part of ['.', ...workspaceFolders(folder)]) {
+      const source = join(folder, part, 'node_modules');
+      if (!existsSync(source)) continue;
+      mkdirSync(dirname(join(building, part, 'node_modules')), { recursive: true });
+      // hard links where the cache is on the same file system, a copy where it is not
+      try {
+        execFileSync('cp', ['-al', source, join(building, part, 'node_modules')]);
+      } catch {
+        rmSync(join(building, part, 'node_modules'), { recursive: true, force: true });
+        execFileSync('cp', ['-a', source, join(building, part, 'node_modules')]);
+      }
+    }
+    writeFileSync(join(building, '.complete'), `${new Date().toISOString()}\n`);
+    rmSync(cached, { recursive: true, force: true });
+    renameSync(building, cached);
+  } catch (error) {
+    rmSync(building, { recursive: true, force: true });
+    process.stderr.write(`previous-source: node_modules not kept in the cache (${error.message}); the next run installs them again\n`);
+  }
 }
 
 function workspaceFolders(folder) {

@@ -37,8 +37,11 @@ export async function bundleIssuer(target = path.join(out, 'app')) {
   });
   cpSync(path.join(root, 'apps/card-issuer/panel'), path.join(target, 'panel'), { recursive: true });
   copyKoffiScripts(target);
-  // the bundle alone runs on this machine (the tests start it so): with this machine's koffi binary
-  addKoffiBinary(target, path.join(root, 'node_modules', '@koromix', `koffi-${process.platform}-${process.arch}`));
+  // the bundle alone runs on this machine (the tests start it so): with this machine's koffi binary, where npm
+  // installed one (an install without optional packages has none: the bundle then drives the virtual reader only)
+  const hostBinary = path.join(root, 'node_modules', '@koromix', `koffi-${process.platform}-${process.arch}`);
+  if (existsSync(hostBinary)) addKoffiBinary(target, hostBinary);
+  else console.warn(`koffi has no binary for ${process.platform}-${process.arch} here: the bundle drives the virtual reader only.`);
   return target;
 }
 

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { PcscBinding } from '../../src/readers/pcsc/pcsc-binding.ts';
+import { exited, terminate } from './child-process-end.ts';
 import { loadPcscBinding } from '../../src/readers/pcsc/pcsc-binding.ts';
 
 /**
@@ -81,11 +82,6 @@ export interface NewCardOptions {
   structure?: 'transparent' | 'record';
 }
 
-function waitForExit(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
-}
-
 export class PcscLab {
   private pcscd: ChildProcess | null = null;
   private card: ChildProcess | null = null;
@@ -126,12 +122,9 @@ export class PcscLab {
     const pcscd = this.pcscd;
     this.pcscd = null;
     if (!pcscd) return;
-    pcscd.kill('SIGTERM');
-    const timer = setTimeout(() => pcscd.kill('SIGKILL'), 5000);
-    await waitForExit(pcscd);
-    clearTimeout(timer);
+    await terminate(pcscd);
     // the card's process ends when its reader goes away
-    if (this.card) await waitForExit(this.card);
+    if (this.card) await exited(this.card);
     this.card = null;
   }
 
@@ -170,7 +163,7 @@ export class PcscLab {
     this.card = null;
     if (!card) return;
     card.kill('SIGKILL');
-    await waitForExit(card);
+    await exited(card);
   }
 
   /** Takes the card off and waits until pcscd reports the reader empty. */

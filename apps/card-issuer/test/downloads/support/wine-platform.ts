@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { DownloadCard, DownloadPlatform, IssuerSettings, NewDownloadCard } from './download-platform.ts';
+import { exited, terminate } from '../../support/child-process-end.ts';
 import { readerSeen, until } from './issuer-panel.ts';
 import { shWords } from './root-session.ts';
 import type { RootSession } from './root-session.ts';
@@ -16,7 +17,6 @@ const cryptodome = '/usr/lib/python3/dist-packages/Cryptodome';
 const friendlyName = 'Campus Wine reader';
 
 const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
-const exited = (child: ChildProcess) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve())));
 
 /**
  * The Windows download under Wine 10 in the cached Debian 13 root: the zip as built, unpacked inside the root and
@@ -126,10 +126,7 @@ export class WinePlatform implements DownloadPlatform {
     const pcscd = this.pcscd;
     this.pcscd = null;
     if (!pcscd) return;
-    pcscd.kill('SIGTERM');
-    const timer = setTimeout(() => pcscd.kill('SIGKILL'), 5000);
-    await exited(pcscd);
-    clearTimeout(timer);
+    await terminate(pcscd);
     // the card's process ends when its reader goes away
     if (this.card) await exited(this.card);
     this.card = null;

@@ -43,7 +43,8 @@ describe('the packed SDK, outside the repository', () => {
     expect(pkg.private).toBeUndefined();
     expect(pkg.version).toBe(source.version);
     expect(pkg.dependencies).toBeUndefined();
-    expect(pkg.peerDependencies).toEqual({ react: '^19.0.0', 'react-dom': '^19.0.0', vite: '>=7.0.0' });
+    // React 18 or 19 (issue 48 item 17): an app on 18 installs without --legacy-peer-deps
+    expect(pkg.peerDependencies).toEqual({ react: '^18.0.0 || ^19.0.0', 'react-dom': '^18.0.0 || ^19.0.0', vite: '>=7.0.0' });
     expect(Object.values(pkg.peerDependenciesMeta)).toEqual([{ optional: true }, { optional: true }, { optional: true }]);
     expect(pkg.campusShell).toBe(source.campusShell);
     expect(Object.keys(pkg.exports)).toEqual(Object.keys(source.exports));

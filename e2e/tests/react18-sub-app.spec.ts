@@ -1,0 +1,156 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test, type Page } from '@playwright/test';
+import { sdkVersion } from '@campus/subapp-sdk';
+import type { SubAppManifest } from '@campus/contracts';
+import { baseURL } from '../support/env.ts';
+import { demo, signIn, switchLanguage } from '../support/sign-in.ts';
+
+// Issue 48 item 17: a team whose app is on React 18. It makes the app with the starter from /tools, moves it to
+// React 18 from the npm registry, builds it with its own React (shareReact: false) and the operator registers it.
+// npm installs it without --legacy-peer-deps, the real shell mounts it, and a throw while rendering shows the shell's
+// failed page (React 18 has no onUncaughtError: the SDK's error boundary catches it).
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const starter = `create-campus-subapp-${sdkVersion}.tgz`;
+const folder = 'legacy-orders';
+const appNo = 'legacyorders';
+const label = 'Legacy Orders';
+
+function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): string {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
+  const output = `${result.stdout}\n${result.stderr}`;
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status}):\n${output.slice(-3000)}`);
+  return output;
+}
+
+/** The team's server: the app's dist/ folder with CORS. */
+async function serveFolder(dist: string): Promise<{ origin: string; close: () => Promise<void> }> {
+  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
+  const server = http.createServer((request, response) => {
+    const headers = { 'access-control-allow-origin': '*', 'cache-control': 'no-store' };
+    const name = decodeURIComponent((request.url ?? '/').split('?')[0]!).replace(/^\/+/, '') || 'index.html';
+    const file = path.join(dist, path.basename(name));
+    try {
+      if (!statSync(file).isFile()) throw new Error('not a file');
+      response.writeHead(200, { ...headers, 'content-type': types[path.extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
+    } catch {
+      response.writeHead(404, headers).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { origin: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** The server's own command line, on the browser tests' server's data (e2e/support/start-server.mjs). */
+function subappCli(...args: string[]): string {
+  return run('npm', ['run', '--silent', 'subapp', '--', ...args], root, { DATA_DIR: path.join(root, '.tmp', 'e2e-data'), DATABASE_URL: '' });
+}
+
+test.describe('a sub-app on React 18', () => {
+  test.describe.configure({ mode: 'serial' });
+  let work: string;
+  let app: string;
+  let installOutput: string;
+  let team: Awaited<ReturnType<typeof serveFolder>>;
+  let registered = false;
+
+  test.beforeAll(async () => {
+    test.setTimeout(300_000);
+    mkdirSync(path.join(root, '.tmp'), { recursive: true });
+    work = mkdtempSync(path.join(root, '.tmp', 'react18-sub-app-'));
+    const download = await fetch(`${baseURL}/tools/${starter}`);
+    expect(download.status, `GET /tools/${starter}`).toBe(200);
+    writeFileSync(path.join(work, starter), Buffer.from(await download.arrayBuffer()));
+    // by its full path: under the repository's folder npm would take a relative one from the repository's root
+    run('npx', ['--yes', `--package=file:${path.join(work, starter)}`, '--', 'create-campus-subapp', folder], work);
+    app = path.join(work, folder);
+
+    // the team's changes: React 18 and its types, its own React in the bundle, a page that shows which React runs
+    // it and a button that breaks it while rendering
+    const manifestFile = path.join(app, 'package.json');
+    const pkg = JSON.parse(readFileSync(manifestFile, 'utf8'));
+    Object.assign(pkg.dependencies, { react: '^18.3.1', 'react-dom': '^18.3.1' });
+    Object.assign(pkg.devDependencies, { '@types/react': '^18.3.0', '@types/react-dom': '^18.3.0' });
+    writeFileSync(manifestFile, `${JSON.stringify(pkg, null, 2)}\n`);
+    const viteConfig = path.join(app, 'vite.config.ts');
+    const config = readFileSync(viteConfig, 'utf8');
+    expect(config).toContain('shellUrl: process.env.CAMPUS_SHELL_URL }');
+    writeFileSync(viteConfig, config.replace('shellUrl: process.env.CAMPUS_SHELL_URL }', 'shellUrl: process.env.CAMPUS_SHELL_URL, shareReact: false }'));
+    writeFileSync(path.join(app, 'src/broken-view.tsx'), [
+      "import { useState, version } from 'react';",
+      'export function BrokenView() {',
+      '  const [broken, setBroken] = useState(false);',
+      "  if (broken) throw new Error('legacy-orders broke while rendering');",
+      '  return (<p className="legacy-react">React {version} <button type="button" onClick={() => setBroken(true)}>Break</button></p>);',
+      '}',
+      '',
+    ].join('\n'));
+    const appFile = path.join(app, 'src/app.tsx');
+    const appSource = readFileSync(appFile, 'utf8');
+    expect(appSource).toContain('</section>');
+    writeFileSync(appFile, `import { BrokenView } from './broken-view.tsx';\n${appSource.replace('</section>', '<BrokenView /></section>')}`);
+
+    // no --legacy-peer-deps: the SDK takes React 18 as its peer
+    installOutput = run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], app);
+    run('npm', ['test'], app);
+    run('npm', ['run', 'build'], app);
+    team = await serveFolder(path.join(app, 'dist'));
+    const manifest: SubAppManifest = {
+      appNo,
+      label: { 'en-US': label, 'zh-CN': '旧版订单', 'zh-MO': '舊版訂單' },
+      basePath: appNo,
+      entry: `${team.origin}/`,
+      pages: [
+        { id: `${appNo}-group`, path: '', name: 'group', title: { 'en-US': 'Orders', 'zh-CN': '订单', 'zh-MO': '訂單' } },
+        { id: `${appNo}-home`, parentId: `${appNo}-group`, path: `/${appNo}/home`, name: 'home', title: { 'en-US': 'Home', 'zh-CN': '首页', 'zh-MO': '首頁' } },
+      ],
+    };
+    writeFileSync(path.join(work, 'manifest.json'), JSON.stringify(manifest));
+    subappCli('add', path.join(work, 'manifest.json'));
+    registered = true;
+  });
+  test.afterAll(async () => {
+    if (registered) subappCli('remove', appNo);
+    await team?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  const view = (page: Page) => page.locator('#subapp-viewport section.starter-app');
+
+  /** Opens the app's page; a server node learns the new origin for its content policy within 30 s. */
+  async function openApp(page: Page) {
+    await expect(async () => {
+      await page.goto(`/${appNo}/home`);
+      await expect(view(page)).toBeVisible({ timeout: 5_000 });
+    }).toPass({ timeout: 60_000, intervals: [2_000] });
+  }
+
+  test('installs from the registry without a peer conflict and builds with its own React 18', () => {
+    expect(installOutput).not.toMatch(/ERESOLVE|peer dep/i);
+    const installed = JSON.parse(readFileSync(path.join(app, 'node_modules/react/package.json'), 'utf8')) as { version: string };
+    expect(installed.version).toMatch(/^18\./);
+    // shareReact: false: the bundle carries React itself rather than the shell's
+    expect(readFileSync(path.join(app, 'dist', `${folder}.umd.js`), 'utf8')).toContain(installed.version);
+  });
+
+  test('mounts in the shell on React 18, and a throw while rendering shows the shell’s failed page', async ({ page }) => {
+    await signIn(page, demo.sysadmin);
+    await switchLanguage(page, 'en-US');
+    await openApp(page);
+    await expect(view(page).getByRole('heading', { level: 2 })).toHaveText(`Hello, ${demo.sysadmin.name}`);
+    await expect(view(page).locator('.legacy-react')).toContainText(/React 18\./);
+
+    await view(page).getByRole('button', { name: 'Break' }).click();
+    await expect(page.getByRole('heading', { name: `${label} stopped working` })).toBeVisible();
+    await expect(page.getByText(`${folder} 0.1.0 opened, then failed and has nothing to show.`)).toBeVisible();
+    await expect(page.getByText('legacy-orders broke while rendering')).toBeVisible();
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await expect(view(page).locator('.legacy-react')).toContainText(/React 18\./);
+  });
+});

@@ -115,8 +115,15 @@ describe.each(databases)('sub-systems of other teams (%s)', (kind) => {
       expect(reply.body.msg).toMatch(message);
       expect(reply.text).not.toContain('s3cret');
     }
-    // the schema: a code that is not one, a label missing a language, no pages
-    for (const body of [manifest({ appNo: 'Ext' }), { ...manifest(), label: { 'en-US': 'Only English' } }, manifest({ pages: [] })]) {
+    // a code that is not one (issue 48 item 18): said of the code, in the caller's language, not a pattern
+    const badCode = await register(manifest({ appNo: 'partner-orders' }));
+    expect([badCode.status, badCode.body.code, badCode.body.msg]).toEqual([400, codes.subAppCodeInvalid, 'The system code "partner-orders" is not valid: 2 to 16 lowercase letters and digits, starting with a letter (such as porders)']);
+    expect((await register(manifest({ appNo: 'Ext' }), admin, 'zh-CN')).body.msg).toBe('系统编码 "Ext" 无效：须为 2 至 16 个小写字母和数字，并以字母开头（例如 porders）');
+    expect((await register(manifest({ appNo: 'x' }), admin, 'zh-MO')).body.msg).toBe('系統編碼 "x" 無效：須為 2 至 16 個小寫字母和數字，並以字母開頭（例如 porders）');
+    // still after the sign-in and the right: a caller who may not register learns nothing of the manifest
+    expect((await register(manifest({ appNo: 'partner-orders' }), staff)).status).toBe(403);
+    // the schema: a label missing a language, no pages
+    for (const body of [{ ...manifest(), label: { 'en-US': 'Only English' } }, manifest({ pages: [] })]) {
       const reply = await register(body);
       expect(reply.status).toBe(400);
       expect(reply.body.code).toBe(codes.badRequest);
@@ -256,6 +263,13 @@ describe.each(databases)('sub-systems of other teams (%s)', (kind) => {
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain('is not a sub-system manifest');
     expect(refused.stderr).toContain('/basePath');
+    // a code that is not one: a message about the code (it said "at most 200 pages")
+    const badCode = path.join(dir, 'bad-code.json');
+    fs.writeFileSync(badCode, JSON.stringify({ ...manifest(), appNo: 'partner-orders' }));
+    const refusedCode = cli('add', badCode);
+    expect(refusedCode.status).toBe(1);
+    expect(refusedCode.stderr).toContain('The system code "partner-orders" is not valid: 2 to 16 lowercase letters and digits, starting with a letter');
+    expect(refusedCode.stderr).not.toContain('pages');
 
     const added = cli('add', file);
     expect(added.stderr).toBe('');

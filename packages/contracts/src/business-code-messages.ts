@@ -88,6 +88,7 @@ export const codeMessages: Record<BusinessCode, Localised> = {
   [codes.subAppPageTooDeep]: { 'en-US': 'Menu page {id}: menus have at most three levels', 'zh-CN': '菜单页面 {id}：菜单最多三级', 'zh-MO': '選單頁面 {id}：選單最多三級' },
   [codes.subAppFunctionCodeUnknown]: { 'en-US': 'Function code {code} is not one of the sub-system\'s function codes', 'zh-CN': '功能编码 {code} 不属于该子系统的功能编码', 'zh-MO': '功能編碼 {code} 不屬於該子系統的功能編碼' },
   [codes.subAppBuiltIn]: { 'en-US': '{appNo} is a built-in system: it cannot be registered, replaced or removed', 'zh-CN': '{appNo} 是内置系统：不能登记、替换或删除', 'zh-MO': '{appNo} 是內置系統：不能登記、替換或刪除' },
+  [codes.subAppCodeInvalid]: { 'en-US': 'The system code "{appNo}" is not valid: 2 to 16 lowercase letters and digits, starting with a letter (such as porders)', 'zh-CN': '系统编码 "{appNo}" 无效：须为 2 至 16 个小写字母和数字，并以字母开头（例如 porders）', 'zh-MO': '系統編碼 "{appNo}" 無效：須為 2 至 16 個小寫字母和數字，並以字母開頭（例如 porders）' },
   [codes.subAppNotRegistered]: { 'en-US': 'No registered sub-system has the code {appNo}', 'zh-CN': '没有编码为 {appNo} 的已登记子系统', 'zh-MO': '沒有編碼為 {appNo} 的已登記子系統' },
   [codes.accountUnknown]: { 'en-US': 'Tenant {tenantCode} has no account {account}', 'zh-CN': '租户 {tenantCode} 中没有账号 {account}', 'zh-MO': '租戶 {tenantCode} 中沒有帳號 {account}' },
   [codes.subAppOriginWildcard]: { 'en-US': 'The {field} {origin} holds a wildcard: name each origin exactly, such as https://cdn.example.com', 'zh-CN': '{field} {origin} 含有通配符：请逐一写明确切的源地址，例如 https://cdn.example.com', 'zh-MO': '{field} {origin} 含有萬用字元：請逐一寫明確切的源位址，例如 https://cdn.example.com' },

@@ -109,6 +109,9 @@ export const codes = {
   installationAdminRequired: 281,
   /** A tenant's system administrator grants or revokes only within his own tenant (403). */
   grantOutsideTenant: 282,
+  // a sub-app manifest's system code (issue 48 item 18)
+  /** The manifest's appNo does not fit the system code pattern (subAppManifestRules.appNoPattern): HTTP 400. */
+  subAppCodeInvalid: 315,
   /** The server's storage (database or data folder) is full (HTTP 507): nothing was written; the administrator must free space. */
   storageFull: 997,
   /** The database cannot be reached or dropped the connection (HTTP 503): nothing was answered from it, try again. */

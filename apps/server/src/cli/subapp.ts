@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { Value } from 'typebox/value';
-import { codeMessage, subAppManifestRules } from '@campus/contracts';
+import { codeMessage } from '@campus/contracts';
 import type { SubAppManifest } from '@campus/contracts';
 import { ConfigError, describeDatabase, loadConfig } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
@@ -16,6 +16,7 @@ import { migrateToLatest } from '../db/migrations.ts';
 import { AppError } from '../http/envelope.ts';
 import { createServices } from '../services.ts';
 import { ManifestSchema } from '../modules/sub-app/sub-app-schemas.ts';
+import { appNoRefusal } from '../modules/sub-app/sub-app-manifest.ts';
 import type { SubAppActor } from '../modules/sub-app/sub-app-registrations.ts';
 import { installationWide } from '../modules/operation-log/operation-log-service.ts';
 
@@ -53,9 +54,12 @@ function readManifest(file: string, replace: boolean): SubAppManifest {
     throw new UsageError(`${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (replace && typeof value === 'object' && value !== null) value = { ...value, replace: true };
+  // a code that is not one: said of the code, as the call says it (issue 48 item 18)
+  const refusal = appNoRefusal(value);
+  if (refusal) throw new UsageError(`${file}: ${refusal.messageIn('en-US')} (code ${refusal.code})`);
   if (!Value.Check(ManifestSchema, value)) {
     const problems = [...Value.Errors(ManifestSchema, value)].slice(0, 5).map((e) => `  ${e.instancePath || '/'}: ${e.message}`);
-    throw new UsageError(`${file} is not a sub-system manifest (at most ${subAppManifestRules.maxPages} pages; see the README):\n${problems.join('\n')}`);
+    throw new UsageError(`${file} is not a sub-system manifest (the sub-app guide on /tools lists its fields):\n${problems.join('\n')}`);
   }
   return value;
 }

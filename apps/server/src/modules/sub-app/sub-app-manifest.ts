@@ -30,6 +30,20 @@ function overlaps(a: string, b: string): boolean {
   return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
 }
 
+const appNoPattern = new RegExp(subAppManifestRules.appNoPattern);
+
+/**
+ * A manifest (or any body) whose `appNo` is a string that is not a system code: the refusal that says so, in the
+ * caller's language (issue 48 item 18), checked before the schema, whose message would name only a pattern. Null
+ * when the code fits or is not a string (the schema then names the field).
+ */
+export function appNoRefusal(body: unknown): AppError | null {
+  const appNo = typeof body === 'object' && body !== null ? (body as { appNo?: unknown }).appNo : undefined;
+  if (typeof appNo !== 'string' || appNoPattern.test(appNo)) return null;
+  const shown = appNo.length > 40 ? `${appNo.slice(0, 40)}…` : appNo;
+  return bad(codes.subAppCodeInvalid, { appNo: shown });
+}
+
 /** What a registration is checked against: the catalogue as it is, less the registration being replaced. */
 export interface ManifestContext {
   systems: { appNo: string; frontRoutingAddr: string; label: Localised }[];

@@ -12,6 +12,7 @@ import type { SubAppRegistry } from './sub-app-registry.ts';
 import type { SubAppActor, SubAppRegistrations } from './sub-app-registrations.ts';
 import type { AccountService } from '../account/account-service.ts';
 import { sessionOf } from '../../http/auth-hook.ts';
+import { appNoRefusal } from './sub-app-manifest.ts';
 
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -143,10 +144,15 @@ export function registerSubAppRoutes(app: App, deps: SubAppRouteDeps) {
     apiPaths.subAppRegister,
     {
       ...installationAdminOnly,
+      // a code that is not one is refused naming the code, before the schema (whose message names only a pattern)
+      preValidation: async (request) => {
+        const refusal = appNoRefusal(request.body);
+        if (refusal) throw refusal;
+      },
       schema: {
         tags: ['sub-apps'],
         summary:
-          "Installation administrators (another system administrator: 281): registers or replaces a sub-system of another team (not a built-in one) with its menus, at once and without a restart; every system administrator of every tenant gets it; the content policy admits its entry's origin and scriptOrigins. All or nothing; codes 251-262 say what is wrong; logged installation-wide",
+          "Installation administrators (another system administrator: 281): registers or replaces a sub-system of another team (not a built-in one) with its menus, at once and without a restart; every system administrator of every tenant gets it; the content policy admits its entry's origin and scriptOrigins. All or nothing; codes 251-269 and 315 (the system code) say what is wrong; logged installation-wide",
         headers: tokenHeaders,
         body: ManifestSchema,
         response: { 200: envelope(RegistrationSchema), ...failureReplies },

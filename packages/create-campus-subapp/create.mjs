@@ -8,11 +8,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const usage = `Usage: create-campus-subapp <folder> [--plain]
+const usage = `Usage: create-campus-subapp <folder> [--plain] [--code <code>]
 
 Makes a new sub-app of the campus shell in <folder>; the folder's name is the app's name (lowercase letters,
-digits, '.', '_' and '-', e.g. partner-orders).
-  --plain   JavaScript without React (default: React and TypeScript)`;
+digits, '.', '_' and '-', e.g. partner-orders). It writes subapp-manifest.json, the system the operator registers.
+  --plain         JavaScript without React (default: React and TypeScript)
+  --code <code>   the system code and base path (2 to 16 lowercase letters and digits, starting with a letter;
+                  default: the app's name without its other characters, e.g. partnerorders)`;
 
 function fail(message) {
   console.error(`create-campus-subapp: ${message}`);
@@ -24,6 +26,14 @@ if (args.includes('--help') || args.includes('-h')) {
   console.log(usage);
   process.exit(0);
 }
+// --code <code> or --code=<code>, taken out before the folder is looked for
+let givenCode = null;
+const codeAt = args.findIndex((arg) => arg === '--code' || arg.startsWith('--code='));
+if (codeAt >= 0) {
+  const joined = args[codeAt].startsWith('--code=');
+  givenCode = joined ? args[codeAt].slice('--code='.length) : (args[codeAt + 1] ?? '');
+  args.splice(codeAt, joined ? 1 : 2);
+}
 const unknown = args.filter((arg) => arg.startsWith('-') && arg !== '--plain');
 if (unknown.length > 0) fail(`unknown option ${unknown[0]}\n\n${usage}`);
 const folders = args.filter((arg) => !arg.startsWith('-'));
@@ -34,6 +44,14 @@ const target = path.resolve(folders[0]);
 const name = path.basename(target);
 // an npm package name that the shell also takes as the app's report-version serviceName
 if (!/^[a-z0-9][a-z0-9._-]{0,63}$/.test(name)) fail(`"${name}" cannot be an app's name: use lowercase letters, digits, '.', '_' and '-', starting with a letter or digit (e.g. partner-orders)`);
+// the system code the shell knows the app by (the manifest's appNo and base path): the server's pattern
+const codePattern = /^[a-z][a-z0-9]{1,15}$/;
+const code = givenCode ?? name.replace(/[^a-z0-9]/g, '').slice(0, 16);
+if (!codePattern.test(code)) {
+  fail(givenCode === null
+    ? `"${name}" gives no system code ("${code}"): a code is 2 to 16 lowercase letters and digits, starting with a letter; name one with --code (e.g. --code porders)`
+    : `"${code}" cannot be a system code: a code is 2 to 16 lowercase letters and digits, starting with a letter (e.g. porders)`);
+}
 if (existsSync(target) && (!statSync(target).isDirectory() || readdirSync(target).length > 0)) fail(`${target} is not empty: name a new folder`);
 
 const versions = JSON.parse(readFileSync(path.join(here, 'versions.json'), 'utf8'));
@@ -60,9 +78,23 @@ writeFileSync(path.join(target, 'index.html'), plain ? page.replace('/src/main.t
 mkdirSync(path.join(target, 'vendor'));
 cpSync(path.join(here, 'sdk', sdkTarball), path.join(target, 'vendor', sdkTarball));
 writeFileSync(path.join(target, '.gitignore'), 'node_modules/\ndist/\n');
+// the system as the operator registers it (`campus subapp add subapp-manifest.json`): a menu group with one page,
+// labelled with the app's name in every language until the team writes its own
+const label = name.split(/[^a-z0-9]+/).filter(Boolean).map((word) => word[0].toUpperCase() + word.slice(1)).join(' ').slice(0, 40);
+const inEveryLanguage = (text) => ({ 'en-US': text, 'zh-CN': text, 'zh-MO': text });
+const systemManifest = {
+  appNo: code,
+  label: inEveryLanguage(label),
+  basePath: code,
+  pages: [
+    { id: `${code}-group`, path: '', name: 'group', title: inEveryLanguage(label) },
+    { id: `${code}-home`, parentId: `${code}-group`, path: `/${code}/home`, name: 'home', title: { 'en-US': 'Home', 'zh-CN': '首页', 'zh-MO': '首頁' } },
+  ],
+};
+writeFileSync(path.join(target, 'subapp-manifest.json'), `${JSON.stringify(systemManifest, null, 2)}\n`);
 
 const shown = path.relative(process.cwd(), target) || '.';
-console.log(`Made ${plain ? 'a JavaScript' : 'a React and TypeScript'} sub-app "${name}" in ${shown} (sub-app SDK ${versions.sdk}). Next:
+console.log(`Made ${plain ? 'a JavaScript' : 'a React and TypeScript'} sub-app "${name}" (system code ${code}) in ${shown} (sub-app SDK ${versions.sdk}). Next:
 
   cd ${shown}
   npm install
@@ -71,5 +103,6 @@ console.log(`Made ${plain ? 'a JavaScript' : 'a React and TypeScript'} sub-app "
   npm run dev         the app on its own; sign in to the shell at /login on the address it prints, then open /
                       (a shell other than http://127.0.0.1:6300: CAMPUS_SHELL_URL=https://… npm run dev)
 
-Into the shell: copy dist/ to the server's SUBAPPS_DIR/<base path>/ and register the system there
-(npm run subapp -- add <manifest.json>); the SDK's guide, on the shell's /tools page, says it step by step.`);
+Into the shell: copy dist/ to the server's SUBAPPS_DIR/${code}/, and the operator registers the system that
+subapp-manifest.json describes (campus subapp add subapp-manifest.json); the SDK's guide, on the shell's /tools
+page, says it step by step.`);

@@ -56,4 +56,16 @@ describe.each(databases)('the sub-app SDK under /tools (%s)', (kind) => {
     expect((await fetch(`${server.url}/tools/notes.txt`)).status).toBe(404);
     expect((await list('en-US')).some((t) => t.fileName === 'notes.txt')).toBe(false);
   });
+
+  // Issue 48 item 18: the guide lists the shell calls a sub-app may make; each is one this server answers, as the
+  // API description the guide points to (/docs, /docs/json) describes it.
+  it('answers every shell call the guide lists, and describes each at the address the guide gives', async () => {
+    const guide = fs.readFileSync(path.resolve(import.meta.dirname, '../../../packages/subapp-sdk/README.md'), 'utf8');
+    const calls = [...guide.matchAll(/^\| `(GET|POST) (\/[^`]+)` \|/gm)].map((match) => ({ method: match[1]!.toLowerCase(), path: match[2]! }));
+    expect(calls.length).toBeGreaterThanOrEqual(10);
+    const description = (await (await fetch(`${server.url}/docs/json`)).json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    expect(description.openapi).toMatch(/^3\./);
+    expect(calls.filter((call) => description.paths[call.path]?.[call.method] === undefined)).toEqual([]);
+    expect((await fetch(`${server.url}/docs`, { redirect: 'follow' })).status).toBe(200);
+  });
 });

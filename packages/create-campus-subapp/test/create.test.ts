@@ -3,6 +3,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdir
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { subAppManifestRules } from '@campus/contracts';
 import sdk from '../../subapp-sdk/package.json';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -26,7 +27,7 @@ describe('create-campus-subapp', () => {
     expect(made.status, made.stderr).toBe(0);
     expect(made.stdout).toContain('Made a React and TypeScript sub-app "partner-orders"');
     expect(made.stdout).toContain('npm run build');
-    expect(readdirSync(path.join(work, 'partner-orders')).sort()).toEqual(['.gitignore', 'index.html', 'package.json', 'src', 'tsconfig.json', 'vendor', 'vite.config.ts']);
+    expect(readdirSync(path.join(work, 'partner-orders')).sort()).toEqual(['.gitignore', 'index.html', 'package.json', 'src', 'subapp-manifest.json', 'tsconfig.json', 'vendor', 'vite.config.ts']);
     const pkg = json('partner-orders/package.json');
     expect(pkg.name).toBe('partner-orders');
     expect(pkg.dependencies['@campus/subapp-sdk']).toBe(`file:vendor/campus-subapp-sdk-${sdk.version}.tgz`);
@@ -35,6 +36,35 @@ describe('create-campus-subapp', () => {
     expect(pkg.devDependencies.vite).toMatch(/^~\d+\.\d+\.\d+$/);
     expect(pkg.scripts).toEqual({ dev: 'vite', build: 'tsc && vite build', test: 'vitest run' });
     expect(readFileSync(path.join(work, 'partner-orders/index.html'), 'utf8')).toContain('<div data-subapp-root id="partner-orders-root"></div>');
+  }, 60_000);
+
+  it('writes the manifest the operator registers, with a system code the server takes (issue 48 item 18)', () => {
+    const manifest = json('partner-orders/subapp-manifest.json');
+    expect(manifest).toEqual({
+      appNo: 'partnerorders',
+      label: { 'en-US': 'Partner Orders', 'zh-CN': 'Partner Orders', 'zh-MO': 'Partner Orders' },
+      basePath: 'partnerorders',
+      pages: [
+        { id: 'partnerorders-group', path: '', name: 'group', title: { 'en-US': 'Partner Orders', 'zh-CN': 'Partner Orders', 'zh-MO': 'Partner Orders' } },
+        { id: 'partnerorders-home', parentId: 'partnerorders-group', path: '/partnerorders/home', name: 'home', title: { 'en-US': 'Home', 'zh-CN': '首页', 'zh-MO': '首頁' } },
+      ],
+    });
+    expect(manifest.appNo).toMatch(new RegExp(subAppManifestRules.appNoPattern));
+
+    const given = create('orders-2026', '--code', 'porders');
+    expect(given.status, given.stderr).toBe(0);
+    expect(given.stdout).toContain('(system code porders)');
+    expect(json('orders-2026/subapp-manifest.json')).toMatchObject({ appNo: 'porders', basePath: 'porders', pages: [{ id: 'porders-group' }, { path: '/porders/home' }] });
+    expect(json('orders-2026/package.json').name).toBe('orders-2026');
+  }, 60_000);
+
+  it('refuses a system code that is not one, saying what a code is, and writes nothing', () => {
+    const badCode = create('orders-3', '--code=Partner-Orders');
+    expect([badCode.status, badCode.stderr]).toEqual([2, expect.stringContaining('"Partner-Orders" cannot be a system code: a code is 2 to 16 lowercase letters and digits, starting with a letter')]);
+    const noCode = create('2026');
+    expect([noCode.status, noCode.stderr]).toEqual([2, expect.stringContaining('"2026" gives no system code ("2026"): a code is 2 to 16 lowercase letters and digits, starting with a letter; name one with --code')]);
+    expect(existsSync(path.join(work, 'orders-3'))).toBe(false);
+    expect(existsSync(path.join(work, '2026'))).toBe(false);
   }, 60_000);
 
   it('--plain makes a JavaScript app without React', () => {

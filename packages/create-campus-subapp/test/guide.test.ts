@@ -22,8 +22,21 @@ describe('the sub-app guide', () => {
   });
 
   it('gives the commands the browser suite runs (e2e/tests/starter-sub-app.spec.ts)', () => {
-    for (const command of ['npx --yes ./create-campus-subapp-<version>.tgz partner-orders ', '--plain', 'npm install\n', 'npm test\n', 'npm run build\n', 'npm run subapp -- add partner-orders.json', 'npm run dev']) {
+    for (const command of ['npx --yes ./create-campus-subapp-<version>.tgz partner-orders ', '--plain', 'npm install\n', 'npm test\n', 'npm run build\n', 'npm run subapp -- add subapp-manifest.json', '--code porders', 'npm run dev']) {
       expect(guide).toContain(command);
     }
+  });
+
+  // Issue 48 item 18: a team at another company has the guide and the starter, not this repository nor its spec.
+  it('stands alone: no section of a spec or design, no path or workspace of this repository', () => {
+    const internal = [/§/, /\bDESIGN\b/, /\bspec\b/i, /\bREADME\b/, /(?<![/\w])(apps|packages|e2e|scripts|docs|deploy|bench)\/[a-z]/, /\s-w\s/, /subapp-qy/];
+    for (const pattern of internal) expect(guide.match(pattern)?.[0], String(pattern)).toBeUndefined();
+  });
+
+  it('lists the shell calls a sub-app may make and points to the deployment’s own API description', () => {
+    const calls = [...guide.matchAll(/^\| `(GET|POST) (\/[^`]+)` \|/gm)].map((match) => `${match[1]} ${match[2]}`);
+    expect(calls).toContain('GET /qy/api/User/GetDetailByToken');
+    expect(calls.length).toBeGreaterThanOrEqual(10);
+    expect(guide).toContain('its API description is\nat `/docs` on the shell\'s address');
   });
 });

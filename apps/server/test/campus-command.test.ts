@@ -3,14 +3,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BackupLogRow, OperationLogRow } from '@campus/contracts';
+import { sm2 } from 'sm-crypto-v2';
+import type { BackupLogRow, OperationLogRow, PasswordComplexity } from '@campus/contracts';
 import { apiPaths, codes } from '@campus/contracts';
 import { openDatabase } from '../src/db/database.ts';
 import { BackupLogRepository } from '../src/modules/backup-log/backup-log-repository.ts';
 import { BackupLogService } from '../src/modules/backup-log/backup-log-service.ts';
 import { takeBackup } from '../src/modules/backup/backup-archive.ts';
 import { migrateUpTo } from '../src/db/migrations.ts';
-import { call, databases, freshDatabase, runCampus, signIn, startServer, tempDir } from './helpers.ts';
+import { issueLicenceFile } from '../src/modules/licence/licence-file.ts';
+import { call, databases, freshDatabase, runCampus, sha256, signIn, startServer, tempDir } from './helpers.ts';
+import { docsLicences, edKey, samplePayload } from './licence-helpers.ts';
 import type { TestServer } from './helpers.ts';
 
 const campus = runCampus;
@@ -367,5 +370,113 @@ describe('campus migrate and version', () => {
     const unknown = await campus(['frobnicate'], { DATA_DIR: tempDir() });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('Unknown command "frobnicate"');
+  });
+});
+
+describe('campus licence: the vendor\'s licence on a fresh installation (issue 48 item 1)', () => {
+  const trust = path.join(import.meta.dirname, '..', 'licence-keys', 'test-trust.json');
+  const files = tempDir();
+  const licenceFile = (name: string, overrides: Parameters<typeof samplePayload>[0] = {}) => {
+    const file = path.join(files, name);
+    fs.writeFileSync(file, issueLicenceFile(samplePayload({ endTime: Date.UTC(2099, 11, 31), ...overrides }), edKey));
+    return file;
+  };
+  afterAll(() => fs.rmSync(files, { recursive: true, force: true }));
+
+  /** The one-time password's change, as the shell's dialog sends it. */
+  async function changePassword(server: TestServer, token: string, current: string, next: string) {
+    const complexity = await call<PasswordComplexity>(server, 'GET', apiPaths.passwordComplexity, undefined, { token });
+    return call(server, 'POST', apiPaths.changePassword, { oprtPwd: sha256(current), oprtNewPwd: sha256(next), sealedNewPwd: sm2.doEncrypt(next, complexity.body.data.sealKey, 1) }, { token, language: 'en-US' });
+  }
+
+  it('licence add puts the licence in effect (the customer number taken from it); then the one-time password can be changed', async () => {
+    const dataDir = tempDir();
+    try {
+      const env = { NODE_ENV: 'production', DATA_DIR: dataDir, LICENCE_TRUST_FILE: trust, PORT: '9', HOST: '127.0.0.1' };
+      const init = await campus(['init'], env);
+      const password = /^password (\S+)$/m.exec(init.stdout)?.[1] ?? '';
+      const server = await startServer('sqlite', { env: { NODE_ENV: 'production', DATA_DIR: dataDir, LICENCE_TRUST_FILE: trust } });
+      try {
+        // without a licence the change is refused: the dead end docs/operating.md used to leave the operator in
+        const before = await signIn(server, 'admin', password, '1001');
+        expect((await changePassword(server, before, password, 'First#Change1')).body.code).toBe(codes.licenceRequired);
+        const empty = await campus(['licence', 'list'], env);
+        expect(empty.stdout).toContain('Customer number (none yet');
+        expect(empty.stdout).toContain('Status: NO LICENCE yet');
+
+        const added = await campus(['licence', 'add', licenceFile('customer-10001.lic', { code: 'VENDOR-0001', customerName: 'North Campus' })], env);
+        expect([added.code, added.stderr]).toEqual([0, '']);
+        expect(added.stdout).toContain('The installation took its customer number 10001 from the licence.');
+        expect(added.stdout).toContain('Licence VENDOR-0001 is in effect.');
+        const listed = await campus(['licence', 'list'], env);
+        expect(listed.stdout).toMatch(/^Customer number 10001, system code [0-9A-F]{16}\nStatus: a licence is in effect\nVENDOR-0001 {2}formal {2}in effect {2}2026-01-01 to 2099-12-31 {2}customer North Campus {2}apps qy {2}employees 500\n$/);
+
+        // the administrator signs in again (the licence prompt's Return to login) and changes the password
+        const after = await signIn(server, 'admin', password, '1001');
+        const permission = await call<{ isNormal: boolean }>(server, 'GET', apiPaths.licencePermission, undefined, { token: after });
+        expect(permission.body.data.isNormal).toBe(true);
+        expect((await changePassword(server, after, password, 'First#Change1')).body.code).toBe(codes.ok);
+        expect(await signIn(server, 'admin', 'First#Change1', '1001')).not.toBe('');
+
+        // the same file again changes nothing; the installation-wide log names the operator
+        const again = await campus(['licence', 'add', path.join(files, 'customer-10001.lic')], env);
+        expect([again.code, again.stdout]).toEqual([0, 'Licence VENDOR-0001 was in effect already.\n']);
+        const log = await server.handle.db.selectFrom('operation_logs').selectAll().where('action', 'in', ['licence-upload', 'licence-activate']).execute();
+        expect(log.map((row) => [row.tenant_code, row.action, row.result, row.account.startsWith('cli:'), row.detail]).sort()).toEqual([
+          ['', 'licence-activate', 'success', true, 'VENDOR-0001'],
+          ['', 'licence-upload', 'success', true, 'accepted: VENDOR-0001; refused: 0'],
+          ['', 'licence-upload', 'success', true, 'accepted: VENDOR-0001; refused: 0; the installation took its customer number 10001 from it'],
+        ]);
+      } finally {
+        await server.close();
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('licence add refuses a file that does not verify, is another customer\'s, has expired or is no .lic, and says why', async () => {
+    const dataDir = tempDir();
+    try {
+      const env = { NODE_ENV: 'production', DATA_DIR: dataDir, LICENCE_TRUST_FILE: trust, CUSTOMER_NO: '20002' };
+      expect((await campus(['init'], env)).code).toBe(0);
+      const other = await campus(['licence', 'add', licenceFile('other.lic', { code: 'OTHER-1' })], env);
+      expect([other.code, other.stderr]).toEqual([1, 'other.lic was not installed: This licence is for another installation (customer number 10001)\n']);
+      const tampered = await campus(['licence', 'add', path.join(docsLicences, 'tampered-example.lic')], env);
+      expect(tampered.code).toBe(1);
+      expect(tampered.stderr).toContain('tampered-example.lic was not installed: Authorization tampered');
+      const expired = await campus(['licence', 'add', licenceFile('expired.lic', { code: 'OLD-1', customerNo: '20002', beginTime: Date.UTC(2020, 0, 1), endTime: Date.UTC(2021, 0, 1) })], env);
+      expect(expired.code).toBe(1);
+      expect(expired.stderr).toBe('expired.lic was not installed: OLD-1 is stored but not in effect: This licence cannot be activated: it has expired or has not started yet\n');
+      const text = path.join(files, 'licence.txt');
+      fs.copyFileSync(path.join(files, 'other.lic'), text);
+      expect((await campus(['licence', 'add', text], env)).stderr).toContain('licence.txt is not a .lic file');
+      expect((await campus(['licence', 'add', path.join(files, 'missing.lic')], env)).stderr).toContain('no such file');
+      expect((await campus(['licence', 'frobnicate'], env)).stderr).toContain('the licence commands are add and list');
+      const untrusted = await campus(['licence', 'add', path.join(files, 'other.lic')], { ...env, LICENCE_TRUST_FILE: '' });
+      expect(untrusted.stderr).toContain('No vendor key is trusted on this server: set LICENCE_TRUST_FILE');
+      // nothing is in effect, and a customer number set by CUSTOMER_NO is never replaced by a licence's
+      const listed = await campus(['licence', 'list'], env);
+      expect(listed.stdout).toMatch(/^Customer number 20002, /);
+      expect(listed.stdout).toContain('Status: NOT VALID: no stored licence is within its validity');
+      expect(listed.stdout).toContain('OLD-1  formal  not activated, expired  2020-01-01 to 2021-01-01');
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('licence add - reads the file on stdin, as the release\'s campus hands it over when root runs it', async () => {
+    const dataDir = tempDir();
+    try {
+      const env = { NODE_ENV: 'production', DATA_DIR: dataDir, LICENCE_TRUST_FILE: trust };
+      expect((await campus(['init'], env)).code).toBe(0);
+      const bytes = fs.readFileSync(licenceFile('stdin.lic', { code: 'STDIN-1' }));
+      const added = await campus(['licence', 'add', '-', '--name', 'customer.lic'], env, bytes);
+      expect([added.code, added.stderr]).toEqual([0, '']);
+      expect(added.stdout).toContain('Licence STDIN-1 is in effect.');
+      expect((await campus(['licence', 'add', '-', '--name', 'customer.txt'], env, bytes)).stderr).toContain('customer.txt is not a .lic file');
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

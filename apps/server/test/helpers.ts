@@ -84,11 +84,12 @@ export interface CampusRun {
   stderr: string;
 }
 
-/** Runs `campus <args>` as an operator would, with the installation's settings in `env`. */
-export function runCampus(args: string[], env: Record<string, string>): Promise<CampusRun> {
+/** Runs `campus <args>` as an operator would, with the installation's settings in `env` (and `input` on stdin). */
+export function runCampus(args: string[], env: Record<string, string>, input?: string | Buffer): Promise<CampusRun> {
   return new Promise((resolve, reject) => {
     // node itself by its path: a test may take programs (tar, pg_dump) off the PATH
-    const child = spawn(process.execPath, ['--import', 'tsx', campusTs, ...args], { env: { ...process.env, DATABASE_URL: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', campusTs, ...args], { env: { ...process.env, DATABASE_URL: '', ...env }, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    if (input !== undefined) child.stdin?.end(input);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

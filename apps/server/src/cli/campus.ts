@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import { cardLoginModes, shellVersion } from '@campus/contracts';
-import type { CardLoginMode } from '@campus/contracts';
+import { cardLoginModes, licenceCalendarUtcDiff, licenceCondition, licenceLimits, licenceStates, shellVersion } from '@campus/contracts';
+import type { CardLoginMode, LicenceCondition } from '@campus/contracts';
 import { ConfigError, describeDatabase, loadConfig } from '../config.ts';
 import type { Config } from '../config.ts';
 import { openDatabase } from '../db/database.ts';
@@ -25,10 +25,13 @@ import { putInPlace, RestoreError, unpackAndCheck } from '../modules/backup/rest
 import { OperationLogRepository } from '../modules/operation-log/operation-log-repository.ts';
 import { installationWide, OperationLogService } from '../modules/operation-log/operation-log-service.ts';
 import { cardLoginModeOf, setCardLoginMode } from '../modules/admin-login-card/card-login-setting.ts';
-import { createServices } from '../services.ts';
+import type { LicenceCheck } from '../modules/licence/licence-service.ts';
+import { createServices, isDemoInstallation } from '../services.ts';
 import { oneTimePassword, seedDatabase } from '../seed/seed.ts';
 
 class UsageError extends Error {}
+/** A licence the installation refused (exit 1, its reason). */
+class LicenceRefused extends Error {}
 
 /** A path the operator typed, from where they typed it (npm run moves to the repository first; npm says where from). */
 function fromCaller(file: string): string {
@@ -69,6 +72,17 @@ const help = `campus: operate this installation (with the server's settings: DAT
       How the tenant's administrators sign in with their administrator card: with the card password (the default)
       or the card alone (a copy of the card's bytes then signs in too; docs/cards.md). Without a setting it prints
       the tenant's; a change is written in the tenant's operation log.
+
+  campus licence add <file.lic>
+      Installs the vendor's licence file: checks it against the vendor keys of LICENCE_TRUST_FILE and this
+      installation's customer number, stores it and puts it in effect (the licence in effect before it is
+      replaced). An installation without a customer number yet (CUSTOMER_NO unset) takes the licence's. As root the
+      file is read by root, so it may lie where the service user cannot read (campus licence add - < FILE reads it
+      from stdin; --name names it then). Written to the installation-wide operation log.
+
+  campus licence list
+      The installation's customer number and licence status, then every stored licence: code, formal or trial,
+      state, validity (days on the licence calendar, UTC+08:00), customer, applications, and a failed check.
 
   campus migrate [--dry-run]
       Applies the database migrations this release has and the database lacks, naming each one;
@@ -294,6 +308,94 @@ async function cardLogin(config: Config, tenant: string | undefined, mode: strin
   });
 }
 
+/** A licence bound as a day on the licence calendar (UTC+08:00), as the vendor's tool takes it. */
+function licenceDay(time: number | null): string {
+  return time === null ? 'follows the system' : new Date(time + licenceCalendarUtcDiff * 60_000).toISOString().slice(0, 10);
+}
+
+const conditionWords: Record<LicenceCondition, string> = {
+  normal: 'a licence is in effect',
+  none: 'NO LICENCE yet: add one (campus licence add), or register the 30-day trial at the first sign-in',
+  notStarted: 'NOT VALID: the licence in effect has not started yet',
+  expired: 'NOT VALID: the licence in effect has expired',
+  failedCheck: 'NOT VALID: the licence in effect failed its check (see below)',
+  nonePassed: 'NOT VALID: no stored licence passed its check',
+  noneValid: 'NOT VALID: no stored licence is within its validity',
+  tampered: 'NOT VALID: authorization tampered (a licence file was changed, or the clock was set back)',
+};
+
+const checkWords: Record<LicenceCheck, string> = {
+  ok: '',
+  tampered: '  TAMPERED: the file does not verify',
+  otherInstallation: '  FOR ANOTHER INSTALLATION (its customer number is not this one)',
+  untrusted: '  NOT CHECKED: no vendor key is trusted (LICENCE_TRUST_FILE)',
+};
+
+function licenceStateWords(state: number, effectivenessCode: number): string {
+  const state_ = state === licenceStates.normal ? 'in effect' : state === licenceStates.replaced ? 'replaced' : 'not activated';
+  if (effectivenessCode === licenceStates.expired) return `${state_}, expired`;
+  if (effectivenessCode === licenceStates.notStarted) return `${state_}, not started`;
+  if (effectivenessCode === licenceStates.aboutToExpire) return `${state_}, about to expire`;
+  return state_;
+}
+
+/** The licence services as the server has them: the test vendor keys are trusted only on the demo, as there. */
+async function licenceServices(config: Config, handle: DatabaseHandle) {
+  if ((await pendingMigrations(handle.db, handle.dialect)).length > 0) throw new UsageError(`${describeDatabase(config)} is not migrated to this release: run campus migrate first`);
+  return createServices(handle, config, { trustTestKeys: config.licenceTrustFile === null && (await isDemoInstallation(handle)) });
+}
+
+async function licence(config: Config, args: string[], values: { name?: string }): Promise<number> {
+  const [action, file, ...more] = args;
+  if (action === 'list') {
+    if (file !== undefined || values.name !== undefined) throw new UsageError('licence list takes no argument');
+    return withDatabase(config, async (handle) => {
+      const services = await licenceServices(config, handle);
+      const { customer, status, licences } = await services.licence.overview();
+      process.stdout.write(`Customer number ${customer.customerNo || '(none yet: CUSTOMER_NO, or taken from the first licence added)'}, system code ${customer.systemCode}\n`);
+      process.stdout.write(`Status: ${conditionWords[licenceCondition(status)]}\n`);
+      if (licences.length === 0) process.stdout.write('No licence is stored.\n');
+      for (const row of licences) {
+        const apps = row.infos.map((info) => info.appId).join(',');
+        const employees = row.empCount === licenceLimits.unlimitedEmployees ? 'unlimited' : String(row.empCount);
+        process.stdout.write(
+          `${row.code}  ${row.isFormal ? 'formal' : 'trial'}  ${licenceStateWords(row.state, row.effectiveness)}  ${licenceDay(row.beginTime)} to ${licenceDay(row.endTime)}  customer ${row.customerName}  apps ${apps}  employees ${employees}${checkWords[row.check]}\n`,
+        );
+      }
+      return 0;
+    });
+  }
+  if (action !== 'add') throw new UsageError(`campus licence ${action ?? ''}: the licence commands are add and list\n\n${help}`);
+  if (file === undefined || more.length > 0) throw new UsageError('licence add takes one licence file: campus licence add <file.lic> (or - for stdin)');
+  let name: string;
+  let bytes: Buffer;
+  if (file === '-') {
+    name = values.name ?? 'licence.lic';
+    bytes = fs.readFileSync(0);
+  } else {
+    if (values.name !== undefined) throw new UsageError('--name is for a licence read from stdin (-) only');
+    name = path.basename(file);
+    try {
+      bytes = fs.readFileSync(fromCaller(file));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const why = code === 'EACCES' ? `the user ${os.userInfo().username} may not read it (as root: sudo campus licence add reads it for the service user)` : code === 'ENOENT' ? 'no such file' : String(code ?? error);
+      throw new UsageError(`cannot read the licence file ${file}: ${why}`);
+    }
+  }
+  if (!/\.lic$/i.test(name)) throw new UsageError(`${name} is not a .lic file: a licence from the vendor is a .lic file`);
+  return withDatabase(config, async (handle) => {
+    const services = await licenceServices(config, handle);
+    const actor = { tenantCode: installationWide, account: `cli:${os.userInfo().username}`, clientIp: 'localhost' };
+    const outcome = await services.licence.addByOperator({ fileName: name, bytes }, actor);
+    if (!outcome.ok) throw new LicenceRefused(`${name} was not installed: ${outcome.message}`);
+    if (outcome.adoptedCustomerNo !== null) process.stdout.write(`The installation took its customer number ${outcome.adoptedCustomerNo} from the licence.\n`);
+    process.stdout.write(outcome.alreadyInEffect ? `Licence ${outcome.code} was in effect already.\n` : `Licence ${outcome.code} is in effect.\n`);
+    if (!outcome.alreadyInEffect) process.stdout.write('Whoever is signed in signs in again to use it (the licence prompt: Return to login).\n');
+    return 0;
+  });
+}
+
 type Verdict = 'ok' | 'warn' | 'FAIL';
 
 /** Mode bits others than the owner have on `file` (0 when private), or null when it does not exist. */
@@ -387,6 +489,7 @@ async function main(argv: string[]): Promise<number> {
         account: { type: 'string' },
         off: { type: 'boolean' },
         list: { type: 'boolean' },
+        name: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -399,7 +502,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(help);
     return command || values.help ? 0 : 2;
   }
-  if (rest.length > (command === 'restore' || command === 'admin' || command === 'card-login' ? 1 : 0)) throw new UsageError(`campus ${command} takes no argument "${rest.join(' ')}"\n\n${help}`);
+  if (rest.length > (command === 'licence' ? 2 : command === 'restore' || command === 'admin' || command === 'card-login' ? 1 : 0)) throw new UsageError(`campus ${command} takes no argument "${rest.join(' ')}"\n\n${help}`);
   const config = loadConfig();
   switch (command) {
     case 'backup':
@@ -414,6 +517,8 @@ async function main(argv: string[]): Promise<number> {
       return resetPassword(config, values.tenant, values.account);
     case 'card-login':
       return cardLogin(config, values.tenant, rest[0]);
+    case 'licence':
+      return licence(config, rest, values);
     case 'migrate':
       return migrate(config, values['dry-run'] === true);
     case 'version':
@@ -432,7 +537,7 @@ main(process.argv.slice(2)).then(
       process.stderr.write(`${error.message}\n`);
       process.exit(2);
     }
-    const words = error instanceof BackupError ? `Backup failed: ${error.message}` : error instanceof RestoreError ? `Restore failed: ${error.message}` : `Failed: ${error instanceof Error ? error.message : String(error)}`;
+    const words = error instanceof BackupError ? `Backup failed: ${error.message}` : error instanceof RestoreError ? `Restore failed: ${error.message}` : error instanceof LicenceRefused ? error.message : `Failed: ${error instanceof Error ? error.message : String(error)}`;
     process.stderr.write(`${words}\n`);
     process.exit(1);
   },

@@ -17,7 +17,7 @@ import type { InstallationRecord, LicenceRecord } from './licence-repository.ts'
 import { clockToleranceMs, dayMs, effectiveness, licenceStatus, termDays } from './licence-state.ts';
 import type { EvaluatedLicence, LicenceCheck, LicenceStatus } from './licence-state.ts';
 
-export type { LicenceStatus } from './licence-state.ts';
+export type { LicenceCheck, LicenceStatus } from './licence-state.ts';
 
 /** Who acted (for the operation log); null for the seed. */
 export interface LicenceActor {
@@ -31,6 +31,11 @@ export interface UploadedFile {
   fileName: string;
   bytes: Buffer;
 }
+
+/** What the operator's add did: in effect now (or already), or why not. */
+export type OperatorAddOutcome =
+  | { ok: true; code: string; alreadyInEffect: boolean; adoptedCustomerNo: string | null }
+  | { ok: false; message: string };
 
 /** The fixed code of the installation's trial: the unique code column keeps it to one per installation. */
 export const trialCode = 'TRIAL';
@@ -298,8 +303,8 @@ export class LicenceService {
 
   // ---- changing ----
 
-  /** Checks and stores each file on its own; answers one result per file, in order. */
-  async upload(files: UploadedFile[], actor: LicenceActor | null, language: LanguageCode): Promise<LicenceUploadResult[]> {
+  /** Checks and stores each file on its own; answers one result per file, in order. `note` goes into the log entry. */
+  async upload(files: UploadedFile[], actor: LicenceActor | null, language: LanguageCode, note = ''): Promise<LicenceUploadResult[]> {
     const { customer_no: customerNo } = await this.installation();
     const results: LicenceUploadResult[] = [];
     for (const file of files) {
@@ -352,7 +357,7 @@ export class LicenceService {
     if (actor) {
       const accepted = results.filter((r) => r.ok).map((r) => r.code);
       const refused = results.length - accepted.length;
-      await this.logs.record({ ...actor, action: 'licence-upload', result: accepted.length > 0 ? 'success' : 'failure', detail: `accepted: ${accepted.join(', ') || 'none'}; refused: ${refused}`.slice(0, 1000) });
+      await this.logs.record({ ...actor, action: 'licence-upload', result: accepted.length > 0 ? 'success' : 'failure', detail: `accepted: ${accepted.join(', ') || 'none'}; refused: ${refused}${note ? `; ${note}` : ''}`.slice(0, 1000) });
     }
     return results;
   }
@@ -381,6 +386,51 @@ export class LicenceService {
       }
       if (actor) await this.logs.over(trx).record({ ...actor, action: 'licence-activate', result: 'success', detail: record.code });
     });
+  }
+
+  /**
+   * The installation operator's add (`campus licence add`, `install.sh --licence`): the vendor's file checked, stored
+   * and put in effect in one go; the licence in effect before it becomes replaced (6). An installation that has no
+   * customer number yet (a production start without CUSTOMER_NO) takes the licence's, provided the licence can be put
+   * in effect now: the vendor signed it for that customer, and the operator on the server chose to install it. Over
+   * HTTP nothing adopts a customer number. Refusals come back as the upload's and the activation's words.
+   */
+  async addByOperator(file: UploadedFile, actor: LicenceActor): Promise<OperatorAddOutcome> {
+    const refuse = (code: BusinessCode, values: Record<string, string> = {}): OperatorAddOutcome => ({ ok: false, message: codeMessage(code, 'en-US', values) });
+    const checked = this.checkFile(file.bytes);
+    if (!checked.ok) {
+      await this.logs.record({ ...actor, action: 'licence-upload', result: 'failure', detail: `accepted: none; refused: 1 (code ${checked.code})` });
+      return refuse(checked.code, checked.values);
+    }
+    const { payload } = checked;
+    let adoptedCustomerNo: string | null = null;
+    if ((await this.installation()).customer_no === '') {
+      if (!isWithinValidity(effectiveness(payload.beginTime, payload.endTime, this.now()))) return refuse(codes.licenceNotActivatable);
+      if (await this.repo.adoptCustomerNo(payload.customerNo)) adoptedCustomerNo = payload.customerNo;
+    }
+    const note = adoptedCustomerNo === null ? '' : `the installation took its customer number ${adoptedCustomerNo} from it`;
+    const [uploaded] = await this.upload([file], actor, 'en-US', note);
+    if (!uploaded?.ok || uploaded.id === null) return { ok: false, message: uploaded?.msg ?? 'the licence was not stored' };
+    const stored = await this.repo.byId(uploaded.id);
+    if (stored?.state === licenceStates.normal) return { ok: true, code: payload.code, alreadyInEffect: true, adoptedCustomerNo };
+    try {
+      await this.activate(uploaded.id, actor);
+    } catch (error) {
+      if (error instanceof AppError) return { ok: false, message: `${payload.code} is stored but not in effect: ${error.messageIn('en-US')}` };
+      throw error;
+    }
+    return { ok: true, code: payload.code, alreadyInEffect: false, adoptedCustomerNo };
+  }
+
+  /** Every stored licence as `campus licence list` shows it, with its check, newest first; and the installation's status. */
+  async overview(): Promise<{ customer: CustomerInfo; status: LicenceStatus; licences: (LicenceDetail & { check: LicenceCheck })[] }> {
+    const [records, installation, status] = await Promise.all([this.repo.all(), this.installation(), this.status()]);
+    const now = this.now();
+    const licences = records.map((record) => {
+      const { check, payload } = this.checkStored(record, installation.customer_no);
+      return { ...this.toDetail(record, payload, now), check };
+    });
+    return { customer: { customerNo: installation.customer_no, systemCode: installation.system_code }, status, licences };
   }
 
   /**

@@ -72,7 +72,8 @@ export async function fullDiskChecks({ release, envFile, work, campusUid, check 
       refused?.status === 507 && refused.body.code === 997 && /storage is full/.test(String(refused.body.msg)), JSON.stringify(refused));
     for (let i = 0; i < 5; i += 1) await signIn();
     const readyz = await fetch(`${base}/readyz`).then(async (reply) => ({ status: reply.status, body: await reply.json() }), () => null);
-    check('full disk: /readyz answers 503 naming the storage', readyz?.status === 503 && readyz.body.failing?.some((failure) => failure.check === 'storage'), JSON.stringify(readyz));
+    // where: the path docs/operating.md promises, the database file that could not grow (it said "the database")
+    check('full disk: /readyz answers 503 naming the storage and the full path', readyz?.status === 503 && readyz.body.failing?.some((failure) => failure.check === 'storage' && failure.where === path.join(dataDir, 'campus.db')), JSON.stringify(readyz));
     const saidFull = log.split('\n').filter((line) => line.includes('storage full at'));
     check('full disk: the log says so once, with where, and no stack trace', saidFull.length === 1 && !/\n\s+at /.test(log), `${saidFull.length} line(s)\n${log.slice(-1500)}`);
 

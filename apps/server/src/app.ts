@@ -193,7 +193,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     makeRuleGate({ licenceIsNormal: (session) => services.licence.isNormal(session), isSystemAdmin: (userId) => services.account.isSystemAdmin(userId) }),
   );
 
-  const storageWatch = new StorageWatch(config.dataDir, (where) => app.log.error({ where }, `storage full at ${where}: writes answer 507 storageFull until space is freed`));
+  const storageWatch = new StorageWatch(
+    config.dataDir,
+    (where) => app.log.error({ where }, `storage full at ${where}: writes answer 507 storageFull until space is freed`),
+    config.databaseUrl === null ? config.sqliteFile : describeDatabase(config),
+  );
   app.decorate('storageWatch', storageWatch);
   registerHealthRoutes(app, { db: options.db, storage: storageWatch, databaseWhere: describeDatabase(config), detailAllow: config.metricsAllow });
   registerMetrics(app, { enabled: config.metrics, allow: config.metricsAllow });

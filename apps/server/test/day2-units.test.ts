@@ -1,3 +1,4 @@
+import path from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { codeMessages, codes } from '@campus/contracts';
@@ -109,7 +110,8 @@ describe('storage full is told apart from unavailable', () => {
   describe('the error handler', () => {
     const logged: string[] = [];
     const app = Fastify({ logger: false });
-    const watch = new StorageWatch(tempDir(), (where) => logged.push(where));
+    const dataDir = tempDir();
+    const watch = new StorageWatch(dataDir, (where) => logged.push(where), path.join(dataDir, 'campus.db'));
     app.decorate('storageWatch', watch);
     app.setErrorHandler(errorHandler);
     app.addHook('onRequest', async (request) => {
@@ -117,6 +119,9 @@ describe('storage full is told apart from unavailable', () => {
     });
     app.get('/full', async () => {
       throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC', path: '/data/oss/file' });
+    });
+    app.get('/database-full', async () => {
+      throw Object.assign(new Error('database or disk is full'), { code: 'ERR_SQLITE_ERROR', errcode: 13 });
     });
     afterAll(() => app.close());
 
@@ -131,6 +136,15 @@ describe('storage full is told apart from unavailable', () => {
       expect((await watch.status()).full).toBeNull();
       await app.inject({ method: 'GET', url: '/full' });
       expect(logged).toEqual(['/data/oss/file', '/data/oss/file']);
+    });
+
+    it('a full database is named by its path, the SQLite file (issue 48 item 6: it said "the database")', async () => {
+      await watch.status();
+      logged.length = 0;
+      const reply = await app.inject({ method: 'GET', url: '/database-full' });
+      expect(reply.statusCode).toBe(507);
+      expect(logged).toEqual([path.join(dataDir, 'campus.db')]);
+      await watch.status();
     });
   });
 });

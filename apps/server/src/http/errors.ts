@@ -40,7 +40,8 @@ export function errorHandler(error: FastifyError | AppError | unknown, request: 
   }
   if (isStorageFull(error)) {
     countDatabaseError('storage_full');
-    const where = typeof (error as { path?: unknown }).path === 'string' ? String((error as { path: string }).path) : 'the database';
+    // a file's path, or (null) the database, which the watch names: the SQLite file or the PostgreSQL database
+    const where = typeof (error as { path?: unknown }).path === 'string' ? String((error as { path: string }).path) : null;
     // logged once (with where), not once per request, until the storage takes writes again
     (request.server as { storageWatch?: StorageWatch }).storageWatch?.reportFull(where);
     return sendFailure(request, reply, new AppError(codes.storageFull, 507));

@@ -46,12 +46,15 @@ export class StorageWatch {
   constructor(
     readonly dataDir: string,
     private readonly log: (where: string) => void,
+    /** Where the database writes (the SQLite file, or the PostgreSQL database without its password): a full database's where. */
+    private readonly databaseWhere: string,
   ) {}
 
-  /** A write failed for lack of space at `where` (a file or the database): logged on the first only. */
-  reportFull(where: string): void {
-    if (this.fullAt === null) this.log(where);
-    this.fullAt = where;
+  /** A write failed for lack of space at `where` (a file; null: the database): logged on the first only. */
+  reportFull(where: string | null): void {
+    const at = where ?? this.databaseWhere;
+    if (this.fullAt === null) this.log(at);
+    this.fullAt = at;
   }
 
   async status(): Promise<StorageStatus> {

@@ -39,6 +39,29 @@ function logLine(config: Config, level: keyof typeof levelNumbers, msg: string, 
   process.stdout.write(`${JSON.stringify({ level: levelNumbers[level], time: Date.now(), pid: process.pid, msg, ...fields })}\n`);
 }
 
+/**
+ * The start-up lines: for a person at a terminal, or at `npm start` outside production, as text on stderr (stdout
+ * carries only JSON lines). A production server whose stderr is no terminal writes to the journal or another log
+ * collector, which reads both streams: there each line is a JSON line of the log (`startup: true`), warnings at
+ * level warn, so a log shipped as JSON holds no line that is not.
+ */
+function writeBanner(config: Config, lines: string[]): void {
+  if (!config.isProduction || process.stderr.isTTY === true) {
+    process.stderr.write(`${lines.join('\n')}\n\n`);
+    return;
+  }
+  let level: 'info' | 'warn' = 'info';
+  for (const line of lines) {
+    if (line === '') {
+      level = 'info';
+      continue;
+    }
+    // a warning's own lines follow it until the next empty line
+    if (line.startsWith('Warning:')) level = 'warn';
+    logLine(config, level, line.trim(), { startup: true });
+  }
+}
+
 /** Where a production first start leaves the one-time password: readable by the service user (and root) only. */
 export const initialPasswordFileName = 'initial-admin-password';
 
@@ -177,8 +200,7 @@ async function main(): Promise<void> {
     lines.push('', `Warning: SUBAPP_ENTRIES names the folder "${folder}" (${entry}), which no sub-system uses: it is not loaded.`);
     lines.push('  Check the folder name, or register the sub-system first (npm run subapp -- add <manifest.json>).');
   }
-  // For a person, on stderr; stdout carries only JSON lines.
-  process.stderr.write(`${lines.join('\n')}\n\n`);
+  writeBanner(config, lines);
   logLine(config, 'info', 'server listening', { url: `http://${shownHost}:${port}/`, database: describeDatabase(config), version: shellVersion });
 
   let closing = false;

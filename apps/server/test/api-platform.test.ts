@@ -366,7 +366,7 @@ describe('main.ts', () => {
     expect(refused.stderr).toContain('TRUST_PROXY is a number of proxy hops (1) while HOST 0.0.0.0 takes connections from other machines');
     const dir = tempDir();
     const started = await runMain({ NODE_ENV: 'production', TRUST_PROXY: '1', HOST: '127.0.0.1', DATA_DIR: dir, PORT: '0' }, 'server listening');
-    expect(started.stderr).toContain('Proxies: X-Forwarded-For believed 1 hop(s) back, from any caller (HOST 127.0.0.1 takes connections from this machine only)');
+    expect(started.stdout).toContain('"msg":"Proxies: X-Forwarded-For believed 1 hop(s) back, from any caller (HOST 127.0.0.1 takes connections from this machine only)"');
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -386,15 +386,19 @@ describe('main.ts', () => {
   it('a production start seeds no demo accounts and leaves the one-time password in a private file, never in its output', async () => {
     const dir2 = tempDir();
     const run = await runMain({ NODE_ENV: 'production', DATA_DIR: dir2, PORT: '0', HOST: '127.0.0.1' }, 'server listening');
-    // stdout is the log: JSON lines only, the migrations named; the person's banner is on stderr
-    const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { level: number; msg: string; migration?: string; url?: string; passwordFile?: string });
+    // its output goes to the journal (no terminal): JSON lines only, the start-up lines too (issue 48 item 6), on stdout
+    expect(run.stderr).toBe('');
+    const lines = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { level: number; msg: string; migration?: string; url?: string; passwordFile?: string; startup?: boolean });
     expect(lines.filter((line) => line.msg === 'database migration applied').map((line) => line.migration)).toContain('0001_initial');
     expect(lines.find((line) => line.msg === 'server listening')?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
-    expect(run.stderr).toMatch(/Campus shell server: http:\/\/127\.0\.0\.1:\d+\//);
-    expect(run.stderr).toContain(`SQLite ${path.join(dir2, 'campus.db')}`);
+    const startup = lines.filter((line) => line.startup === true);
+    expect(startup.map((line) => line.level)).toEqual(startup.map(() => 30));
+    expect(startup[0]?.msg).toMatch(/^Campus shell server: http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(startup[1]?.msg).toBe(`Database: SQLite ${path.join(dir2, 'campus.db')}`);
+    expect(startup[2]?.msg).toMatch(/^Proxies: /);
     const passwordFile = path.join(dir2, 'initial-admin-password');
     expect(lines.find((line) => line.msg === 'first start: system administrator created')?.passwordFile).toBe(passwordFile);
-    expect(run.stderr).toContain(`its one-time password is in ${passwordFile}`);
+    expect(startup[3]?.msg).toContain(`its one-time password is in ${passwordFile}`);
     expect(fs.statSync(passwordFile).mode & 0o777).toBe(0o600);
     const match = /^password (\S+)$/m.exec(fs.readFileSync(passwordFile, 'utf8'));
     expect(match).not.toBeNull();

@@ -9,19 +9,26 @@ usage() {
   cat <<'USAGE'
 usage: ./install.sh [options]          (as root, from the unpacked campus-shell-<version> folder)
 
-Installs to /opt/campus/releases/<version> with /opt/campus/current pointing at it, creates the service user
-`campus`, writes /etc/campus/campus.env (kept when it exists), makes /var/lib/campus and /var/backups/campus
-(0700, campus), installs the systemd units and the nginx TLS site, initialises the database and writes the
-one-time administrator password to /etc/campus/initial-admin-password (0600, root only).
+Installs to /opt/campus/releases/<version> with /opt/campus/current pointing at it, links /usr/local/bin/campus,
+creates the service user `campus`, writes /etc/campus/campus.env (kept when it exists), makes /var/lib/campus and
+/var/backups/campus (0700, campus), installs the systemd units and the nginx TLS site, initialises the database and
+writes the one-time administrator password to /etc/campus/initial-admin-password (0600, root only).
 
-  --tls-cert FILE       the site's certificate (PEM, with its chain); with --tls-key
-  --tls-key FILE        its private key. Without both, a self-signed certificate is made (browsers warn)
+  --licence FILE        the customer's licence from the vendor (.lic): installed and put in effect
+                        (campus licence add); without it, the first sign-in offers the 30-day trial
+  --licence-trust FILE  the vendor's public keys (JSON): copied to /etc/campus/licence-trust.json and named by
+                        LICENCE_TRUST_FILE in the environment file
+  --tls-cert FILE       the site's certificate (PEM, with its chain); with --tls-key. Both are copied to
+  --tls-key FILE        /etc/campus/tls/ (campus.crt, campus.key 0600), which a later run without them keeps using.
+                        Without both and no copy there, a self-signed certificate is made (browsers warn)
   --server-name NAME    the site's host name (default: this machine's name)
   --port N              the server's loopback port behind nginx (default 6300)
   --root DIR            lay everything out under DIR instead of / (tests); the paths written into the
                         environment file and units are then under DIR too
   --no-systemd          install the unit files but do not call systemctl; print the command the unit runs
   --no-nginx-reload     install the nginx site and check it, but do not reload nginx
+  --keep-default-site   leave Debian's default nginx site enabled (by default it is disabled: it answers port 80
+                        for every other name and the bare address, in front of the campus site's redirect)
   -h, --help            this help
 Re-running is safe: the environment file, the data and the password file are kept. Over an installation that
 has data (an upgrade, or the same release again), it first takes a backup with `campus backup` and stops
@@ -33,8 +40,16 @@ step=''
 fail() { echo "install.sh: FAILED at: $step${1:+: $1}" >&2; exit 1; }
 trap 'status=$?; [ $status -eq 0 ] || echo "install.sh: stopped at step: $step (exit $status)" >&2' EXIT
 say() { step=$1; echo "==> $1"; }
+# install_copy FROM TO MODE: root's copy, written whole under another name first (nothing when FROM is TO already)
+install_copy() {
+  [ ! "$1" -ef "$2" ] || return 0
+  (umask 077 && cp "$1" "$2.new")
+  chown root:root "$2.new"
+  chmod "$3" "$2.new"
+  mv "$2.new" "$2"
+}
 
-root='' tls_cert='' tls_key='' server_name='' port=6300 systemd=1 nginx_reload=1
+root='' tls_cert='' tls_key='' server_name='' port=6300 systemd=1 nginx_reload=1 licence='' licence_trust='' keep_default_site=0
 while [ $# -gt 0 ]; do
   case $1 in
     --tls-cert) [ $# -ge 2 ] || fail "--tls-cert needs a file"; tls_cert=$2; shift 2 ;;
@@ -44,6 +59,9 @@ while [ $# -gt 0 ]; do
     --root) [ $# -ge 2 ] || fail "--root needs a folder"; root=${2%/}; shift 2 ;;
     --no-systemd) systemd=0; shift ;;
     --no-nginx-reload) nginx_reload=0; shift ;;
+    --licence) [ $# -ge 2 ] || fail "--licence needs a file"; licence=$2; shift 2 ;;
+    --licence-trust) [ $# -ge 2 ] || fail "--licence-trust needs a file"; licence_trust=$2; shift 2 ;;
+    --keep-default-site) keep_default_site=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) step='reading the options'; usage >&2; fail "unknown option $1" ;;
   esac
@@ -58,6 +76,11 @@ if [ -n "$tls_cert$tls_key" ]; then
   [ -r "$tls_cert" ] || fail "cannot read the certificate $tls_cert"
   [ -r "$tls_key" ] || fail "cannot read the key $tls_key"
 fi
+if [ -n "$licence" ]; then
+  [ -f "$licence" ] && [ -r "$licence" ] || fail "cannot read the licence file $licence"
+  case $licence in *.lic|*.LIC) ;; *) fail "--licence takes the vendor's .lic file, got $licence" ;; esac
+fi
+if [ -n "$licence_trust" ]; then [ -f "$licence_trust" ] && [ -r "$licence_trust" ] || fail "cannot read the vendor's trust file $licence_trust"; fi
 [ -n "$server_name" ] || server_name=$(hostname -f 2>/dev/null || hostname)
 case $server_name in *[!A-Za-z0-9.-]*|'') fail "--server-name must be a host name, got $server_name" ;; esac
 if [ -n "$root" ]; then mkdir -p "$root"; root=$(cd "$root" && pwd -P); fi
@@ -76,6 +99,8 @@ password_file=$etc/initial-admin-password
 units=/etc/systemd/system
 nginx_site=/etc/nginx/conf.d/campus-shell.conf
 tls_dir=$etc/tls
+trust_file=$etc/licence-trust.json
+command_link=/usr/local/bin/campus
 log_dir=/var/log/nginx
 
 say "checking the release's files (SHA256SUMS)"
@@ -121,6 +146,19 @@ fi
 chown root:"$user" "$root$env_file"
 chmod 0640 "$root$env_file"
 
+if [ -n "$licence_trust" ]; then
+  say "installing the vendor's licence keys $root$trust_file"
+  named=$(sed -n 's/^[[:space:]]*LICENCE_TRUST_FILE=//p' "$root$env_file" | tail -n 1)
+  if [ -n "$named" ] && [ "$named" != "$root$trust_file" ]; then
+    fail "$root$env_file names LICENCE_TRUST_FILE=$named: put the vendor's keys there, or remove that line and re-run"
+  fi
+  install_copy "$licence_trust" "$root$trust_file" 0644
+  if [ -z "$named" ]; then
+    printf '\n# the vendor'"'"'s licence keys (install.sh --licence-trust)\nLICENCE_TRUST_FILE=%s\n' "$root$trust_file" >> "$root$env_file"
+    echo "    LICENCE_TRUST_FILE=$root$trust_file added to $root$env_file"
+  fi
+fi
+
 say "making the data folder $root$data_dir and the backup folder $root$backup_dir"
 for dir in "$root$data_dir" "$root$backup_dir"; do
   mkdir -p "$dir"
@@ -152,6 +190,21 @@ say "switching $root$opt/current to releases/$version"
 ln -sfn "releases/$version" "$root$opt/current.new"
 mv -T "$root$opt/current.new" "$root$opt/current"
 echo "    $root$opt/current -> releases/$version"
+
+say "linking the campus command $root$command_link"
+mkdir -p "$root$(dirname "$command_link")"
+# another program's campus (a file, or a link elsewhere) is left alone
+linked_to=''
+if [ -L "$root$command_link" ]; then linked_to=$(readlink "$root$command_link"); fi
+if [ -e "$root$command_link" ] && [ -z "$linked_to" ]; then
+  echo "    kept $root$command_link: it is a file of its own, not this installer's link; the command is $root$opt/current/bin/campus"
+elif [ -n "$linked_to" ] && [ "${linked_to#"$root$opt"/}" = "$linked_to" ]; then
+  echo "    kept $root$command_link: it points at $linked_to; the command is $root$opt/current/bin/campus"
+else
+  ln -sfn "$root$opt/current/bin/campus" "$root$command_link.new"
+  mv -T "$root$command_link.new" "$root$command_link"
+  echo "    $root$command_link -> $root$opt/current/bin/campus (the release in use, after every upgrade)"
+fi
 back=''
 if [ -n "$previous" ] && [ "$has_data" = 1 ]; then
   back="; the backup taken before the switch is the newest in $root$backup_dir: to go back, campus restore it with $root$release/bin/campus, then ln -sfn $previous $root$opt/current (docs/operating.md, Rolling back)"
@@ -160,7 +213,7 @@ fi
 say "initialising the database and the system administrator (campus init)"
 [ -f "$root$release/apps/server/dist/campus.mjs" ] || fail "this release has no campus command (apps/server/dist/campus.mjs)"
 if [ -s "$root$password_file" ]; then
-  echo "    kept $password_file (it exists): the administrator was set up before"
+  echo "    kept $root$password_file (it exists): the administrator was set up before"
   CAMPUS_ENV_FILE="$root$env_file" "$root$release/bin/campus" init > /dev/null || fail "campus init failed (its messages are above)$back"
 else
   # the password file is root's only before a byte goes into it
@@ -171,18 +224,39 @@ else
   CAMPUS_ENV_FILE="$root$env_file" "$root$release/bin/campus" init > "$root$password_file" \
     || { rm -f "$root$password_file"; fail "campus init failed (its messages are above)$back"; }
   if [ -s "$root$password_file" ]; then
-    echo "    the one-time administrator password is in $password_file (root only): sign in, change it, delete the file"
+    echo "    the one-time administrator password is in $root$password_file (root only): sign in, change it, delete the file"
   else
     rm -f "$root$password_file"
     echo "    the database was initialised before: no new administrator password"
   fi
 fi
 
+licence_code=''
+if [ -n "$licence" ]; then
+  say "installing the licence $licence (campus licence add)"
+  # as root the command reads the file and hands it to the service user
+  added=$(CAMPUS_ENV_FILE="$root$env_file" "$root$release/bin/campus" licence add "$licence") \
+    || fail "the licence was not installed (the reason is above); re-run with the right file, or without --licence and add it later: campus licence add FILE$back"
+  printf '%s\n' "$added" | sed 's/^/    /'
+  licence_code=$(printf '%s\n' "$added" | sed -n 's/^Licence \([^ ]*\) .*/\1/p')
+fi
+
 say "installing the nginx site $root$nginx_site"
 # the private keys' folder: the service's root only (docs/operating.md "Files")
 mkdir -p "$root$tls_dir"
 chmod 0700 "$root$tls_dir"
-if [ -z "$tls_cert" ]; then
+site_cert=$tls_dir/campus.crt
+site_key=$tls_dir/campus.key
+if [ -n "$tls_cert" ]; then
+  # copies the installation owns (docs/operating.md "TLS"): nginx never reads a file that moves or is renewed elsewhere
+  install_copy "$tls_cert" "$root$site_cert" 0644
+  install_copy "$tls_key" "$root$site_key" 0600
+  echo "    copied the certificate and its key to $root$site_cert and $root$site_key"
+  cert_path=$root$site_cert key_path=$root$site_key
+elif [ -f "$root$site_cert" ] && [ -f "$root$site_key" ]; then
+  echo "    kept the certificate installed before: $root$site_cert (to replace it, re-run with --tls-cert and --tls-key)"
+  cert_path=$root$site_cert key_path=$root$site_key
+else
   tls_cert=$tls_dir/selfsigned.crt
   tls_key=$tls_dir/selfsigned.key
   if [ ! -f "$root$tls_key" ]; then
@@ -193,9 +267,6 @@ if [ -z "$tls_cert" ]; then
   echo "    !!! No --tls-cert/--tls-key given: using a SELF-SIGNED certificate ($tls_cert)."
   echo "    !!! Browsers will warn. Re-run with --tls-cert and --tls-key for the real one."
   cert_path=$root$tls_cert key_path=$root$tls_key
-else
-  cert_path=$(cd "$(dirname "$tls_cert")" && pwd -P)/$(basename "$tls_cert")
-  key_path=$(cd "$(dirname "$tls_key")" && pwd -P)/$(basename "$tls_key")
 fi
 mkdir -p "$root$(dirname "$nginx_site")" "$root$log_dir"
 sed -e "s#@PORT@#$port#g" -e "s#@SERVER_NAME@#$server_name#g" -e "s#@TLS_CERT@#$cert_path#g" \
@@ -206,6 +277,19 @@ if [ "$(grep -c -- '-----BEGIN CERTIFICATE-----' "$cert_path")" -ge 2 ]; then
   echo "    OCSP stapling on (the certificate file holds its chain)"
 fi
 chmod 0644 "$root$nginx_site"
+
+default_site=$root/etc/nginx/sites-enabled/default
+if [ -L "$default_site" ] && [ "$keep_default_site" = 0 ]; then
+  case $(readlink "$default_site") in
+    */sites-available/default)
+      rm -f "$default_site"
+      echo "    disabled Debian's default nginx site (it answered port 80 for other names and the bare address);"
+      echo "    to bring it back: ln -s /etc/nginx/sites-available/default /etc/nginx/sites-enabled/default"
+      ;;
+  esac
+elif [ -e "$default_site" ]; then
+  echo "    note: $default_site is enabled and answers port 80 for other names and the bare address (docs/operating.md \"TLS\")"
+fi
 
 if [ -z "$root" ]; then
   say "checking nginx's configuration (nginx -t)"
@@ -229,4 +313,14 @@ if [ "$nginx_reload" = 1 ] && [ -z "$root" ]; then
   systemctl reload nginx || nginx -s reload || fail "nginx did not reload"
 fi
 step='done'
-echo "Installed campus shell $version. Site: https://$server_name/  Settings: $env_file  Data: $data_dir"
+echo "Installed campus shell $version. Site: https://$server_name/  Settings: $root$env_file  Data: $root$data_dir"
+echo "The command: $root$command_link (campus --help)"
+[ -z "$licence_code" ] || echo "Licence: $licence_code in effect."
+if [ -s "$root$password_file" ]; then
+  if [ -n "$licence_code" ]; then
+    echo "First sign-in: https://$server_name/login with the one-time password in $root$password_file; change it there."
+  else
+    echo "First sign-in: https://$server_name/login with the one-time password in $root$password_file: register the 30-day"
+    echo "trial there (or campus licence add FILE), sign in again and change the password (docs/operating.md \"First sign-in\")."
+  fi
+fi

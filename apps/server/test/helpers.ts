@@ -92,8 +92,8 @@ export function runCampus(args: string[], env: Record<string, string>, input?: s
     if (input !== undefined) child.stdin?.end(input);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.stdout?.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
     child.on('error', reject);
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });

@@ -29,7 +29,7 @@ function makeRelease(dir: string): void {
   const copy = (from: string, to: string, mode = 0o644) => write(to, fs.readFileSync(path.join(repoRoot, from), 'utf8'), mode);
   const tsx = pathToFileURL(path.join(repoRoot, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
   write('node/bin/node', `#!/bin/sh\nexec ${process.execPath} --import ${tsx} "$@"\n`, 0o755);
-  for (const [bundle, source] of [['campus', 'cli/campus.ts'], ['main', 'main.ts'], ['subapp', 'cli/subapp.ts']]) {
+  for (const [bundle, source] of [['campus', 'cli/campus.ts'], ['main', 'main.ts'], ['subapp', 'cli/subapp.ts']] as const) {
     write(`apps/server/dist/${bundle}.mjs`, `import ${JSON.stringify(path.join(repoRoot, 'apps', 'server', 'src', source))};\n`);
   }
   copy('deploy/release/install.sh', 'install.sh', 0o755);

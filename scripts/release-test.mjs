@@ -3,8 +3,11 @@
 // (`unshare -n`): runs install.sh --root <tmp> --no-systemd, starts the server the way campus-server.service does
 // (bin/campus-server with the installed environment file, as the campus user), runs nginx with the installed TLS
 // site, and checks over HTTPS: /login serves the shell, HTTP redirects to HTTPS, HSTS, and a sign-in with the
-// one-time password from the root-only file. Then, with a licence and the password changed through the API
-// (e2e/upgrade/upgrade-data.ts): a `campus backup` while users sign in, listed by About System's Backup Logs over
+// one-time password from the root-only file. The install is an operator's first one: with the customer's licence,
+// the vendor's keys and a certificate (--licence, --licence-trust, --tls-cert/--tls-key) and Debian's default nginx
+// site enabled; it checks the licence in effect, the copies in /etc/campus/tls, /usr/local/bin/campus, the default
+// site disabled and the closing lines' paths under --root. Then, with the password changed through the API under that
+// licence (e2e/upgrade/upgrade-data.ts): a `campus backup` while users sign in, listed by About System's Backup Logs over
 // HTTPS; a second installation from the same archive restored from that backup, where every sign-in, the licence
 // and the operation log are back. Then the file modes, a second install over the first that keeps what it must,
 // and that no process of the release loads tsx or better-sqlite3.
@@ -95,12 +98,34 @@ async function inside(work) {
   try {
     // settings left in the operator's shell must not reach the installed commands: they read the environment file only
     const strayShell = { ...process.env, DATABASE_URL: 'postgres://campus@127.0.0.1:1/not-this-one', DATA_DIR: '/nonexistent/stray' };
-    const install = () => spawnSync(path.join(release, 'install.sh'), ['--root', target, '--no-systemd', '--no-nginx-reload', '--server-name', serverName, '--port', String(serverPort)], { encoding: 'utf8', env: strayShell });
-    const first = install();
+    const install = (...options) => spawnSync(path.join(release, 'install.sh'), ['--root', target, '--no-systemd', '--no-nginx-reload', '--server-name', serverName, '--port', String(serverPort), ...options], { encoding: 'utf8', env: strayShell });
+    // what the operator brings (issue 48): the customer's licence and the vendor's keys (here the repository's TEST
+    // key), a certificate, in a folder of root's only; and Debian's nginx with its default site enabled
+    const operator = path.join(work, 'operator');
+    execFileSync('mkdir', ['-m', '0700', operator]);
+    const customerLicence = path.join(operator, 'customer-10001.lic');
+    const vendorKeys = path.join(operator, 'vendor-keys.json');
+    const issuedFirst = issueTestLicence(root, { out: customerLicence, code: 'CUSTOMER-0001', customerName: 'Release Test Campus' });
+    check('the customer\'s licence is issued', issuedFirst.status === 0, issuedFirst.stderr);
+    writeFileSync(vendorKeys, readFileSync(path.join(root, 'apps/server/licence-keys/test-trust.json')), { mode: 0o600 });
+    const siteCert = path.join(operator, 'fullchain.pem');
+    const siteKey = path.join(operator, 'privkey.pem');
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', `/CN=${serverName}`, '-addext', `subjectAltName=DNS:${serverName}`, '-keyout', siteKey, '-out', siteCert], { stdio: 'ignore' });
+    mkdirp(path.join(target, 'etc/nginx/sites-available'));
+    mkdirp(path.join(target, 'etc/nginx/sites-enabled'));
+    writeFileSync(path.join(target, 'etc/nginx/sites-available/default'), 'server { listen 80 default_server; }\n');
+    execFileSync('ln', ['-s', '/etc/nginx/sites-available/default', path.join(target, 'etc/nginx/sites-enabled/default')]);
+    const first = install('--licence', customerLicence, '--licence-trust', vendorKeys, '--tls-cert', siteCert, '--tls-key', siteKey);
     process.stdout.write(first.stdout.replace(/^/gm, '    | '));
     process.stderr.write(first.stderr.replace(/^/gm, '    | '));
-    check('install.sh --root --no-systemd succeeds offline, with a stray DATABASE_URL and DATA_DIR in its shell', first.status === 0, `exit ${first.status}`);
+    check('install.sh --root --no-systemd --licence --licence-trust --tls-cert --tls-key succeeds offline, with a stray DATABASE_URL and DATA_DIR in its shell', first.status === 0, `exit ${first.status}`);
     if (first.status !== 0) return;
+    check('install.sh --licence put the customer\'s licence in effect', /^ {4}Licence CUSTOMER-0001 is in effect\.$/m.test(first.stdout));
+    const commandLink = path.join(target, 'usr/local/bin/campus');
+    const linkedVersion = spawnSync(commandLink, ['version'], { encoding: 'utf8', env: { PATH: process.env.PATH, CAMPUS_ENV_FILE: path.join(target, 'etc/campus/campus.env') } });
+    check('/usr/local/bin/campus links the release in use and runs it', existsSync(commandLink) && readlinkSync(commandLink) === path.join(target, 'opt/campus/current/bin/campus') && linkedVersion.stdout.startsWith('campus-shell '), linkedVersion.stderr);
+    check('Debian\'s default nginx site is disabled, saying so', !existsSync(path.join(target, 'etc/nginx/sites-enabled/default')) && first.stdout.includes("disabled Debian's default nginx site"));
+    check('the closing lines name the paths under --root', first.stdout.includes(`Settings: ${path.join(target, 'etc/campus/campus.env')}  Data: ${path.join(target, 'var/lib/campus')}`) && first.stdout.includes(`one-time password in ${path.join(target, 'etc/campus/initial-admin-password')}`));
     const envFile = path.join(target, 'etc/campus/campus.env');
     const passwordFile = path.join(target, 'etc/campus/initial-admin-password');
     const dataDir = path.join(target, 'var/lib/campus');
@@ -116,6 +141,7 @@ async function inside(work) {
     check('backup folder 0700 campus', mode(backupDir) === 0o700 && statSync(backupDir).uid === campusUid, mode(backupDir).toString(8));
     const tlsDir = path.join(target, 'etc/campus/tls');
     check('TLS folder 0700 root (docs/operating.md "Files")', mode(tlsDir) === 0o700 && statSync(tlsDir).uid === 0, mode(tlsDir).toString(8));
+    check('--tls-cert/--tls-key are copied into it (key 0600) and the site reads the copies', readFileSync(path.join(tlsDir, 'campus.crt'), 'utf8') === readFileSync(siteCert, 'utf8') && readFileSync(path.join(tlsDir, 'campus.key'), 'utf8') === readFileSync(siteKey, 'utf8') && mode(path.join(tlsDir, 'campus.key')) === 0o600 && readFileSync(path.join(target, 'etc/nginx/conf.d/campus-shell.conf'), 'utf8').includes(`ssl_certificate ${path.join(tlsDir, 'campus.crt')};`));
     const site = readFileSync(path.join(target, 'etc/nginx/conf.d/campus-shell.conf'), 'utf8');
     check('the TLS site offers only forward-secret AEAD suites under TLS 1.2, no session tickets', /^\s*ssl_ciphers ECDHE-[\w:-]+;$/m.test(site) && !/^\s*ssl_ciphers .*(CBC|-SHA;|-SHA:|CAMELLIA|ARIA)/m.test(site) && /^\s*ssl_session_tickets off;$/m.test(site));
     check('no OCSP stapling for the self-signed certificate (no chain)', !/^\s*ssl_stapling on;$/m.test(site) && /^\s*#stapling ssl_stapling on;$/m.test(site));
@@ -131,13 +157,12 @@ async function inside(work) {
     const match = /tenant\s+(\S+)\s+account\s+(\S+)\s+password\s+(\S+)/.exec(credentials);
     if (hasPassword) check('the password file holds the administrator\'s credentials', match !== null, 'expected "tenant <code>  account <name>  password <password>"');
 
-    // the test signs in without the image code (a production setting: IMAGE_CODE, apps/server/CONFIG.md), on a
-    // private deployment (Backup Logs), trusting the repository's test vendor key for its licence. Its users all sign
+    // the test signs in without the image code (a production setting: IMAGE_CODE, apps/server/CONFIG.md). The
+    // template makes it a private deployment (Backup Logs) and install.sh named the vendor keys. Its users all sign
     // in from one address, four at a time all along a backup: the default of 60 sign-ins a minute per address
     // refused one of them whenever the backup took a little longer, and then the next step's sign-in
-    const trustFile = path.join(target, 'etc/campus/licence-trust.json');
-    writeFileSync(trustFile, readFileSync(path.join(root, 'apps/server/licence-keys/test-trust.json')), { mode: 0o644 });
-    const testSettings = `\n# release test\nIMAGE_CODE=off\nPRIVATE_DEPLOYMENT=on\nCUSTOMER_NO=10001\nLICENCE_TRUST_FILE=${trustFile}\nRATE_LIMIT_PER_MINUTE=10000\n`;
+    check('the environment template makes a private deployment (PRIVATE_DEPLOYMENT=on)', /^PRIVATE_DEPLOYMENT=on$/m.test(readFileSync(envFile, 'utf8')));
+    const testSettings = '\n# release test\nIMAGE_CODE=off\nRATE_LIMIT_PER_MINUTE=10000\n';
     appendFileSync(envFile, testSettings);
     const envBefore = readFileSync(envFile, 'utf8');
 
@@ -161,7 +186,7 @@ async function inside(work) {
     check('nginx -t accepts the installed TLS site', nginxTest.status === 0, nginxTest.stderr);
     const nginx = spawn('nginx', ['-p', nginxDir, '-c', path.join(nginxDir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: 'inherit' });
     started.push(nginx);
-    const cert = path.join(target, 'etc/campus/tls/selfsigned.crt');
+    const cert = path.join(target, 'etc/campus/tls/campus.crt');
     const curl = (...args) => spawnSync('curl', ['-sS', '--max-time', '10', '--cacert', cert, '--resolve', `${serverName}:${httpsPort}:127.0.0.1`, ...args], { encoding: 'utf8' });
     const base = `https://${serverName}:${httpsPort}`;
     await waitFor(async () => curl('-o', '/dev/null', `${base}/login`).status === 0);
@@ -197,7 +222,7 @@ async function inside(work) {
       check('sign-in over HTTPS with the one-time password works', reply.code === 0 && typeof reply.data?.loginInfo?.token === 'string', `${reply.code} ${reply.msg ?? signIn.stdout.slice(0, 200)}`);
     }
 
-    if (match) await backupAndRestore({ release, target, envFile, backupDir, campusUid, testSettings, admin: { tenantCode: match[1], account: match[2], password: match[3] }, curl, base });
+    if (match) await backupAndRestore({ release, target, envFile, backupDir, campusUid, testSettings, vendorKeys, admin: { tenantCode: match[1], account: match[2], password: match[3] }, curl, base });
     await fullDiskChecks({ release: path.join(target, 'opt/campus/current'), envFile, work, campusUid, check });
 
     const pids = releaseProcesses(path.join(target, 'opt/campus'));
@@ -218,6 +243,7 @@ async function inside(work) {
     const newArchives = readdirSync(backupDir).filter((name) => name.endsWith('.tar.gz') && !archivesBefore.includes(name));
     check('it backed the installation up before switching to the release (campus backup)', newArchives.length === 1 && /==> backing up the installation before switching from \S+ to \S+ \(campus backup\)\n[\s\S]*==> switching /.test(second.stdout), second.stdout);
     check('it keeps the environment file', readFileSync(envFile, 'utf8') === envBefore);
+    check('it keeps serving the certificate copied the first time (no --tls-cert given now)', second.stdout.includes('kept the certificate installed before') && !second.stdout.includes('SELF-SIGNED'), second.stdout);
     if (hasPassword) check('it keeps the password file', readFileSync(passwordFile, 'utf8') === credentials && mode(passwordFile) === 0o600);
     check('it keeps the data', existsSync(path.join(dataDir, 'campus.db')));
   } finally {
@@ -240,17 +266,17 @@ function repoTool(args) {
  * Data through the API (licence, forced password change, sign-ins), then `bin/campus backup` while users sign in,
  * the backup in About System's Backup Logs over HTTPS, and a new installation restored from it.
  */
-async function backupAndRestore({ release, target, envFile, backupDir, campusUid, testSettings, admin, curl, base }) {
+async function backupAndRestore({ release, target, envFile, backupDir, campusUid, testSettings, vendorKeys, admin, curl, base }) {
   const work = path.dirname(target);
   const serverUrl = `http://127.0.0.1:${serverPort}`;
-  const licence = path.join(work, 'release-test.lic');
-  const issued = issueTestLicence(root, { out: licence, code: 'RELEASE-0001', customerName: 'Release Test Campus' });
-  check('a test licence is issued', issued.status === 0, issued.stderr);
+  // the first sign-in as docs/operating.md tells it: the licence is in effect (install.sh --licence), so the
+  // one-time password can be changed
   const expectationFile = path.join(work, 'expectation.json');
-  const made = repoTool([path.join(root, 'e2e/upgrade/cli.ts'), 'make', '--base-url', serverUrl, '--admin', `${admin.tenantCode}:${admin.account}:${admin.password}`, '--licence', licence, '--out', expectationFile]);
-  check('the licence is activated and the one-time password changed through the API', made.status === 0, made.stderr || made.stdout);
+  const made = repoTool([path.join(root, 'e2e/upgrade/cli.ts'), 'make', '--base-url', serverUrl, '--admin', `${admin.tenantCode}:${admin.account}:${admin.password}`, '--out', expectationFile]);
+  check('the one-time password is changed through the API, under the licence install.sh put in effect', made.status === 0, made.stderr || made.stdout);
   if (made.status !== 0) return;
   const expectation = JSON.parse(readFileSync(expectationFile, 'utf8'));
+  check('the licence in effect is the customer\'s', expectation.licence?.code === 'CUSTOMER-0001', JSON.stringify(expectation.licence));
   const [user] = expectation.users;
 
   // users signing in all along the backup
@@ -295,7 +321,7 @@ async function backupAndRestore({ release, target, envFile, backupDir, campusUid
   // a new installation of the same archive, restored from that backup before its server ever starts
   const other = path.join(work, 'root2');
   const otherPort = serverPort + 1;
-  const installed = spawnSync(path.join(release, 'install.sh'), ['--root', other, '--no-systemd', '--no-nginx-reload', '--server-name', serverName, '--port', String(otherPort)], { encoding: 'utf8' });
+  const installed = spawnSync(path.join(release, 'install.sh'), ['--root', other, '--no-systemd', '--no-nginx-reload', '--server-name', serverName, '--port', String(otherPort), '--licence-trust', vendorKeys], { encoding: 'utf8' });
   check('a second installation installs beside it', installed.status === 0, installed.stderr);
   if (installed.status !== 0) return;
   const otherEnv = path.join(other, 'etc/campus/campus.env');

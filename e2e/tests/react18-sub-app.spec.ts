@@ -1,13 +1,9 @@
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { sdkVersion } from '@campus/subapp-sdk';
 import type { SubAppManifest } from '@campus/contracts';
 import { baseURL } from '../support/env.ts';
+import { repoRoot, run, serveFolder, starterArchive, subappCli } from '../support/team-sub-app.ts';
 import { demo, signIn, switchLanguage } from '../support/sign-in.ts';
 
 // Issue 48 item 17: a team whose app is on React 18. It makes the app with the starter from /tools, moves it to
@@ -15,42 +11,11 @@ import { demo, signIn, switchLanguage } from '../support/sign-in.ts';
 // npm installs it without --legacy-peer-deps, the real shell mounts it, and a throw while rendering shows the shell's
 // failed page (React 18 has no onUncaughtError: the SDK's error boundary catches it).
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const starter = `create-campus-subapp-${sdkVersion}.tgz`;
+const root = repoRoot;
+const starter = starterArchive;
 const folder = 'legacy-orders';
 const appNo = 'legacyorders';
 const label = 'Legacy Orders';
-
-function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): string {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
-  const output = `${result.stdout}\n${result.stderr}`;
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status}):\n${output.slice(-3000)}`);
-  return output;
-}
-
-/** The team's server: the app's dist/ folder with CORS. */
-async function serveFolder(dist: string): Promise<{ origin: string; close: () => Promise<void> }> {
-  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
-  const server = http.createServer((request, response) => {
-    const headers = { 'access-control-allow-origin': '*', 'cache-control': 'no-store' };
-    const name = decodeURIComponent((request.url ?? '/').split('?')[0]!).replace(/^\/+/, '') || 'index.html';
-    const file = path.join(dist, path.basename(name));
-    try {
-      if (!statSync(file).isFile()) throw new Error('not a file');
-      response.writeHead(200, { ...headers, 'content-type': types[path.extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
-    } catch {
-      response.writeHead(404, headers).end();
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { origin: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
-/** The server's own command line, on the browser tests' server's data (e2e/support/start-server.mjs). */
-function subappCli(...args: string[]): string {
-  return run('npm', ['run', '--silent', 'subapp', '--', ...args], root, { DATA_DIR: path.join(root, '.tmp', 'e2e-data'), DATABASE_URL: '' });
-}
 
 test.describe('a sub-app on React 18', () => {
   test.describe.configure({ mode: 'serial' });

@@ -1,54 +1,19 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import { expect, test, type Page } from '@playwright/test';
-import { sdkVersion } from '@campus/subapp-sdk';
 import type { SubAppManifest } from '@campus/contracts';
 import { baseURL } from '../support/env.ts';
+import { run, serveFolder, starterArchive, subappCli } from '../support/team-sub-app.ts';
 import { demo, moreEntries, signIn, switchLanguage } from '../support/sign-in.ts';
 
 // Issue 28: a team at another company, with what the customer's server offers on /tools and the npm registry, makes
 // a sub-app with the starter in a folder of its own (no workspace of this repository in reach), tests and builds it,
 // serves it from its own server, and the operator registers it with `npm run subapp -- add`. Both variants.
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const starter = `create-campus-subapp-${sdkVersion}.tgz`;
-
-function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): string {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, ...env } });
-  const output = `${result.stdout}\n${result.stderr}`;
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status}):\n${output.slice(-3000)}`);
-  return output;
-}
-
-/** The team's server: the app's dist/ folder with CORS, read afresh at each request (a new build shows at once). */
-async function serveFolder(folder: string): Promise<{ origin: string; close: () => Promise<void> }> {
-  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
-  const server = http.createServer((request, response) => {
-    const headers = { 'access-control-allow-origin': '*', 'cache-control': 'no-store' };
-    const name = decodeURIComponent((request.url ?? '/').split('?')[0]!).replace(/^\/+/, '') || 'index.html';
-    const file = path.join(folder, path.basename(name));
-    try {
-      if (!statSync(file).isFile()) throw new Error('not a file');
-      response.writeHead(200, { ...headers, 'content-type': types[path.extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
-    } catch {
-      response.writeHead(404, headers).end();
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { origin: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
-
-/** The server's own command line, on the browser tests' server's data (e2e/support/start-server.mjs). */
-function subappCli(...args: string[]): string {
-  return run('npm', ['run', '--silent', 'subapp', '--', ...args], root, { DATA_DIR: path.join(root, '.tmp', 'e2e-data'), DATABASE_URL: '' });
-}
+const starter = starterArchive;
 
 const variants = [
   { folder: 'partner-orders', appNo: 'porders', label: 'Partner Orders', labelZh: '合作伙伴订单', plain: false, global: 'campusPartnerOrders', devPort: 6481 },

@@ -296,7 +296,7 @@ function lighthouseSection(result) {
     [layoutName, 'mid-range phone', result.layout.phone, true],
     [layoutName, "mobile, Lighthouse's fixed 4x", result.layout.mobile, false],
     [layoutName, 'desktop', result.layout.desktop, false],
-    [`${layoutName}, empty cache`, 'mid-range phone', result.layout.emptyCachePhone, false],
+    [`${layoutName}, empty cache`, 'mid-range phone', result.layout.emptyCachePhone, true],
   ];
   for (const [name, formFactor, r, aimed] of measured) {
     const performanceAim = aimed ? ` ${aim(r.scores.performance >= 90 && r.tbt <= 200)}` : '';
@@ -308,7 +308,8 @@ function lighthouseSection(result) {
 ${rows.join('\n')}
 
 Each row is the run with the median total blocking time of ${result.login.phone.runs}, the range of all runs in brackets.
-Aim (issue 27): on a mid-range phone, performance 90 or more on both pages and total blocking time 200 ms or less.
+Aim (issues 27 and 48): on a mid-range phone, performance 90 or more and total blocking time 200 ms or less, on both
+pages and on the layout with an empty cache.
 
 The phone: Lighthouse's mobile settings (slow 4G, simulated) with the CPU slowed to a phone of benchmark index
 ${Math.round(midRangePhoneIndex)}, the phone Lighthouse's fixed 4x makes of a high-end desktop (index 1,500-2,000). Lighthouse measures
@@ -323,7 +324,8 @@ The layout is measured as a returning user reloads it: the browser's cache holds
 (the login page loads the layout's code while the form is filled in). Lighthouse opens each run in a new tab, and
 there this Chromium reads none of V8's code caches: every run parses and compiles the layout's scripts (a reload in
 the same tab would not). The empty-cache row is the first visit after an upgrade: every file comes over the
-simulated slow 4G link before the layout can paint; it has no aim of its own. Lighthouse's CPU benchmark index of
+simulated slow 4G link before the layout can paint. Every user meets it once per release, so it has the phone's aim
+too: index.html asks for the layout's files beside the entry when a session is stored (issue 48 item 8). Lighthouse's CPU benchmark index of
 this host in the runs shown: ${indexSpan(measured.map(([, , r]) => r.benchmarkIndex))}.
 
 <details><summary>Audits scoring under 0.9</summary>

@@ -5,20 +5,20 @@ import { antdStyles } from './vite-plugins/antd-styles.ts';
 import { decorativeIcons } from './vite-plugins/decorative-icons.ts';
 import { compileHints } from './vite-plugins/compile-hints.ts';
 import { signedInChunk } from './vite-plugins/signed-in-chunk.ts';
+import { signedInPreload } from './vite-plugins/signed-in-preload.ts';
 
 const source = (file: string) => fileURLToPath(new URL(`./src/${file}`, import.meta.url));
 // what the signed-in layout's first load imports (router.tsx's warm-up), and the pages before sign-in
-const signedIn = signedInChunk(
-  ['app/antd-root.tsx', 'app/signed-in-layout.tsx', 'features/layout/home-page.tsx', 'features/layout/menu-page.tsx'].map(source),
-  ['app/router.tsx', 'features/auth/login-page.tsx', 'features/auth/not-login-page.tsx'].map(source),
-);
+const signedInModules = ['app/antd-root.tsx', 'app/signed-in-layout.tsx', 'features/layout/home-page.tsx', 'features/layout/menu-page.tsx'].map(source);
+const signedIn = signedInChunk(signedInModules, ['app/router.tsx', 'features/auth/login-page.tsx', 'features/auth/not-login-page.tsx'].map(source));
 
 const backend = 'http://127.0.0.1:6300';
 const apiPrefixes = ['/user', '/iot-login', '/iot_login', '/global', '/auth', '/system', '/qy/api', '/oss', '/common-service', '/tools/tools.json', '/subapps', '/healthz'];
 
 export default defineConfig({
   base: '/',
-  plugins: [antdStyles(), decorativeIcons(), react(), compileHints(), signedIn.plugin],
+  // a signed-in page with an empty cache asks for the router and the layout's chunk beside the entry (issue 48 item 8)
+  plugins: [antdStyles(), decorativeIcons(), react(), compileHints(), signedIn.plugin, signedInPreload([source('app/router.tsx'), ...signedInModules], (language) => source(`locales/${language}.json`))],
   resolve: {
     // Node's crypto, imported by sm-crypto-v2 for runtimes without Web Crypto: the browser's own (lib/node-crypto-stand-in.ts)
     alias: [{ find: /^crypto$/, replacement: fileURLToPath(new URL('./src/lib/node-crypto-stand-in.ts', import.meta.url)) }],

@@ -1,9 +1,13 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SubAppEntry } from '@campus/contracts';
-import { apiPaths, codes, reportVersionFileName } from '@campus/contracts';
+import { apiPaths, codes, reportVersionFileName, signedInPreloadScript } from '@campus/contracts';
+
+/** The shell's one inline script, as a browser hashes it: the CSP must allow exactly that text, and no other inline script. */
+const inlineScriptSource = `'sha256-${createHash('sha256').update(signedInPreloadScript).digest('base64')}'`;
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { call, databases, signIn, startServer, tempDir } from './helpers.ts';
 import type { TestServer } from './helpers.ts';
@@ -223,7 +227,7 @@ describe.each(databases)('sub-app files and registry (%s)', (kind) => {
     for (const p of ['/', '/subapps/qy/', apiPaths.languages]) {
       const csp = (await fetch(`${server.url}${p}`)).headers.get('content-security-policy') ?? '';
       const directives = new Map(csp.split('; ').map((d) => [d.split(' ')[0] ?? '', d.split(' ').slice(1)]));
-      expect(directives.get('script-src')).toEqual(["'self'", "'unsafe-eval'"]);
+      expect(directives.get('script-src')).toEqual(["'self'", "'unsafe-eval'", inlineScriptSource]);
       for (const name of ['connect-src', 'img-src', 'font-src', 'style-src']) {
         expect([name, directives.get(name)]).toEqual([name, expect.arrayContaining(["'self'", 'https://mj.example.com:8443', 'http://10.0.0.7'])]);
       }
@@ -256,7 +260,7 @@ describe('sub-apps with the default settings', () => {
       // only kq has a build here (the bundled qy folder is empty)
       expect(reply.body.data.filter((e) => e.installed).map((e) => e.folder)).toEqual(['kq']);
       const csp = (await fetch(`${server.url}/`)).headers.get('content-security-policy') ?? '';
-      expect(csp).toContain("script-src 'self' 'unsafe-eval';");
+      expect(csp).toContain(`script-src 'self' 'unsafe-eval' ${inlineScriptSource};`);
       expect(csp).toContain("connect-src 'self' http://127.0.0.1:18085 http://localhost:18085;");
       expect(csp).toContain("img-src 'self' data: blob:;");
     } finally {

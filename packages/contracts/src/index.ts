@@ -17,3 +17,4 @@ export * from './card-states.ts';
 export * from './shared-libraries.ts';
 export * from './customer-password-rules.ts';
 export * from './issuer-version.ts';
+export * from './signed-in-preload.ts';

@@ -1,4 +1,9 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { signedInPreloadScript } from '@campus/contracts';
+
+/** The one inline script of the shell's index.html, allowed by its hash (packages/contracts/src/signed-in-preload.ts). */
+export const signedInPreloadScriptSource = `'sha256-${createHash('sha256').update(signedInPreloadScript, 'utf8').digest('base64')}'`;
 
 /** The card issuer's origin and, for one on loopback, its other name (127.0.0.1 ↔ localhost). */
 export function cardIssuerOrigins(cardIssuerUrl: string): string[] {
@@ -18,8 +23,9 @@ export function contentSecurityPolicy(otherOrigins: readonly string[] = [], issu
     'style-src': ["'self'", "'unsafe-inline'", ...otherOrigins],
     // qiankun fetches a sub-app's scripts and runs them through eval inside its JavaScript sandbox (that is
     // how it isolates their globals), so sub-apps cannot load without 'unsafe-eval'; origins stay 'self'
-    // because those scripts arrive by fetch (connect-src), not by <script src>.
-    'script-src': ["'self'", "'unsafe-eval'"],
+    // because those scripts arrive by fetch (connect-src), not by <script src>. The one inline script is the
+    // shell's own, allowed by its hash, never by 'unsafe-inline'.
+    'script-src': ["'self'", "'unsafe-eval'", signedInPreloadScriptSource],
     'connect-src': ["'self'", ...issuerOrigins, ...otherOrigins],
     'font-src': ["'self'", 'data:', ...otherOrigins],
     // the image code said aloud arrives as a data: URL inside its JSON answer (modules/auth/captcha-audio.ts)

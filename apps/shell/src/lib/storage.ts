@@ -1,12 +1,12 @@
 import type { LanguageCode, MenuData, TenantSettings } from '@campus/contracts';
-import { toLanguage } from '@campus/contracts';
+import { accessTokenStorageKey, languageStorageKey, toLanguage } from '@campus/contracts';
 
 /**
  * The one place that knows the shell's localStorage keys (spec §3 "Locally stored items").
  * Sub-apps and tests read these names; do not rename them without a migration.
  */
 export const storageKeys = {
-  token: 'campus.token',
+  token: accessTokenStorageKey,
   masterCardToken: 'campus.masterCardToken',
   /** Epoch ms the master-card token stops being good (MasterCardToken.expiresIn after the swipe). */
   masterCardTokenExpiry: 'campus.masterCardTokenExpiry',
@@ -18,7 +18,7 @@ export const storageKeys = {
   loginFlag: 'campus.isLogin',
   cardLoginFlag: 'campus.isCardLogin',
   thirdPartyLoginFlag: 'campus.isThirdPartyLogin',
-  language: 'campus.language',
+  language: languageStorageKey,
   /** '1' while the language chosen in this browser is not yet the user's setting on the server (see lib/session.ts). */
   languageUnsaved: 'campus.languageUnsaved',
   previousPath: 'campus.previousPath',

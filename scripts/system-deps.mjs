@@ -1,6 +1,6 @@
 // Finds the Debian packages the test suite needs (Chromium for browser tests, slapd for LDAP tests, nginx for the
-// server nodes behind a reverse proxy, pcscd with a virtual reader and card for the PC/SC tests) and installs the
-// missing ones when running as root. Without root, a missing required package stops with the exact command; the
+// server nodes behind a reverse proxy, promtool for the monitoring files, pcscd with a virtual reader and card for
+// the PC/SC tests) and installs the missing ones when running as root. Without root, a missing required package stops with the exact command; the
 // PC/SC packages are optional: their tests are then skipped, and this says so.
 import { existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -15,6 +15,8 @@ const requirements = [
   { what: 'slapd (LDAP tests)', file: '/usr/sbin/slapd', packages: ['slapd', 'ldap-utils'] },
   // the reverse proxy the README's several-node set-up names: the two-node test runs its template in front of them
   { what: 'nginx (two server nodes behind a reverse proxy)', file: '/usr/sbin/nginx', packages: ['nginx'] },
+  // the monitoring tests lint /metrics and check the shipped alert rules (deploy/monitoring) with Prometheus's promtool
+  { what: 'promtool (Prometheus metrics and rules checks)', file: '/usr/bin/promtool', packages: ['prometheus'] },
   // the upgrade test changes rows behind a server's back to prove its checker can fail
   { what: 'sqlite3 (upgrade test)', file: '/usr/bin/sqlite3', packages: ['sqlite3'] },
   // the linux-arm64 release archive runs under QEMU's user-mode emulator with arm64 C libraries (release:test:arm64)

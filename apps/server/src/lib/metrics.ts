@@ -7,6 +7,17 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
  */
 export const metricsRegistry = new Registry();
 collectDefaultMetrics({ register: metricsRegistry });
+// prom-client names these three gauges like counters (promtool refuses them); each is the sum of its by-type gauge
+// without the suffix (nodejs_active_handles{type}, ...), so a dashboard sums those instead
+for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) {
+  metricsRegistry.removeSingleMetric(name);
+}
+
+/** The label values each alerting counter starts at 0 with, so a rate sees 0 before the first event, not no data. */
+export const signInKinds = ['password', 'ldap', 'card'] as const;
+export type SignInKind = (typeof signInKinds)[number];
+export const lockoutScopes = ['account', 'address'] as const;
+export const databaseErrorKinds = ['unavailable', 'storage_full'] as const;
 
 const requests = new Counter({
   name: 'campus_http_requests_total',
@@ -99,17 +110,24 @@ new Gauge({
   },
 });
 
+for (const kind of signInKinds) {
+  signIns.inc({ kind }, 0);
+  signInFailures.inc({ kind }, 0);
+}
+for (const scope of lockoutScopes) lockouts.inc({ scope }, 0);
+for (const kind of databaseErrorKinds) databaseErrors.inc({ kind }, 0);
+
 export function countRequest(route: string, method: string, statusCode: number, seconds: number): void {
   const labels = { route, method, status: `${Math.floor(statusCode / 100)}xx` };
   requests.inc(labels);
   requestSeconds.observe(labels, seconds);
 }
 
-export function countSignIn(kind: string, succeeded: boolean): void {
+export function countSignIn(kind: SignInKind, succeeded: boolean): void {
   (succeeded ? signIns : signInFailures).inc({ kind });
 }
 
-export function countLockout(scope: 'account' | 'address'): void {
+export function countLockout(scope: (typeof lockoutScopes)[number]): void {
   lockouts.inc({ scope });
 }
 
@@ -127,7 +145,7 @@ export function countIssuerRevocation(): void {
   issuerRevocations.inc();
 }
 
-export function countDatabaseError(kind: 'unavailable' | 'storage_full'): void {
+export function countDatabaseError(kind: (typeof databaseErrorKinds)[number]): void {
   databaseErrors.inc({ kind });
 }
 

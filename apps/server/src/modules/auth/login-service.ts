@@ -1,5 +1,6 @@
 import { codes, decideForcedChange, loginTypes } from '@campus/contracts';
 import { countLockout, countSignIn } from '../../lib/metrics.ts';
+import type { SignInKind } from '../../lib/metrics.ts';
 import type { LoginFailureData, LoginInfo, LoginType, OperationAction, OperationResult } from '@campus/contracts';
 import type { LdapConfig } from '../../config.ts';
 import { AppError } from '../../http/envelope.ts';
@@ -41,17 +42,14 @@ export interface LoginServiceDeps {
   now: () => number;
 }
 
+/** The sign-in kind of the metrics (lib/metrics.ts) for each operation-log action of a sign-in. */
+const signInKinds = { 'login': 'password', 'ldap-login': 'ldap', 'card-login': 'card' } as const satisfies Record<string, SignInKind>;
+export type SignInAction = keyof typeof signInKinds;
+
 /**
  * Sign-in by password digest (weblogin, accountLogin) and by LDAP. Check order (DESIGN §5):
  * schema (routes) → captcha (when on or required) → lock → credentials.
  */
-/** The sign-in kind of the metrics (lib/metrics.ts) for an operation-log action. */
-function signInKind(action: OperationAction): string {
-  if (action === 'login') return 'password';
-  if (action === 'ldap-login') return 'ldap';
-  return action.includes('card') ? 'card' : action;
-}
-
 export class LoginService {
   constructor(private readonly deps: LoginServiceDeps) {}
 
@@ -126,10 +124,10 @@ export class LoginService {
   }
 
   /** A sign-in with wrong credentials: counted toward the lock-out, logged, answered with the failure. */
-  async fail(tenantCode: string, attempt: Attempt, action: OperationAction): Promise<never> {
+  async fail(tenantCode: string, attempt: Attempt, action: SignInAction): Promise<never> {
     const outcome = await this.deps.lockout.recordFailure(tenantCode, attempt.account, attempt.clientIp);
     await this.log(tenantCode, attempt, action, 'failure');
-    countSignIn(signInKind(action), false);
+    countSignIn(signInKinds[action], false);
     if (outcome.lockedUntil !== null) {
       if (outcome.lockedNow) countLockout('account');
       if (outcome.lockedNow) await this.log(tenantCode, attempt, 'lock', 'locked', `until ${new Date(outcome.lockedUntil).toISOString()}`);
@@ -144,7 +142,7 @@ export class LoginService {
    * user without any sub-system, clears the failures, applies the forced-change rule (not to card sign-ins: the
    * card password is the administrator's own, set when the card was issued) and logs the sign-in.
    */
-  async openSession(user: UserRow, attempt: Attempt, action: OperationAction, loginType: LoginType, cardId: string | null = null): Promise<LoginInfo> {
+  async openSession(user: UserRow, attempt: Attempt, action: SignInAction, loginType: LoginType, cardId: string | null = null): Promise<LoginInfo> {
     if (user.is_disabled === 1) {
       await this.log(user.tenant_code, attempt, action, 'disabled');
       throw new AppError(codes.accountDisabled);
@@ -159,7 +157,7 @@ export class LoginService {
     const forced = loginType === loginTypes.card ? null : decideForcedChange({ oprtPwdEditReason: user.pwd_edit_reason, lockingTime: user.pwd_locking_time, thirdParty: false, licenceNormal: true });
     const token = await this.deps.sessions.create({ id: user.id, tenantCode: user.tenant_code, account: user.account }, loginType, forced?.forced ?? false, cardId);
     await this.log(user.tenant_code, attempt, action, 'success');
-    countSignIn(signInKind(action), true);
+    countSignIn(signInKinds[action], true);
     return { token, tenantCode: user.tenant_code };
   }
 

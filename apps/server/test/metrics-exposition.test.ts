@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codes } from '@campus/contracts';
+import { call, newCaptcha, paths, startServer, webLoginBody } from './helpers.ts';
+import type { TestServer } from './helpers.ts';
+import { promtool } from './support/promtool.ts';
+
+/** What Prometheus's own linter says of a scrape: nothing when all is well. */
+function lint(text: string) {
+  return promtool(['check', 'metrics'], text);
+}
+
+describe('/metrics as Prometheus tools read it', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer('sqlite', { env: { METRICS: 'on' } });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('has a 0 series for every sign-in, lock-out and database-error label before the first event', async () => {
+    const reply = await call(server, 'GET', '/metrics');
+    expect(reply.status).toBe(200);
+    const zeros = [
+      'campus_sign_ins_total{kind="password"}', 'campus_sign_ins_total{kind="ldap"}', 'campus_sign_ins_total{kind="card"}',
+      'campus_sign_in_failures_total{kind="password"}', 'campus_sign_in_failures_total{kind="ldap"}', 'campus_sign_in_failures_total{kind="card"}',
+      'campus_lockouts_total{scope="account"}', 'campus_lockouts_total{scope="address"}',
+      'campus_database_errors_total{kind="unavailable"}', 'campus_database_errors_total{kind="storage_full"}',
+    ];
+    const lines = reply.text.split('\n');
+    for (const series of zeros) expect(lines, series).toContain(`${series} 0`);
+  });
+
+  it('passes promtool check metrics on a fresh server and after sign-ins, failures and a lock-out', async () => {
+    const fresh = lint((await call(server, 'GET', '/metrics')).text);
+    expect(fresh.output).toBe('');
+    expect(fresh.status).toBe(0);
+
+    let last;
+    for (let attempt = 0; attempt < 5; attempt += 1) last = await call(server, 'POST', paths.webLogin, webLoginBody('sysadmin', 'wrong-password', '1001', await newCaptcha(server)));
+    expect(last?.body.code).toBe(codes.accountLocked);
+    const text = (await call(server, 'GET', '/metrics')).text;
+    expect(text).toMatch(/^campus_lockouts_total\{scope="account"\} 1$/m);
+    expect(text).toMatch(/^campus_sign_in_failures_total\{kind="password"\} 5$/m);
+    const busy = lint(text);
+    expect(busy.output).toBe('');
+    expect(busy.status).toBe(0);
+  });
+
+  it('names no gauge like a counter: the active handles, requests and resources are by type, their sum in PromQL', async () => {
+    const text = (await call(server, 'GET', '/metrics')).text;
+    const gaugesEndingTotal = [...text.matchAll(/^# TYPE (\S+_total) gauge$/gm)].map((match) => match[1]);
+    expect(gaugesEndingTotal).toEqual([]);
+    expect(text).toMatch(/^# TYPE nodejs_active_handles gauge$/m);
+    expect(text).toMatch(/^nodejs_active_handles\{type="\w+"\} [1-9]\d*$/m);
+  });
+});

@@ -201,7 +201,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.decorate('storageWatch', storageWatch);
   registerHealthRoutes(app, { db: options.db, storage: storageWatch, databaseWhere: describeDatabase(config), detailAllow: config.metricsAllow });
   registerMetrics(app, { enabled: config.metrics, allow: config.metricsAllow });
-  setScrapeSources({ activeSessions: () => services.sessions.countActive(), pool: () => options.db.poolStats() });
+  setScrapeSources({
+    activeSessions: () => services.sessions.countActive(),
+    newestBackupTime: () => services.backupLogs.newestBackupTime(),
+    pool: () => options.db.poolStats(),
+  });
 
   registerAuthRoutes(app, { login: services.login, captcha: services.captcha, account: services.account, requireSession, rateLimitPerMinute: config.rateLimitPerMinute });
   registerSettingsRoutes(app, config, services.account);

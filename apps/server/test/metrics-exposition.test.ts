@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codes } from '@campus/contracts';
-import { call, newCaptcha, paths, startServer, webLoginBody } from './helpers.ts';
+import { call, databases, newCaptcha, paths, startServer, webLoginBody } from './helpers.ts';
 import type { TestServer } from './helpers.ts';
 import { promtool } from './support/promtool.ts';
 
@@ -9,10 +9,10 @@ function lint(text: string) {
   return promtool(['check', 'metrics'], text);
 }
 
-describe('/metrics as Prometheus tools read it', () => {
+describe.each(databases)('/metrics as Prometheus tools read it (%s)', (kind) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startServer('sqlite', { env: { METRICS: 'on' } });
+    server = await startServer(kind, { env: { METRICS: 'on' } });
   });
   afterAll(async () => {
     await server?.close();
@@ -29,6 +29,14 @@ describe('/metrics as Prometheus tools read it', () => {
     ];
     const lines = reply.text.split('\n');
     for (const series of zeros) expect(lines, series).toContain(`${series} 0`);
+  });
+
+  it('says when the newest backup of the Backup Log was taken: 0 before the first, then its time in seconds', async () => {
+    expect((await call(server, 'GET', '/metrics')).text).toMatch(/^campus_backup_newest_timestamp_seconds 0$/m);
+    const taken = Date.UTC(2026, 10, 30, 2, 0, 0);
+    const row = (id: string, backupTime: number) => ({ id, name: `${id}.tar.gz`, backup_time: backupTime, file_path: '/var/backups/campus/', addr: '127.0.0.1', retention_day: 30, size: 1000, remarks: '', created_at: backupTime + 5000 });
+    await server.handle.db.insertInto('backup_logs').values([row('older', taken - 86_400_000), row('newest', taken)]).execute();
+    expect((await call(server, 'GET', '/metrics')).text).toMatch(new RegExp(`^campus_backup_newest_timestamp_seconds ${taken / 1000}$`, 'm'));
   });
 
   it('passes promtool check metrics on a fresh server and after sign-ins, failures and a lock-out', async () => {

@@ -78,6 +78,8 @@ const issuerRevocations = new Counter({
 export interface ScrapeSources {
   /** Sessions not ended nor expired (one cheap count). */
   activeSessions: () => Promise<number>;
+  /** backup_time of the newest Backup Log row (epoch ms); null before the first backup. */
+  newestBackupTime: () => Promise<number | null>;
   /** PostgreSQL pool figures; null for SQLite (one connection). */
   pool: () => { total: number; idle: number; waiting: number } | null;
 }
@@ -95,6 +97,14 @@ new Gauge({
   registers: [metricsRegistry],
   async collect() {
     if (sources !== null) this.set(await sources.activeSessions());
+  },
+});
+new Gauge({
+  name: 'campus_backup_newest_timestamp_seconds',
+  help: 'When the newest backup of the Backup Log was taken, in seconds since the epoch (0: no backup yet)',
+  registers: [metricsRegistry],
+  async collect() {
+    if (sources !== null) this.set(((await sources.newestBackupTime()) ?? 0) / 1000);
   },
 });
 new Gauge({

@@ -47,6 +47,12 @@ export class BackupLogRepository {
     await this.db.deleteFrom('backup_logs').where('id', '=', id).execute();
   }
 
+  /** backup_time of the newest row; null when there is none. */
+  async newestBackupTime(): Promise<number | null> {
+    const row = await this.db.selectFrom('backup_logs').select((eb) => eb.fn.max('backup_time').as('newest')).executeTakeFirst();
+    return row?.newest === null || row?.newest === undefined ? null : Number(row.newest);
+  }
+
   async count(range: BackupTimeRange): Promise<number> {
     const row = await this.within(this.db.selectFrom('backup_logs').select((eb) => eb.fn.countAll<number | string>().as('n')), range).executeTakeFirstOrThrow();
     return Number(row.n);

@@ -56,6 +56,11 @@ export class BackupLogService {
     return (await this.repo.expired(folder, now)).map((record) => ({ id: record.id, name: record.name }));
   }
 
+  /** When the newest backup of the log was taken (epoch ms); null before the first. */
+  newestBackupTime(): Promise<number | null> {
+    return this.repo.newestBackupTime();
+  }
+
   remove(id: string): Promise<void> {
     return this.repo.remove(id);
   }

@@ -10,7 +10,7 @@
 // licence (e2e/upgrade/upgrade-data.ts): a `campus backup` while users sign in, listed by About System's Backup Logs over
 // HTTPS; a second installation from the same archive restored from that backup, where every sign-in, the licence
 // and the operation log are back. Then the file modes, a second install over the first that keeps what it must,
-// and that no process of the release loads tsx or better-sqlite3.
+// and that no process of the release loads tsx or better-sqlite3. promtool checks its /metrics and alert rules.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
@@ -45,6 +45,26 @@ if (options.inside) {
   process.exit(failures > 0 ? 1 : 0);
 }
 else await outside();
+
+/** The release's /metrics and the monitoring files it ships (deploy/monitoring), as Prometheus's promtool reads them. */
+function monitoringChecks(release, metricsText) {
+  const promtool = process.env.PROMTOOL_PATH ?? '/usr/bin/promtool';
+  if (!existsSync(promtool)) {
+    check('promtool is installed (apt-get install -y prometheus)', false, `${promtool} is missing`);
+    return;
+  }
+  const metrics = spawnSync(promtool, ['check', 'metrics'], { input: metricsText, encoding: 'utf8' });
+  check('promtool check metrics accepts the release\'s /metrics', metrics.status === 0 && /^campus_sign_in_failures_total\{kind="password"\} /m.test(metricsText), `${metrics.stdout}${metrics.stderr}${metricsText.slice(0, 200)}`);
+  const rules = spawnSync(promtool, ['check', 'rules', path.join(release, 'deploy/monitoring/campus-alerts.yml')], { encoding: 'utf8' });
+  check('the release ships the alert rules, and promtool check rules accepts them', rules.status === 0, `${rules.stdout}${rules.stderr}`);
+  let dashboard = null;
+  try {
+    dashboard = JSON.parse(readFileSync(path.join(release, 'deploy/monitoring/campus-dashboard.json'), 'utf8'));
+  } catch {
+    // reported below
+  }
+  check('the release ships the Grafana dashboard', Array.isArray(dashboard?.panels) && dashboard.panels.length > 0);
+}
 
 async function outside() {
   if (process.getuid?.() !== 0) stop('run as root (it creates the campus user and a network namespace)');
@@ -162,7 +182,7 @@ async function inside(work) {
     // in from one address, four at a time all along a backup: the default of 60 sign-ins a minute per address
     // refused one of them whenever the backup took a little longer, and then the next step's sign-in
     check('the environment template makes a private deployment (PRIVATE_DEPLOYMENT=on)', /^PRIVATE_DEPLOYMENT=on$/m.test(readFileSync(envFile, 'utf8')));
-    const testSettings = '\n# release test\nIMAGE_CODE=off\nRATE_LIMIT_PER_MINUTE=10000\n';
+    const testSettings = '\n# release test\nIMAGE_CODE=off\nRATE_LIMIT_PER_MINUTE=10000\nMETRICS=on\n';
     appendFileSync(envFile, testSettings);
     const envBefore = readFileSync(envFile, 'utf8');
 
@@ -221,6 +241,8 @@ async function inside(work) {
       }
       check('sign-in over HTTPS with the one-time password works', reply.code === 0 && typeof reply.data?.loginInfo?.token === 'string', `${reply.code} ${reply.msg ?? signIn.stdout.slice(0, 200)}`);
     }
+
+    monitoringChecks(release, await (await fetch(`http://127.0.0.1:${serverPort}/metrics`)).text());
 
     if (match) await backupAndRestore({ release, target, envFile, backupDir, campusUid, testSettings, vendorKeys, admin: { tenantCode: match[1], account: match[2], password: match[3] }, curl, base });
     await fullDiskChecks({ release: path.join(target, 'opt/campus/current'), envFile, work, campusUid, check });

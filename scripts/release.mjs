@@ -1,7 +1,7 @@
 // `npm run release [-- --platform linux-x64[,linux-arm64]] [--out DIR] [--no-build]`: the archive a customer installs
 // with no network and no compiler (DESIGN.md §10): release/campus-shell-<version>-<platform>.tar.gz and its .sha256.
 // Inside: Node 24, the server compiled with esbuild, the native addons, the built shell and sub-app, the card issuer
-// downloads, the docs, install.sh, the systemd units and the TLS nginx site (deploy/), SHA256SUMS.
+// downloads, the docs, install.sh, the systemd units, the TLS nginx site, the monitoring files (deploy/), SHA256SUMS.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -83,6 +83,8 @@ async function makeRelease(platform, version, outDir) {
   copy('apps/server/captcha-voices', path.join(dir, 'apps/server/captcha-voices'));
   copy('deploy/systemd', path.join(dir, 'deploy/systemd'));
   copy('deploy/nginx', path.join(dir, 'deploy/nginx'));
+  // the Prometheus alert rules and the Grafana dashboard (docs/operating.md "Watching it")
+  copy('deploy/monitoring', path.join(dir, 'deploy/monitoring'));
   copy('deploy/release/campus.env.template', path.join(dir, 'deploy/campus.env.template'));
   mkdirSync(path.join(dir, 'bin'), { recursive: true });
   mkdirSync(path.join(dir, 'lib'), { recursive: true });

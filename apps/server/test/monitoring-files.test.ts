@@ -29,7 +29,8 @@ describe('the Prometheus alert rules', () => {
     const result = promtool(['test', 'rules', rulesTests]);
     expect(result.output).toContain('SUCCESS');
     expect(result.status).toBe(0);
-  });
+    // a day of samples a minute apart: about 15 s on an idle machine, more on a busy one
+  }, 180_000);
 
   it('alert on every metric the operating guide names an alert threshold for', () => {
     const guide = fs.readFileSync(path.join(repoRoot, 'docs', 'operating.md'), 'utf8');
@@ -39,6 +40,26 @@ describe('the Prometheus alert rules', () => {
     // the expressions only: no comment, summary or description
     const expressions = fs.readFileSync(rulesFile, 'utf8').split('\n').filter((line) => !/^\s*(?:#|summary:|description:)/.test(line)).join('\n');
     for (const metric of named) expect(expressions, metric).toContain(metric);
+  });
+
+  it('load with the scrape jobs the operating guide shows (promtool check config)', () => {
+    const guide = fs.readFileSync(path.join(repoRoot, 'docs', 'operating.md'), 'utf8');
+    const section = guide.slice(guide.indexOf('**Prometheus and Grafana.**'));
+    const config = /```yaml\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    expect(config).toContain('campus-alerts.yml');
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'campus-prometheus-'));
+    try {
+      fs.copyFileSync(rulesFile, path.join(folder, 'campus-alerts.yml'));
+      fs.writeFileSync(path.join(folder, 'prometheus.yml'), config);
+      const result = promtool(['check', 'config', path.join(folder, 'prometheus.yml')]);
+      expect(result.output).toContain('SUCCESS: 10 rules found');
+      expect(result.status).toBe(0);
+      // every job the rules select on is one the guide's configuration scrapes
+      const jobs = new Set([...config.matchAll(/job_name: (\S+)/g)].map((match) => match[1]));
+      for (const used of fs.readFileSync(rulesFile, 'utf8').matchAll(/job="([^"]+)"/g)) expect(jobs.has(used[1]), used[1]).toBe(true);
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
 

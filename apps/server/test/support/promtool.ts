@@ -18,7 +18,7 @@ export function promtool(args: string[], input?: string): PromtoolResult {
   if (!existsSync(promtoolPath)) {
     throw new Error(`promtool is not installed at ${promtoolPath}: apt-get install -y prometheus (node scripts/ci-system-deps.mjs does it as root), or set PROMTOOL_PATH`);
   }
-  const run = spawnSync(promtoolPath, args, { input, encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(promtoolPath, args, { input, encoding: 'utf8', timeout: 180_000 });
   if (run.error) throw run.error;
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }

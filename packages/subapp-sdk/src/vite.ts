@@ -84,6 +84,18 @@ export function entryPage(options: { rootId: string; title: string; script: stri
 }
 
 /**
+ * The code after the UMD bundle that sets its global again, last. The shell's loader (qiankun 2) takes as the
+ * lifecycles the global an entry script set last, and a framework may set globals of its own after the bundle's
+ * (Vue 3's runtime sets `__VUE_INSTANCE_SETTERS__` and `__VUE_SSR_SETTERS__` while the bundle runs, after the UMD
+ * wrapper has made its global): taken away and set again, the bundle's global is both the newest property of the
+ * window (the loader's look without a sandbox) and the last one set (its look inside the sandbox).
+ */
+export function lifecyclesLastFooter(globalName: string): string {
+  const name = JSON.stringify(globalName);
+  return `;(function (g) { var l = g[${name}]; if (l) { try { delete g[${name}]; } catch (e) {} g[${name}] = l; } })(typeof globalThis !== 'undefined' ? globalThis : self);`;
+}
+
+/**
  * The Vite plugin that builds a sub-app the way the shell loads it. The shell's loader (qiankun 2) runs a sub-app's
  * scripts as classic scripts in a sandbox, so the build is one UMD bundle whose global holds the lifecycles, with
  * relative URLs (it is served under /subapps/<folder>/ or from another server), React taken from the shell, and
@@ -115,9 +127,9 @@ export function campusSubApp(options: SubAppBuildOptions): Plugin {
         rollupOptions: shared
           ? {
               external: Object.keys(sharedLibraryProperties),
-              output: { globals: Object.fromEntries(Object.entries(sharedLibraryProperties).map(([specifier, property]) => [specifier, `${sharedLibrariesGlobal}.${property}`])) },
+              output: { footer: lifecyclesLastFooter(globalName), globals: Object.fromEntries(Object.entries(sharedLibraryProperties).map(([specifier, property]) => [specifier, `${sharedLibrariesGlobal}.${property}`])) },
             }
-          : {},
+          : { output: { footer: lifecyclesLastFooter(globalName) } },
       },
     }),
     generateBundle(_outputOptions, bundle) {

@@ -2,6 +2,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import vm from 'node:vm';
 import { build } from 'vite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { campusSubApp, entryPage, shellDevProxy, subAppBuildNames } from '../src/vite.ts';
@@ -10,12 +11,12 @@ const work = mkdtempSync(path.join(os.tmpdir(), 'sdk-vite-plugin-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** Builds a one-file sub-app in a folder of its own with the plugin; returns what it wrote. */
-async function buildApp(folder: string, main: string, files: Record<string, string> = {}) {
+async function buildApp(folder: string, main: string, files: Record<string, string> = {}, options: { shareReact?: boolean } = {}) {
   const root = path.join(work, folder);
   mkdirSync(path.join(root, 'src'), { recursive: true });
   writeFileSync(path.join(root, 'src/main.ts'), main);
   for (const [name, text] of Object.entries(files)) writeFileSync(path.join(root, name), text);
-  await build({ root, configFile: false, logLevel: 'silent', plugins: [campusSubApp({ name: 'partner-orders', version: '2.4.1+build.7', entry: 'src/main.ts' })] });
+  await build({ root, configFile: false, logLevel: 'silent', plugins: [campusSubApp({ name: 'partner-orders', version: '2.4.1+build.7', entry: 'src/main.ts', ...options })] });
   const dist = path.join(root, 'dist');
   return { files: readdirSync(dist).sort(), read: (name: string) => readFileSync(path.join(dist, name), 'utf8') };
 }
@@ -60,5 +61,28 @@ describe('campusSubApp, the Vite plugin of a sub-app build', () => {
     for (const url of ['/', '/?lang=en', '/index.html', '/@vite/client', '/@react-refresh', '/src/main.tsx', '/package.json?import', '/node_modules/.vite/deps/react.js', '/__vite_ping']) expect(toShell(url), url).toBe(false);
     expect(() => shellDevProxy('ftp://shell.example', [])).toThrow(/must be an http\(s\) address/);
   });
-});
 
+  // Issue 48 item 16: Vue 3's runtime sets window globals of its own while the bundle runs, after the UMD wrapper
+  // has made the bundle's global; the shell's loader took the last one as the lifecycles and refused the app.
+  it('leaves the lifecycles the last global the bundle sets, whatever else the app sets while it runs', async () => {
+    const main = [
+      "const g = globalThis as Record<string, unknown>;",
+      "g.__VUE_INSTANCE_SETTERS__ = [];",
+      "g.__VUE_SSR_SETTERS__ = [];",
+      'export const bootstrap = async () => {};',
+      'export const mount = async () => {};',
+      'export const unmount = async () => {};',
+      '',
+    ].join('\n');
+    for (const shareReact of [true, false]) {
+      const out = await buildApp(`framework-globals-${shareReact}`, main, {}, { shareReact });
+      // what the loader does with an entry script: note the window's properties, run it, take the newest one
+      const window = vm.createContext({ campusSharedLibraries: {} });
+      const before = new Set(Object.keys(window));
+      vm.runInContext(out.read('partner-orders.umd.js'), window);
+      const added = Object.keys(window).filter((key) => !before.has(key));
+      expect(added.at(-1), `shareReact: ${shareReact}`).toBe('campusPartnerOrders');
+      expect(Object.keys(window.campusPartnerOrders as object).sort()).toEqual(['bootstrap', 'mount', 'unmount']);
+    }
+  });
+});

@@ -44,8 +44,10 @@ describe('the packed SDK, outside the repository', () => {
     expect(pkg.version).toBe(source.version);
     expect(pkg.dependencies).toBeUndefined();
     // React 18 or 19 (issue 48 item 17): an app on 18 installs without --legacy-peer-deps
-    expect(pkg.peerDependencies).toEqual({ react: '^18.0.0 || ^19.0.0', 'react-dom': '^18.0.0 || ^19.0.0', vite: '>=7.0.0' });
-    expect(Object.values(pkg.peerDependenciesMeta)).toEqual([{ optional: true }, { optional: true }, { optional: true }]);
+    // Vue 3 for @campus/subapp-sdk/vue (issue 48 item 16), optional like React: an app installs only its own framework
+    expect(pkg.peerDependencies).toEqual({ react: '^18.0.0 || ^19.0.0', 'react-dom': '^18.0.0 || ^19.0.0', vite: '>=7.0.0', vue: '^3.3.0' });
+    expect(Object.values(pkg.peerDependenciesMeta)).toEqual([{ optional: true }, { optional: true }, { optional: true }, { optional: true }]);
+    expect(pkg.exports['./vue']).toEqual({ types: './dist/vue.d.ts', default: './dist/vue.js' });
     expect(pkg.campusShell).toBe(source.campusShell);
     expect(Object.keys(pkg.exports)).toEqual(Object.keys(source.exports));
     expect(pkg.exports['./time']).toEqual({ types: './dist/time.d.ts', default: './dist/time.js' });

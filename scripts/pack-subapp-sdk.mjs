@@ -52,6 +52,12 @@ function npmPack(dir) {
   return packed;
 }
 
+/**
+ * The Vue starter's own packages (issue 48 item 16): the shell is a React app, so Vue is not installed here; these
+ * are the lines the browser suite installs from the registry and runs in the shell (e2e/tests/vue-sub-app.spec.ts).
+ */
+const vueStarterVersions = { vue: '^3.5.25', '@vitejs/plugin-vue': '~6.0.2', 'vue-tsc': '~3.3.0' };
+
 /** The version ranges the starter's apps get: those this repository builds and tests its own sub-app with. */
 function starterVersions() {
   // as Node finds them from apps/subapp-qy (not every package lets its package.json be resolved)
@@ -64,7 +70,7 @@ function starterVersions() {
   // may need a newer Node)
   const libraries = ['react', 'react-dom', '@types/react', '@types/react-dom'];
   const tools = ['vite', '@vitejs/plugin-react', 'vitest', 'jsdom', 'typescript'];
-  return Object.fromEntries([...libraries.map((name) => [name, `^${installed(name)}`]), ...tools.map((name) => [name, `~${installed(name)}`])]);
+  return { ...Object.fromEntries([...libraries.map((name) => [name, `^${installed(name)}`]), ...tools.map((name) => [name, `~${installed(name)}`])]), ...vueStarterVersions };
 }
 
 const starterDir = path.join(root, 'packages/create-campus-subapp');

@@ -1,18 +1,19 @@
 #!/usr/bin/env node
-// create-campus-subapp <folder> [--plain]: makes a new sub-app of the campus shell in <folder>, ready to test,
-// build and open in the shell: React, TypeScript and Vite with the sub-app SDK (or, with --plain, JavaScript
-// without React). The SDK comes from the tarball inside this package (vendor/), so the new app needs nothing of
+// create-campus-subapp <folder> [--plain | --vue]: makes a new sub-app of the campus shell in <folder>, ready to
+// test, build and open in the shell: React, TypeScript and Vite with the sub-app SDK (or, with --plain, JavaScript
+// without React; with --vue, Vue 3 and TypeScript). The SDK comes from the tarball inside this package (vendor/), so the new app needs nothing of
 // the shell's repository; its other packages come from the npm registry at `npm install`.
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const usage = `Usage: create-campus-subapp <folder> [--plain] [--code <code>]
+const usage = `Usage: create-campus-subapp <folder> [--plain | --vue] [--code <code>]
 
 Makes a new sub-app of the campus shell in <folder>; the folder's name is the app's name (lowercase letters,
 digits, '.', '_' and '-', e.g. partner-orders). It writes subapp-manifest.json, the system the operator registers.
   --plain         JavaScript without React (default: React and TypeScript)
+  --vue           Vue 3 and TypeScript
   --code <code>   the system code and base path (2 to 16 lowercase letters and digits, starting with a letter;
                   default: the app's name without its other characters, e.g. partnerorders)`;
 
@@ -34,11 +35,19 @@ if (codeAt >= 0) {
   givenCode = joined ? args[codeAt].slice('--code='.length) : (args[codeAt + 1] ?? '');
   args.splice(codeAt, joined ? 1 : 2);
 }
-const unknown = args.filter((arg) => arg.startsWith('-') && arg !== '--plain');
+const unknown = args.filter((arg) => arg.startsWith('-') && arg !== '--plain' && arg !== '--vue');
 if (unknown.length > 0) fail(`unknown option ${unknown[0]}\n\n${usage}`);
 const folders = args.filter((arg) => !arg.startsWith('-'));
 if (folders.length !== 1) fail(`name one folder to make the app in\n\n${usage}`);
 const plain = args.includes('--plain');
+const vue = args.includes('--vue');
+if (plain && vue) fail(`--plain and --vue are two kinds of app: pick one\n\n${usage}`);
+/** The template, the entry index.html loads under `npm run dev`, and how the app is described. */
+const kind = plain
+  ? { template: 'plain', entry: '/src/main.js', described: 'a JavaScript' }
+  : vue
+    ? { template: 'vue', entry: '/src/main.ts', described: 'a Vue and TypeScript' }
+    : { template: 'react', entry: '/src/main.tsx', described: 'a React and TypeScript' };
 
 const target = path.resolve(folders[0]);
 const name = path.basename(target);
@@ -58,7 +67,7 @@ const versions = JSON.parse(readFileSync(path.join(here, 'versions.json'), 'utf8
 const sdkTarball = `campus-subapp-sdk-${versions.sdk}.tgz`;
 if (!existsSync(path.join(here, 'sdk', sdkTarball))) fail(`this starter lacks its SDK (sdk/${sdkTarball}): use the packed starter from the shell's /tools page`);
 
-const template = path.join(here, 'templates', plain ? 'plain' : 'react');
+const template = path.join(here, 'templates', kind.template);
 mkdirSync(target, { recursive: true });
 cpSync(template, target, { recursive: true, filter: (from) => !/[/\\](node_modules|dist)$/.test(from) });
 
@@ -72,9 +81,9 @@ for (const group of ['dependencies', 'devDependencies']) {
   }
 }
 writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
-// the page of `npm run dev`, one for both templates
+// the page of `npm run dev`, one for every template
 const page = readFileSync(path.join(here, 'templates', 'index.html'), 'utf8').replaceAll('campus-starter-app', name);
-writeFileSync(path.join(target, 'index.html'), plain ? page.replace('/src/main.tsx', '/src/main.js') : page);
+writeFileSync(path.join(target, 'index.html'), page.replace('/src/main.tsx', kind.entry));
 mkdirSync(path.join(target, 'vendor'));
 cpSync(path.join(here, 'sdk', sdkTarball), path.join(target, 'vendor', sdkTarball));
 writeFileSync(path.join(target, '.gitignore'), 'node_modules/\ndist/\n');
@@ -94,7 +103,7 @@ const systemManifest = {
 writeFileSync(path.join(target, 'subapp-manifest.json'), `${JSON.stringify(systemManifest, null, 2)}\n`);
 
 const shown = path.relative(process.cwd(), target) || '.';
-console.log(`Made ${plain ? 'a JavaScript' : 'a React and TypeScript'} sub-app "${name}" (system code ${code}) in ${shown} (sub-app SDK ${versions.sdk}). Next:
+console.log(`Made ${kind.described} sub-app "${name}" (system code ${code}) in ${shown} (sub-app SDK ${versions.sdk}). Next:
 
   cd ${shown}
   npm install

@@ -78,6 +78,29 @@ describe('create-campus-subapp', () => {
     expect(page).toContain('<script type="module" src="/src/main.js"></script>');
   }, 60_000);
 
+  // Issue 48 item 16: many vendors in this field write Vue.
+  it('--vue makes a Vue 3 and TypeScript app with its test, on the Vue lines tried in the shell', () => {
+    const made = create('vue-orders', '--vue');
+    expect(made.status, made.stderr).toBe(0);
+    expect(made.stdout).toContain('Made a Vue and TypeScript sub-app "vue-orders" (system code vueorders)');
+    expect(readdirSync(path.join(work, 'vue-orders')).sort()).toEqual(['.gitignore', 'index.html', 'package.json', 'src', 'subapp-manifest.json', 'tsconfig.json', 'vendor', 'vite.config.ts']);
+    expect(readdirSync(path.join(work, 'vue-orders/src')).sort()).toEqual(['App.vue', 'app.test.ts', 'main.ts']);
+    const pkg = json('vue-orders/package.json');
+    expect(Object.keys(pkg.dependencies)).toEqual(['@campus/subapp-sdk', 'vue']);
+    expect(pkg.dependencies.vue).toMatch(/^\^3\.5\./);
+    expect(pkg.devDependencies['@vitejs/plugin-vue']).toMatch(/^~\d+\.\d+\.\d+$/);
+    expect(pkg.devDependencies).not.toHaveProperty('@vitejs/plugin-react');
+    expect(pkg.scripts).toEqual({ dev: 'vite', build: 'vue-tsc && vite build', test: 'vitest run' });
+    const page = readFileSync(path.join(work, 'vue-orders/index.html'), 'utf8');
+    expect(page).toContain('<div data-subapp-root id="vue-orders-root"></div>');
+    expect(page).toContain('<script type="module" src="/src/main.ts"></script>');
+    expect(json('vue-orders/subapp-manifest.json')).toMatchObject({ appNo: 'vueorders', basePath: 'vueorders' });
+
+    const both = create('mixed-orders', '--vue', '--plain');
+    expect([both.status, both.stderr]).toEqual([2, expect.stringContaining('--plain and --vue are two kinds of app: pick one')]);
+    expect(existsSync(path.join(work, 'mixed-orders'))).toBe(false);
+  }, 60_000);
+
   it('refuses a name that cannot be an app name, a folder in use and an unknown option, writing nothing', () => {
     const badName = create('Partner Orders');
     expect([badName.status, badName.stderr]).toEqual([2, expect.stringContaining('"Partner Orders" cannot be an app\'s name')]);
@@ -93,9 +116,9 @@ describe('create-campus-subapp', () => {
     expect([file.status, file.stderr]).toEqual([2, expect.stringContaining('is not empty: name a new folder')]);
     expect(readFileSync(path.join(work, 'a-file'), 'utf8')).toBe('ours');
 
-    const option = create('orders', '--vue');
-    expect([option.status, option.stderr]).toEqual([2, expect.stringContaining('unknown option --vue')]);
+    const option = create('orders', '--svelte');
+    expect([option.status, option.stderr]).toEqual([2, expect.stringContaining('unknown option --svelte')]);
     expect(create().stderr).toContain('name one folder');
-    expect(create('--help').stdout).toContain('Usage: create-campus-subapp <folder> [--plain]');
+    expect(create('--help').stdout).toContain('Usage: create-campus-subapp <folder> [--plain | --vue]');
   }, 60_000);
 });

@@ -1,0 +1,124 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import type { SubAppManifest } from '@campus/contracts';
+import { baseURL } from '../support/env.ts';
+import { repoRoot, run, serveFolder, starterArchive, subappCli } from '../support/team-sub-app.ts';
+import { demo, signIn, switchLanguage } from '../support/sign-in.ts';
+
+// Issue 48 item 16: a team that writes Vue. It makes the app with the starter from /tools (`--vue`), installs Vue
+// and its tools from the npm registry, tests and builds it, serves it from its own server and the operator registers
+// the manifest the starter wrote. The real shell finds its lifecycles (Vue's runtime sets window globals of its own
+// after the bundle's), shows the user's name in the shell's language, and a throw while rendering shows the shell's
+// failed page.
+
+const root = repoRoot;
+const starter = starterArchive;
+const folder = 'vue-orders';
+const appNo = 'vueorders';
+const label = 'Vue Orders';
+
+test.describe('a Vue 3 sub-app made with the starter --vue', () => {
+  test.describe.configure({ mode: 'serial' });
+  let work: string;
+  let app: string;
+  let team: Awaited<ReturnType<typeof serveFolder>>;
+  let registered = false;
+
+  test.beforeAll(async () => {
+    test.setTimeout(300_000);
+    mkdirSync(path.join(root, '.tmp'), { recursive: true });
+    work = mkdtempSync(path.join(root, '.tmp', 'vue-sub-app-'));
+    const download = await fetch(`${baseURL}/tools/${starter}`);
+    expect(download.status, `GET /tools/${starter}`).toBe(200);
+    writeFileSync(path.join(work, starter), Buffer.from(await download.arrayBuffer()));
+    // by its full path: under the repository's folder npm would take a relative one from the repository's root
+    run('npx', ['--yes', `--package=file:${path.join(work, starter)}`, '--', 'create-campus-subapp', folder, '--vue'], work);
+    app = path.join(work, folder);
+
+    // the team's change: a part of the page that shows which Vue runs it and a button that breaks it while rendering
+    writeFileSync(path.join(app, 'src/BrokenView.vue'), [
+      '<script setup lang="ts">',
+      "import { ref, version } from 'vue';",
+      'const broken = ref(false);',
+      'function shown(): string {',
+      "  if (broken.value) throw new Error('vue-orders broke while rendering');",
+      '  return `Vue ${version}`;',
+      '}',
+      '</script>',
+      '',
+      '<template>',
+      '  <p class="vue-version">{{ shown() }} <button type="button" @click="broken = true">Break</button></p>',
+      '</template>',
+      '',
+    ].join('\n'));
+    const appFile = path.join(app, 'src/App.vue');
+    const appSource = readFileSync(appFile, 'utf8');
+    expect(appSource).toContain('</section>');
+    expect(appSource).toContain("import { computed } from 'vue';");
+    writeFileSync(appFile, appSource.replace("import { computed } from 'vue';", "import { computed } from 'vue';\nimport BrokenView from './BrokenView.vue';").replace('</section>', '  <BrokenView />\n  </section>'));
+
+    run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], app);
+    run('npm', ['test'], app);
+    run('npm', ['run', 'build'], app);
+    team = await serveFolder(path.join(app, 'dist'));
+    const manifest = JSON.parse(readFileSync(path.join(app, 'subapp-manifest.json'), 'utf8')) as SubAppManifest;
+    expect([manifest.appNo, manifest.basePath, manifest.label['en-US']]).toEqual([appNo, appNo, label]);
+    manifest.entry = `${team.origin}/`;
+    writeFileSync(path.join(work, 'manifest.json'), JSON.stringify(manifest));
+    subappCli('add', path.join(work, 'manifest.json'));
+    registered = true;
+  });
+  test.afterAll(async () => {
+    if (registered) subappCli('remove', appNo);
+    await team?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  const view = (page: Page) => page.locator('#subapp-viewport section.starter-app');
+
+  /** Opens the app's page; a server node learns the new origin for its content policy within 30 s. */
+  async function openApp(page: Page) {
+    await expect(async () => {
+      await page.goto(`/${appNo}/home`);
+      await expect(view(page)).toBeVisible({ timeout: 5_000 });
+    }).toPass({ timeout: 60_000, intervals: [2_000] });
+  }
+
+  test('mounts in the shell with the user’s name, follows a language switch, and leaves nothing behind', async ({ page }) => {
+    const failures: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') failures.push(message.text());
+    });
+    await signIn(page, demo.sysadmin);
+    await switchLanguage(page, 'en-US');
+    await openApp(page);
+    await expect(view(page).getByRole('heading', { level: 2 })).toHaveText(`Hello, ${demo.sysadmin.name}`);
+    await expect(view(page).locator('.vue-version')).toContainText(/Vue 3\.5\./);
+    await expect(view(page)).toHaveAttribute('lang', 'en-US');
+    await switchLanguage(page, 'zh-MO');
+    await expect(view(page).getByRole('heading', { level: 2 })).toHaveText(`${demo.sysadmin.name}，您好`);
+    await expect(view(page)).toHaveAttribute('lang', 'zh-MO');
+    expect(failures.filter((text) => text.includes('lifecycle'))).toEqual([]);
+
+    // another page and back: one view, its global and Vue's kept off the shell's window
+    await page.goBack();
+    await expect(view(page)).toHaveCount(0);
+    await page.goForward();
+    await expect(view(page)).toHaveCount(1);
+    expect(await page.evaluate(() => ['campusVueOrders', '__VUE_INSTANCE_SETTERS__', '__VUE_SSR_SETTERS__'].filter((name) => name in window))).toEqual([]);
+  });
+
+  test('a throw while rendering shows the shell’s failed page, naming the app and its version; Retry brings it back', async ({ page }) => {
+    await signIn(page, demo.sysadmin);
+    await switchLanguage(page, 'en-US');
+    await openApp(page);
+    await view(page).getByRole('button', { name: 'Break' }).click();
+    await expect(page.getByRole('heading', { name: `${label} stopped working` })).toBeVisible();
+    await expect(page.getByText(`${folder} 0.1.0 opened, then failed and has nothing to show.`)).toBeVisible();
+    await expect(page.getByText('vue-orders broke while rendering')).toBeVisible();
+    await expect(view(page)).toHaveCount(0);
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await expect(view(page).locator('.vue-version')).toContainText(/Vue 3\.5\./);
+  });
+});

@@ -13,8 +13,16 @@ function starterSnippets(): { file: string; shown: string }[] {
 // The guide (packages/subapp-sdk/README.md, also on /tools) shows the starter's files as they are: a change of the
 // starter that the guide does not follow fails here, so the guide cannot drift from what teams get.
 describe('the sub-app guide', () => {
-  it('shows the starter’s entry, build configuration and test', () => {
-    expect(starterSnippets().map((snippet) => snippet.file)).toEqual(['templates/react/src/main.tsx', 'templates/react/vite.config.ts', 'templates/react/src/app.test.tsx']);
+  it('shows the starter’s entry, build configuration and test, React and Vue', () => {
+    expect(starterSnippets().map((snippet) => snippet.file)).toEqual([
+      'templates/react/src/main.tsx',
+      'templates/react/vite.config.ts',
+      'templates/react/src/app.test.tsx',
+      'templates/vue/src/main.ts',
+      'templates/vue/src/App.vue',
+      'templates/vue/vite.config.ts',
+      'templates/vue/src/app.test.ts',
+    ]);
   });
 
   it('shows each of them exactly as the starter has it', () => {
@@ -22,7 +30,7 @@ describe('the sub-app guide', () => {
   });
 
   it('gives the commands the browser suite runs (e2e/tests/starter-sub-app.spec.ts)', () => {
-    for (const command of ['npx --yes ./create-campus-subapp-<version>.tgz partner-orders ', '--plain', 'npm install\n', 'npm test\n', 'npm run build\n', 'npm run subapp -- add subapp-manifest.json', '--code porders', 'npm run dev']) {
+    for (const command of ['npx --yes ./create-campus-subapp-<version>.tgz partner-orders ', '--plain', '--vue', 'npm install\n', 'npm test\n', 'npm run build\n', 'npm run subapp -- add subapp-manifest.json', '--code porders', 'npm run dev']) {
       expect(guide).toContain(command);
     }
   });

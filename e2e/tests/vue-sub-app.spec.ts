@@ -1,5 +1,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import vm from 'node:vm';
 import { expect, test, type Page } from '@playwright/test';
 import type { SubAppManifest } from '@campus/contracts';
 import { baseURL } from '../support/env.ts';
@@ -120,5 +121,26 @@ test.describe('a Vue 3 sub-app made with the starter --vue', () => {
     await expect(view(page)).toHaveCount(0);
     await page.getByRole('button', { name: 'Retry' }).click();
     await expect(view(page).locator('.vue-version')).toContainText(/Vue 3\.5\./);
+  });
+
+  // A bundle made by another tool does not set its global again at its end: the entry page naming the global is enough.
+  test('a bundle that leaves Vue’s globals last still mounts: the shell reads the global its entry page names', async ({ page }) => {
+    const bundleFile = path.join(app, 'dist', `${folder}.umd.js`);
+    const bundle = readFileSync(bundleFile, 'utf8');
+    // the plugin's footer, which the minifier may join to the bundle's last statement with a comma
+    const footer = /[,;]?\(function ?\((\w+)\) ?\{ ?var \w+ ?= ?\1\.campusVueOrders;[\s\S]*$/;
+    expect(bundle).toMatch(footer);
+    const withoutFooter = `${bundle.replace(footer, '')};\n`;
+    expect(withoutFooter).not.toMatch(/delete \w+\.campusVueOrders/);
+    expect(() => new vm.Script(withoutFooter)).not.toThrow();
+    writeFileSync(bundleFile, withoutFooter);
+    expect(readFileSync(path.join(app, 'dist/index.html'), 'utf8')).toContain(`<script src="./${folder}.umd.js" entry data-lifecycles-global="campusVueOrders"></script>`);
+
+    await signIn(page, demo.sysadmin);
+    await switchLanguage(page, 'en-US');
+    await openApp(page);
+    await expect(view(page).getByRole('heading', { level: 2 })).toHaveText(`Hello, ${demo.sysadmin.name}`);
+    await switchLanguage(page, 'zh-CN');
+    await expect(view(page).getByRole('heading', { level: 2 })).toHaveText(`${demo.sysadmin.name}，您好`);
   });
 });

@@ -22,6 +22,12 @@ export type SharedLibrarySpecifier = keyof typeof sharedLibraryProperties;
 /** The React major the shell lends: a sub-app built against another one bundles its own React instead. */
 export const sharedReactMajor = 19;
 
+/**
+ * The attribute of a sub-app's entry script (in its index.html) naming the window global that holds its lifecycles:
+ * the shell has its loader read that global, whatever other globals the bundle's libraries set after it.
+ */
+export const lifecyclesGlobalAttribute = 'data-lifecycles-global';
+
 /** Every sub-app entry folder holds this file; the shell reports its contents with ReportVersion. */
 export const reportVersionFileName = 'report-version.json';
 

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Plugin } from 'vite';
-import { reportServiceNamePattern, reportVersionFileName, reportVersionPattern, sharedLibrariesGlobal, sharedLibraryProperties, type ReportVersionFile } from './shared-libraries.ts';
+import { lifecyclesGlobalAttribute, reportServiceNamePattern, reportVersionFileName, reportVersionPattern, sharedLibrariesGlobal, sharedLibraryProperties, type ReportVersionFile } from './shared-libraries.ts';
 
 /** How `campusSubApp` builds a sub-app. */
 export interface SubAppBuildOptions {
@@ -62,8 +62,11 @@ export function subAppBuildNames(options: Pick<SubAppBuildOptions, 'name' | 'glo
   return { script: `${options.name}.umd.js`, cssName: options.name, globalName: options.globalName ?? `campus${pascal}` };
 }
 
-/** The entry folder's index.html: the render element, the stylesheets the build wrote, the entry script. */
-export function entryPage(options: { rootId: string; title: string; script: string; stylesheets: string[]; lang?: string }): string {
+/**
+ * The entry folder's index.html: the render element, the stylesheets the build wrote, the entry script (naming the
+ * global of its lifecycles for the shell).
+ */
+export function entryPage(options: { rootId: string; title: string; script: string; stylesheets: string[]; lang?: string; globalName?: string }): string {
   const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
   return [
     '<!doctype html>',
@@ -76,7 +79,7 @@ export function entryPage(options: { rootId: string; title: string; script: stri
     '  </head>',
     '  <body>',
     `    <div data-subapp-root id="${escape(options.rootId)}"></div>`,
-    `    <script src="./${escape(options.script)}" entry></script>`,
+    `    <script src="./${escape(options.script)}" entry${options.globalName ? ` ${lifecyclesGlobalAttribute}="${escape(options.globalName)}"` : ''}></script>`,
     '  </body>',
     '</html>',
     '',
@@ -136,7 +139,7 @@ export function campusSubApp(options: SubAppBuildOptions): Plugin {
       const stylesheets = Object.values(bundle)
         .filter((file) => file.type === 'asset' && file.fileName.endsWith('.css'))
         .map((file) => file.fileName);
-      this.emitFile({ type: 'asset', fileName: 'index.html', source: entryPage({ rootId: options.rootId ?? `${options.name}-root`, title: options.title ?? options.name, script, stylesheets }) });
+      this.emitFile({ type: 'asset', fileName: 'index.html', source: entryPage({ rootId: options.rootId ?? `${options.name}-root`, title: options.title ?? options.name, script, stylesheets, globalName }) });
       const report: ReportVersionFile = { serviceName: options.name, version: options.version };
       this.emitFile({ type: 'asset', fileName: reportVersionFileName, source: `${JSON.stringify(report, null, 2)}\n` });
     },

@@ -28,7 +28,8 @@ describe('campusSubApp, the Vite plugin of a sub-app build', () => {
     // no stylesheet: none linked (a link to a file the build did not write fails every mount)
     expect(out.read('index.html')).not.toContain('stylesheet');
     expect(out.read('index.html')).toContain('<div data-subapp-root id="partner-orders-root"></div>');
-    expect(out.read('index.html')).toContain('<script src="./partner-orders.umd.js" entry></script>');
+    // the shell reads the lifecycles from the global the entry script names (issue 48 item 16)
+    expect(out.read('index.html')).toContain('<script src="./partner-orders.umd.js" entry data-lifecycles-global="campusPartnerOrders"></script>');
     expect(JSON.parse(out.read('report-version.json'))).toEqual({ serviceName: 'partner-orders', version: '2.4.1+build.7' });
     const bundle = out.read('partner-orders.umd.js');
     expect(bundle).toContain('campusPartnerOrders');

@@ -5,6 +5,7 @@ import { lendSharedLibraries } from './shared-libraries.ts';
 import { nextTask } from '../../lib/next-task.ts';
 import { subAppContainerId, type SubAppDefinition, type SubAppFailure, type SubAppPhase } from '../../lib/sub-apps.ts';
 import { SubAppMisfitError } from './sub-app-fit.ts';
+import { noteEntryPage, prepareLifecyclesLookup } from './lifecycles-global.ts';
 
 /**
  * The only module that talks to the loader (qiankun 2, DESIGN §8), so it can be swapped. Applications are
@@ -66,6 +67,7 @@ async function entryFetch(input: RequestInfo | URL, init?: RequestInit): Promise
   }
   if (response.status === 404) throw new EntryFetchError(url, 'not-installed', 'HTTP 404');
   if (!response.ok) throw new EntryFetchError(url, 'unreachable', `HTTP ${response.status}`);
+  noteEntryPage(url, response);
   return response;
 }
 
@@ -100,8 +102,9 @@ export function startSubAppHost(apps: SubAppDefinition[], callbacks: HostCallbac
       // the loader makes the sandbox, runs the application's script and mounts it in one chain of promises: one
       // task of 200 ms and more on a phone. Here the sandbox is made, and before the mount the script has run, so
       // a new task at each lets the page paint and answer in between.
-      beforeLoad: async (app) => {
+      beforeLoad: async (app, sandboxWindow) => {
         callbacks.onPhase(app.name, { phase: 'loading' });
+        if (typeof app.entry === 'string') await prepareLifecyclesLookup(app.name, app.entry, sandboxWindow);
         await nextTask();
       },
       beforeMount: async () => nextTask(),

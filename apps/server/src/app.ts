@@ -163,7 +163,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     },
     later: async () => withConfigured(await services.subAppRegistrations.origins()),
   };
-  registerSecurityHeaders(app, securityHeadersFor(subAppOrigins, cardIssuerOrigins(config.cardIssuerUrl)));
+  registerSecurityHeaders(app, securityHeadersFor(subAppOrigins, cardIssuerOrigins(config.cardIssuerUrl), config.subAppDevOverrides));
   registerJsonCompression(app);
   await app.register(rateLimit, {
     global: false,
@@ -234,7 +234,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   });
   registerEnterpriseRoutes(app, { enterprise: services.enterprise, menu: services.menu, requireSession });
   registerVersionRoutes(app, { versions: services.versions, requireSession });
-  registerSubAppRoutes(app, { files: services.subAppFiles, registry: services.subApps, registrations: services.subAppRegistrations, account: services.account, requireSession });
+  registerSubAppRoutes(app, { files: services.subAppFiles, registry: services.subApps, registrations: services.subAppRegistrations, account: services.account, requireSession, devOverrideOrigins: config.subAppDevOverrides });
   registerBackupLogRoutes(app, { backupLogs: services.backupLogs, privateDeployment: config.privateDeployment, requireSession });
   const requireMasterCard = makeRequireMasterCard((token) => services.gm.masterTokenLive(token));
   const requireCardManager = makeRequireCardManager({

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { httpUrlProblem, subAppEntryProblem } from './lib/sub-app-entry-url.ts';
 import { isPausePoint, pausePoints } from './lib/pause-points.ts';
+import { parseDevOverrides } from './lib/dev-override-origins.ts';
 import type { PausePoint } from './lib/pause-points.ts';
 import { customerNoPattern, isGateSystem, localDeviceServicePort, subAppFolderPattern } from '@campus/contracts';
 
@@ -81,6 +82,8 @@ export interface Config {
   subAppEntries: Readonly<Record<string, string>>;
   /** SUBAPP_HTTP_HOSTS: host names a registered sub-system may load from over plain http (loopback always may). */
   subAppHttpHosts: readonly string[];
+  /** SUBAPP_DEV_OVERRIDES: origin patterns a developer's browser may load one sub-app from instead of its build (empty: off). */
+  subAppDevOverrides: readonly string[];
   /** CUSTOMER_NO: this installation's customer number (1–8 digits, no leading zero); null keeps the stored one. */
   customerNo: string | null;
   /** LICENCE_TRUST_FILE: vendor public keys by kid; null trusts the repository's test keys outside production, none in it. */
@@ -274,6 +277,13 @@ function subAppEntriesVar(env: Env, name: string): Record<string, string> {
  * SUBAPP_HTTP_HOSTS: comma-separated host names or addresses (no scheme, port or wildcard), lowercase as a URL
  * has them; an IPv6 address in brackets, as in a URL.
  */
+/** SUBAPP_DEV_OVERRIDES: off (default), on (loopback origins) or a comma list of origin patterns (lib/dev-override-origins.ts). */
+function devOverridesVar(env: Env, name: string): readonly string[] {
+  const parsed = parseDevOverrides(textVar(env, name));
+  if ('problem' in parsed) throw new ConfigError(name, `must be off, on or origins separated by commas; "${parsed.item}" ${parsed.problem}`);
+  return parsed.origins;
+}
+
 function hostListVar(env: Env, name: string): readonly string[] {
   const raw = textVar(env, name);
   if (raw === null) return [];
@@ -398,6 +408,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     bundledSubApps: { qy: path.join(repoRoot, 'apps', 'subapp-qy', 'dist') },
     subAppEntries: subAppEntriesVar(env, 'SUBAPP_ENTRIES'),
     subAppHttpHosts: hostListVar(env, 'SUBAPP_HTTP_HOSTS'),
+    subAppDevOverrides: devOverridesVar(env, 'SUBAPP_DEV_OVERRIDES'),
     customerNo,
     licenceTrustFile: licenceTrustFile === null ? null : path.resolve(cwd, licenceTrustFile),
     demoLicence: switchVar(env, 'DEMO_LICENCE', true),

@@ -46,6 +46,8 @@ export const apiPaths = {
   qyHomeFigures: '/qy/api/Home/GetFigures',
   /** GET → SubAppEntry[]: where each system's sub-application is loaded from on this deployment (DESIGN §8). */
   subAppRegistry: '/system/api/SubApp/GetRegistry',
+  /** GET → SubAppDevOverridePolicy: the dev-server origins a developer's browser may load a sub-app from (none by default). */
+  subAppDevOverrides: '/system/api/SubApp/GetDevOverrides',
   /**
    * Installation administrators: a sub-system of another team (not one of the built-in systems), without a restart.
    * POST SubAppManifest → SubAppRegistration; `replace: true` replaces an earlier registration of the same code.

@@ -336,6 +336,14 @@ export interface HomeFigures {
 export const subAppsPathPrefix = '/subapps/';
 
 /** `GET /system/api/SubApp/GetRegistry`: one row per system of the catalogue. */
+/**
+ * Whether a developer may load one sub-app from his own dev server in his own browser (SUBAPP_DEV_OVERRIDES): the
+ * origin patterns the server admits (`http://localhost:*`: any port), empty when the operator does not allow it.
+ */
+export interface SubAppDevOverridePolicy {
+  origins: string[];
+}
+
 export interface SubAppEntry {
   appNo: string;
   /** The base path without slashes (frontRoutingAddr), '' for tc. */

@@ -26,6 +26,7 @@ const shellFrame: readonly RouteKey[] = [
   `GET ${apiPaths.languages}`,
   `GET ${apiPaths.systemLogos}`,
   `GET ${apiPaths.subAppRegistry}`,
+  `GET ${apiPaths.subAppDevOverrides}`,
   `GET ${apiPaths.accountTenants}`,
   `POST ${apiPaths.logout}`,
 ];

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { signedInPreloadScript } from '@campus/contracts';
+import { devOverrideSources } from '../lib/dev-override-origins.ts';
 
 /** The one inline script of the shell's index.html, allowed by its hash (packages/contracts/src/signed-in-preload.ts). */
 export const signedInPreloadScriptSource = `'sha256-${createHash('sha256').update(signedInPreloadScript, 'utf8').digest('base64')}'`;
@@ -14,20 +15,27 @@ export function cardIssuerOrigins(cardIssuerUrl: string): string[] {
 
 /**
  * The content security policy of this server; `otherOrigins` are where sub-apps on other servers live,
- * `issuerOrigins` where the browser reaches the local card issuer.
+ * `issuerOrigins` where the browser reaches the local card issuer, `devOrigins` the developers' dev servers the
+ * operator admits (SUBAPP_DEV_OVERRIDES, lib/dev-override-origins.ts; none by default).
  */
-export function contentSecurityPolicy(otherOrigins: readonly string[] = [], issuerOrigins: readonly string[] = cardIssuerOrigins('http://127.0.0.1:18085')): Record<string, string[]> {
+export function contentSecurityPolicy(
+  otherOrigins: readonly string[] = [],
+  issuerOrigins: readonly string[] = cardIssuerOrigins('http://127.0.0.1:18085'),
+  devOrigins: readonly string[] = [],
+): Record<string, string[]> {
+  const dev = devOverrideSources(devOrigins);
   return {
     'default-src': ["'self'"],
-    'img-src': ["'self'", 'data:', 'blob:', ...otherOrigins],
-    'style-src': ["'self'", "'unsafe-inline'", ...otherOrigins],
+    'img-src': ["'self'", 'data:', 'blob:', ...otherOrigins, ...dev.pages],
+    'style-src': ["'self'", "'unsafe-inline'", ...otherOrigins, ...dev.pages],
     // qiankun fetches a sub-app's scripts and runs them through eval inside its JavaScript sandbox (that is
     // how it isolates their globals), so sub-apps cannot load without 'unsafe-eval'; origins stay 'self'
     // because those scripts arrive by fetch (connect-src), not by <script src>. The one inline script is the
-    // shell's own, allowed by its hash, never by 'unsafe-inline'.
-    'script-src': ["'self'", "'unsafe-eval'", signedInPreloadScriptSource],
-    'connect-src': ["'self'", ...issuerOrigins, ...otherOrigins],
-    'font-src': ["'self'", 'data:', ...otherOrigins],
+    // shell's own, allowed by its hash, never by 'unsafe-inline'. A dev server's modules are imported (its hot
+    // reload runs as modules of its own origin), not fetched.
+    'script-src': ["'self'", "'unsafe-eval'", signedInPreloadScriptSource, ...dev.pages],
+    'connect-src': ["'self'", ...issuerOrigins, ...otherOrigins, ...dev.pages, ...dev.sockets],
+    'font-src': ["'self'", 'data:', ...otherOrigins, ...dev.pages],
     // the image code said aloud arrives as a data: URL inside its JSON answer (modules/auth/captcha-audio.ts)
     'media-src': ["'self'", 'data:'],
     'frame-ancestors': ["'self'"],
@@ -43,9 +51,9 @@ export function contentSecurityPolicy(otherOrigins: readonly string[] = [], issu
  * middleware does) cost a tenth of a small call's time. A route may override one (the oss route sets a stricter
  * CSP for served files).
  */
-export function buildSecurityHeaders(otherOrigins: readonly string[] = [], issuerOrigins?: readonly string[]): Readonly<Record<string, string>> {
+export function buildSecurityHeaders(otherOrigins: readonly string[] = [], issuerOrigins?: readonly string[], devOrigins: readonly string[] = []): Readonly<Record<string, string>> {
   return Object.freeze({
-    'content-security-policy': Object.entries(contentSecurityPolicy(otherOrigins, issuerOrigins))
+    'content-security-policy': Object.entries(contentSecurityPolicy(otherOrigins, issuerOrigins, devOrigins))
       .map(([name, values]) => `${name} ${values.join(' ')}`)
       .join('; '),
     'cross-origin-opener-policy': 'same-origin',
@@ -72,10 +80,10 @@ export interface Current<T> {
  * same array while nothing changed): an operator registering a sub-system from another server changes the policy
  * without a restart.
  */
-export function securityHeadersFor(origins: Current<readonly string[]>, issuerOrigins: readonly string[]): Current<Readonly<Record<string, string>>> {
+export function securityHeadersFor(origins: Current<readonly string[]>, issuerOrigins: readonly string[], devOrigins: readonly string[] = []): Current<Readonly<Record<string, string>>> {
   let built: { for: readonly string[]; headers: Readonly<Record<string, string>> } | null = null;
   const headersOf = (now: readonly string[]) => {
-    if (built?.for !== now) built = { for: now, headers: buildSecurityHeaders(now, issuerOrigins) };
+    if (built?.for !== now) built = { for: now, headers: buildSecurityHeaders(now, issuerOrigins, devOrigins) };
     return built.headers;
   };
   return {

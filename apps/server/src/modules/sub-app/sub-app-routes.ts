@@ -80,6 +80,8 @@ export interface SubAppRouteDeps {
   registrations: SubAppRegistrations;
   account: AccountService;
   requireSession: onRequestHookHandler;
+  /** SUBAPP_DEV_OVERRIDES: the dev-server origin patterns admitted, empty when off. */
+  devOverrideOrigins: readonly string[];
 }
 
 export function registerSubAppRoutes(app: App, deps: SubAppRouteDeps) {
@@ -95,6 +97,25 @@ export function registerSubAppRoutes(app: App, deps: SubAppRouteDeps) {
       },
     },
     async (request) => ok(request, await deps.registry.entries(sessionOf(request).stamps?.catalogue)),
+  );
+
+  // the shell drops a developer's stored override unless its address matches one of these; the content policy
+  // admits the same origins and no others (http/security-headers.ts), so a shell told otherwise could not load it
+  app.get(
+    apiPaths.subAppDevOverrides,
+    {
+      onRequest: deps.requireSession,
+      schema: {
+        tags: ['sub-apps'],
+        summary: "Where a developer's browser may load one sub-app from instead of its build (SUBAPP_DEV_OVERRIDES; none by default)",
+        headers: tokenHeaders,
+        response: {
+          200: envelope(Type.Object({ origins: Type.Array(Type.String({ description: "scheme://host[:port], the port may be '*'" })) })),
+          ...failureReplies,
+        },
+      },
+    },
+    async (request) => ok(request, { origins: [...deps.devOverrideOrigins] }),
   );
 
   // sub-systems of other teams (docs/installation-and-tenants.md): what every tenant is served (register, replace,

@@ -5,6 +5,7 @@ import { openAbout } from '../features/about/about-state.ts';
 import { openBackupLogs } from '../features/backup-log/backup-log-state.ts';
 import { useSubAppHost } from '../features/sub-apps/use-sub-app-host.ts';
 import { SubAppViewport } from '../features/sub-apps/sub-app-viewport.tsx';
+import { DevOverrideBadge } from '../features/sub-apps/dev-override-badge.tsx';
 import SignedInDialogs from './signed-in-dialogs.tsx';
 
 const changePassword = () => openChangePassword();
@@ -25,7 +26,7 @@ export default function SignedInLayout() {
   // the same element while nothing it shows changes: the host's answers (the user, the registry) come after the
   // layout's first render and must not render the whole layout again (a long task on a phone, issue 27)
   return useMemo(
-    () => <MainLayout viewport={<SubAppViewport onRetryRegistry={retryRegistry} />} dialogs={<SignedInDialogs />} openers={openers} />,
+    () => <MainLayout viewport={<SubAppViewport onRetryRegistry={retryRegistry} />} dialogs={<SignedInDialogs />} openers={openers} headerNotice={<DevOverrideBadge />} />,
     [retryRegistry],
   );
 }

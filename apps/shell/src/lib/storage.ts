@@ -27,6 +27,11 @@ export const storageKeys = {
   utcDiff: 'campus.utcDiff',
   /** antd's theme as last derived from the skin's seed tokens (lib/remembered-algorithm.ts): not session data. */
   antdThemeTokens: 'campus.antdThemeTokens',
+  /**
+   * A developer's override of one sub-app's entry, `{"app": "qy", "entry": "http://localhost:5173/…"}`
+   * (features/sub-apps/dev-override.ts): kept in his browser only, dropped at sign-out like the session.
+   */
+  subAppDevOverride: 'campus.subAppDevOverride',
 } as const;
 
 type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];
@@ -77,6 +82,7 @@ function text(key: StorageKey) {
 }
 
 export const accessToken = text(storageKeys.token);
+export const subAppDevOverride = text(storageKeys.subAppDevOverride);
 /**
  * The master-card token of spec §6 (set-up and card-management calls). `get` answers null once it has
  * expired, so the entry checks send the operator to swipe the mother card again before a call fails.

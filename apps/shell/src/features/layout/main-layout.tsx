@@ -56,9 +56,10 @@ export type DialogOpeners = Pick<UserMenuActions, 'onChangePassword' | 'onAbout'
 /**
  * The main layout (spec §2): header with logo, systems and user menu; the side menu of the current system;
  * page tabs; and the content area, where the routed view renders and the sub-application viewport stays
- * mounted across route changes. The app layer passes the `viewport`, the `dialogs` and what opens them.
+ * mounted across route changes. The app layer passes the `viewport`, the `dialogs` and what opens them, and a
+ * `headerNotice` shown before the language picker (a developer's sub-app override).
  */
-export default function MainLayout({ dialogs, viewport, openers }: { dialogs?: ReactNode; viewport?: ReactNode; openers: DialogOpeners }) {
+export default function MainLayout({ dialogs, viewport, openers, headerNotice }: { dialogs?: ReactNode; viewport?: ReactNode; openers: DialogOpeners; headerNotice?: ReactNode }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
@@ -190,6 +191,7 @@ export default function MainLayout({ dialogs, viewport, openers }: { dialogs?: R
               />
             </Tooltip>
           ) : null}
+          {headerNotice}
           <LanguagePicker />
           <UserMenu
             name={name}

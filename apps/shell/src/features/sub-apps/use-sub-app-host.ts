@@ -7,7 +7,8 @@ import { apiGet } from '../../lib/request.ts';
 import { currentLanguage, i18n } from '../../lib/i18n.ts';
 import { useMenuStore } from '../../lib/menus.ts';
 import * as storage from '../../lib/storage.ts';
-import { groupRegistry, setSubAppPhase, subAppContainerId, subAppForPath, useSubAppStore } from '../../lib/sub-apps.ts';
+import { groupRegistry, setSubAppPhase, subAppContainerId, subAppForPath, useSubAppStore, type SubAppDefinition } from '../../lib/sub-apps.ts';
+import { readDevOverride, withDevOverride } from './dev-override.ts';
 import { useUserDetail } from '../../lib/user-detail.ts';
 import { takeEarly, takeEarlyCall } from '../../lib/layout-data.ts';
 import { shellPropsFor, type LiveShell } from './shell-props.ts';
@@ -59,8 +60,7 @@ export function useSubAppHost({ onChangePassword }: { onChangePassword: () => vo
     if (!entries || !userKnown) return;
     // after the layout's first paint: the sub-application's loading state and the loader wait a frame, the
     // signed-in layout does not wait for them (issue 27)
-    return afterPaint(() => {
-      const apps = groupRegistry(entries);
+    const register = (apps: SubAppDefinition[]) => {
       useSubAppStore.setState({ apps, registryFailed: false });
       // the loader's module runs when it arrives, and starting it registers and fetches: a task each, so neither
       // blocks the page for long on a phone
@@ -87,6 +87,11 @@ export function useSubAppHost({ onChangePassword }: { onChangePassword: () => vo
         reportedSignIn = signIn;
         whenIdle(() => void reportVersions(apps, new URL(window.location.href)));
       }
+    };
+    return afterPaint(() => {
+      // a developer's stored override waits for the server's word on it; without one nothing waits
+      if (readDevOverride() === null) register(groupRegistry(entries));
+      else void withDevOverride(groupRegistry(entries)).then(register);
     });
   }, [registry.data, userKnown]);
 

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Plugin } from 'vite';
+import { serveShellDevEntry, shellOrigins } from './shell-dev-entry.ts';
 import { lifecyclesGlobalAttribute, reportServiceNamePattern, reportVersionFileName, reportVersionPattern, sharedLibrariesGlobal, sharedLibraryProperties, type ReportVersionFile } from './shared-libraries.ts';
 
 /** How `campusSubApp` builds a sub-app. */
@@ -118,7 +119,15 @@ export function campusSubApp(options: SubAppBuildOptions): Plugin {
     enforce: 'post',
     config: (config, { mode, command }) => ({
       base: './',
-      ...(command === 'serve' ? { server: { proxy: shellDevProxy(options.shellUrl || defaultShellUrl, projectEntries(config.root)) } } : {}),
+      ...(command === 'serve'
+        ? {
+            server: {
+              proxy: shellDevProxy(options.shellUrl || defaultShellUrl, projectEntries(config.root)),
+              // the shell's page imports the dev server's modules (shell-dev-entry.ts): loopback shells and this one
+              ...(config.server?.cors === undefined ? { cors: { origin: shellOrigins(options.shellUrl || defaultShellUrl) } } : {}),
+            },
+          }
+        : {}),
       // nothing defines process for the bundle in the browser: React and other libraries read process.env.NODE_ENV
       // (the dev server and a test run set it themselves)
       ...(command === 'build' ? { define: { 'process.env.NODE_ENV': JSON.stringify(mode === 'development' ? 'development' : 'production') } } : {}),
@@ -135,6 +144,9 @@ export function campusSubApp(options: SubAppBuildOptions): Plugin {
           : { output: { footer: lifecyclesLastFooter(globalName) } },
       },
     }),
+    // `vite`: the entry a developer names in the real shell's override, to run this dev server's code there
+    configureServer: (server) =>
+      serveShellDevEntry(server, { entryModule: `/${(options.entry ?? 'src/main.tsx').replace(/^\.?\//, '')}`, globalName, title: options.title ?? options.name, shellUrl: options.shellUrl || defaultShellUrl }),
     generateBundle(_outputOptions, bundle) {
       const stylesheets = Object.values(bundle)
         .filter((file) => file.type === 'asset' && file.fileName.endsWith('.css'))

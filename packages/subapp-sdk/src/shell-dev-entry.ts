@@ -11,6 +11,9 @@ export const shellDevEntryPath = '/__campus-subapp/';
 /** The module of the inline scripts the dev server adds to a page (a framework's hot-reload set-up: React's preamble). */
 export const shellDevPreamblePath = `${shellDevEntryPath}preamble.js`;
 
+/** Where the shell keeps a developer's override in his browser (the shell's own key). */
+export const devOverrideStorageKey = 'campus.subAppDevOverride';
+
 /** Origins a dev server answers with CORS by default (Vite's own default): loopback on any port. */
 export const loopbackOriginPattern = /^https?:\/\/(?:(?:[^:]+\.)?localhost|127\.0\.0\.1|\[::1\])(?::\d+)?$/;
 
@@ -107,7 +110,10 @@ export function serveShellDevEntry(server: ViteDevServer, options: { entryModule
       const local = server.resolvedUrls?.local[0];
       if (!local) return;
       const entry = new URL(shellDevEntryPath, local).href;
-      server.config.logger.info(`\n  In the shell (its server allowing SUBAPP_DEV_OVERRIDES): entry ${entry}\n`);
+      const override = JSON.stringify({ app: '<folder>', entry });
+      server.config.logger.info(
+        `\n  Inside the shell (its server allowing SUBAPP_DEV_OVERRIDES), signed in, in the browser console:\n    localStorage.setItem('${devOverrideStorageKey}', '${override}')\n  with <folder> the sub-app's folder (its base path, e.g. qy), then reload the page.\n`,
+      );
     });
   });
 }

@@ -55,11 +55,18 @@ test.describe('a sub-app from a developer’s dev server inside the real shell',
     await signIn(page, demo.sysadmin, `${allowing.baseURL}/login`);
     await switchLanguage(page, 'en-US');
     await expect(viewport(page).getByText(/^Here is how/)).toBeVisible();
+    // allowing overrides widens no one's policy but a developer's browser
+    const strict = (await fetch(`${allowing.baseURL}/qy/operate-log`)).headers.get('content-security-policy') ?? '';
+    expect(strict).toContain("script-src 'self' 'unsafe-eval';");
     await storeOverride(page, `${copy.origin}/`);
 
-    await page.goto(`${allowing.baseURL}/qy/operate-log`);
+    const firstView = await page.goto(`${allowing.baseURL}/qy/operate-log`);
+    expect(firstView?.headers()['content-security-policy']).toContain("script-src 'self' 'unsafe-eval';");
     await expect(viewport(page).getByRole('heading', { name: 'Operation log (dev copy)' })).toBeVisible();
     await expect(badge(page)).toHaveText(`Dev: qy → ${copy.origin}`);
+    // the shell asked for this browser's policy with the dev origins (a page load of its own)
+    const widened = await page.request.get(`${allowing.baseURL}/qy/operate-log`);
+    expect(widened.headers()['content-security-policy']).toContain("script-src 'self' 'unsafe-eval' http://localhost:* http://127.0.0.1:* http://[::1]:*;");
     await page.reload();
     await expect(viewport(page).getByRole('heading', { name: 'Operation log (dev copy)' })).toBeVisible();
     await expect(badge(page)).toBeVisible();
@@ -70,6 +77,7 @@ test.describe('a sub-app from a developer’s dev server inside the real shell',
     await expect(viewport(page).getByText(/^Here is how/)).toBeVisible();
     await expect(badge(page)).toHaveCount(0);
     expect(await page.evaluate((key) => localStorage.getItem(key), overrideKey)).toBeNull();
+    expect(await page.evaluate(() => document.cookie)).not.toContain('campus-dev-override=1');
   });
 
   test('not allowed (the default): the stored override is ignored, removed with a message, and nothing is fetched from it', async ({ page }) => {

@@ -163,7 +163,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     },
     later: async () => withConfigured(await services.subAppRegistrations.origins()),
   };
-  registerSecurityHeaders(app, securityHeadersFor(subAppOrigins, cardIssuerOrigins(config.cardIssuerUrl), config.subAppDevOverrides));
+  const issuerOrigins = cardIssuerOrigins(config.cardIssuerUrl);
+  const devBrowserHeaders = config.subAppDevOverrides.length > 0 ? securityHeadersFor(subAppOrigins, issuerOrigins, config.subAppDevOverrides) : null;
+  registerSecurityHeaders(app, securityHeadersFor(subAppOrigins, issuerOrigins), devBrowserHeaders);
   registerJsonCompression(app);
   await app.register(rateLimit, {
     global: false,

@@ -4,8 +4,8 @@ import { loadConfig } from '../src/config.ts';
 import { call, signIn, startServer, type TestServer } from './helpers.ts';
 
 /** The page's policy as directive → sources. */
-async function policyOf(server: TestServer, path = '/'): Promise<Map<string, string[]>> {
-  const csp = (await fetch(`${server.url}${path}`)).headers.get('content-security-policy') ?? '';
+async function policyOf(server: TestServer, path = '/', cookie?: string): Promise<Map<string, string[]>> {
+  const csp = (await fetch(`${server.url}${path}`, { headers: cookie ? { cookie } : {} })).headers.get('content-security-policy') ?? '';
   return new Map(csp.split('; ').map((directive) => [directive.split(' ')[0] ?? '', directive.split(' ').slice(1)]));
 }
 
@@ -24,18 +24,25 @@ describe('SUBAPP_DEV_OVERRIDES: a developer loading one sub-app from his dev ser
     const reply = await call<SubAppDevOverridePolicy>(server, 'GET', apiPaths.subAppDevOverrides, undefined, { token });
     expect(reply.status).toBe(200);
     expect(reply.body.data).toEqual({ origins: [] });
-    const policy = await policyOf(server);
-    expect(policy.get('script-src')).toEqual(["'self'", "'unsafe-eval'"]);
-    expect(policy.get('connect-src')?.join(' ')).not.toMatch(/localhost:\*|ws:/);
+    // a browser that says it is a developer's gets nothing more
+    for (const cookie of [undefined, 'campus-dev-override=1']) {
+      const policy = await policyOf(server, '/', cookie);
+      expect(policy.get('script-src')).toEqual(["'self'", "'unsafe-eval'"]);
+      expect(policy.get('connect-src')?.join(' ')).not.toMatch(/localhost:\*|ws:/);
+    }
   });
 
-  it('on: loopback dev servers on any port, for scripts, calls and their hot-reload sockets', async () => {
+  it('on: loopback dev servers on any port, for scripts, calls and their hot-reload sockets, in the developer’s browser only', async () => {
     server = await startServer('sqlite', { env: { SUBAPP_DEV_OVERRIDES: 'on' } });
     const token = await signIn(server, 'sysadmin', 'Sysadmin#2026');
     const reply = await call<SubAppDevOverridePolicy>(server, 'GET', apiPaths.subAppDevOverrides, undefined, { token });
     expect(reply.body.data.origins).toEqual(['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*']);
+    // everyone else's pages keep the strict policy
+    for (const cookie of [undefined, 'campus-dev-override=0', 'other=campus-dev-override=1']) {
+      expect((await policyOf(server, '/', cookie)).get('script-src'), cookie).toEqual(["'self'", "'unsafe-eval'"]);
+    }
     for (const path of ['/', '/qy/operate-log', apiPaths.languages]) {
-      const policy = await policyOf(server, path);
+      const policy = await policyOf(server, path, 'campus.x=1; campus-dev-override=1');
       expect(policy.get('script-src')).toEqual(["'self'", "'unsafe-eval'", 'http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*']);
       expect(policy.get('connect-src')).toEqual(expect.arrayContaining(['http://localhost:*', 'ws://localhost:*', 'ws://127.0.0.1:*', 'ws://[::1]:*']));
       expect(policy.get('style-src')).toContain('http://127.0.0.1:*');
@@ -48,7 +55,7 @@ describe('SUBAPP_DEV_OVERRIDES: a developer loading one sub-app from his dev ser
     const token = await signIn(server, 'sysadmin', 'Sysadmin#2026');
     const reply = await call<SubAppDevOverridePolicy>(server, 'GET', apiPaths.subAppDevOverrides, undefined, { token });
     expect(reply.body.data.origins).toEqual(['http://localhost:5173', 'https://dev.example.com:*']);
-    const policy = await policyOf(server);
+    const policy = await policyOf(server, '/', 'campus-dev-override=1');
     expect(policy.get('script-src')).toEqual(["'self'", "'unsafe-eval'", 'http://localhost:5173', 'https://dev.example.com:*']);
     expect(policy.get('connect-src')).toEqual(expect.arrayContaining(['ws://localhost:5173', 'wss://dev.example.com:*']));
     expect(policy.get('script-src')).not.toContain('http://127.0.0.1:*');

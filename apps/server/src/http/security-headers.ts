@@ -95,22 +95,38 @@ export function securityHeadersFor(origins: Current<readonly string[]>, issuerOr
   };
 }
 
+/**
+ * The cookie a shell sets in the browser of a developer whose override the server allows (SUBAPP_DEV_OVERRIDES): only
+ * that browser's pages get the policy that admits the dev origins, everyone else's keep the strict one. The cookie
+ * alone loads nothing; it only widens that browser's own policy to the origins the operator admitted.
+ */
+export const devBrowserCookie = 'campus-dev-override';
+
+function marksDevBrowser(cookieHeader: string | undefined): boolean {
+  return cookieHeader !== undefined && cookieHeader.split(';').some((pair) => pair.trim() === `${devBrowserCookie}=1`);
+}
+
 /** HSTS: sent only on HTTPS (on plain HTTP a browser ignores it, and it tells nothing true). */
 const strictTransportSecurity = 'max-age=31536000; includeSubDomains';
 
 /**
- * The security headers on every reply; HSTS only when the request came over HTTPS (directly, or through a
- * trusted proxy's X-Forwarded-Proto, see TRUST_PROXY). JSON replies without a caching rule of their own
+ * The security headers on every reply (`devBrowser`'s for a developer's browser, when overrides are allowed); HSTS
+ * only when the request came over HTTPS (directly, or through a trusted proxy's X-Forwarded-Proto, see TRUST_PROXY). JSON replies without a caching rule of their own
  * get `no-store`: they carry tokens and signed-in data, which no cache may keep.
  * The hooks take callbacks, not promises: they run on every request, and the headers are at hand nearly always
  * (a promise and its turn of the event loop per hook cost a small call a noticeable share of its time).
  */
-export function registerSecurityHeaders(app: FastifyInstance, headers: Current<Readonly<Record<string, string>>>): void {
+export function registerSecurityHeaders(
+  app: FastifyInstance,
+  everyone: Current<Readonly<Record<string, string>>>,
+  devBrowser: Current<Readonly<Record<string, string>>> | null = null,
+): void {
   const apply = (request: FastifyRequest, reply: FastifyReply, set: Readonly<Record<string, string>>) => {
     reply.headers(set);
     if (request.protocol === 'https') reply.header('strict-transport-security', strictTransportSecurity);
   };
   app.addHook('onRequest', (request, reply, done) => {
+    const headers = devBrowser !== null && marksDevBrowser(request.headers.cookie) ? devBrowser : everyone;
     const ready = headers.now();
     if (ready !== null) {
       apply(request, reply, ready);

@@ -6,7 +6,7 @@ import { i18n } from '../../lib/i18n.ts';
 import { http, registerNotifier, type Transport } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
 import type { SubAppDefinition } from '../../lib/sub-apps.ts';
-import { applyDevOverride, entryAllowed, useDevOverrideStore, withDevOverride } from './dev-override.ts';
+import { applyDevOverride, devBrowserCookieSet, entryAllowed, useDevOverrideStore, withDevOverride } from './dev-override.ts';
 import { DevOverrideBadge } from './dev-override-badge.tsx';
 
 const loopback = ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'];
@@ -34,7 +34,18 @@ beforeEach(async () => {
   useDevOverrideStore.setState({ active: null });
   await i18n.changeLanguage('en-US');
 });
-afterEach(() => localStorage.clear());
+afterEach(() => {
+  localStorage.clear();
+  document.cookie = 'campus-dev-override=; path=/; max-age=0';
+  vi.unstubAllGlobals();
+});
+
+/** A stand-in for location.reload (jsdom cannot reload). */
+function watchReloads() {
+  const reload = vi.fn();
+  vi.stubGlobal('location', { ...window.location, reload });
+  return reload;
+}
 
 describe('entryAllowed: the server-given origin patterns', () => {
   it('a :* pattern admits every port of that scheme and host, nothing else', () => {
@@ -87,32 +98,43 @@ describe('withDevOverride: what a page view loads', () => {
     expect(policyCalls).toBe(0);
   });
 
-  it('allowed: the dev entry loads and the header shows the badge, which turns it off', async () => {
+  it('allowed, first page view: the page loads again with the cookie that asks the server for the dev origins', async () => {
     allowed = loopback;
     storage.subAppDevOverride.set(JSON.stringify({ app: 'qy', entry: devEntry }));
+    const reload = watchReloads();
+    let settled = false;
+    void withDevOverride(registry()).then(() => (settled = true));
+    await vi.waitFor(() => expect(reload).toHaveBeenCalledOnce());
+    expect(devBrowserCookieSet()).toBe(true);
+    expect(settled).toBe(false);
+  });
+
+  it('allowed, with the cookie: the dev entry loads and the header shows the badge, which turns it all off', async () => {
+    allowed = loopback;
+    document.cookie = 'campus-dev-override=1; path=/';
+    storage.subAppDevOverride.set(JSON.stringify({ app: 'qy', entry: devEntry }));
+    const reload = watchReloads();
     const apps = await withDevOverride(registry());
     expect(apps[0]?.entry).toBe(devEntry);
     expect(messages).toEqual([]);
+    expect(reload).not.toHaveBeenCalled();
 
-    const reload = vi.fn();
-    vi.stubGlobal('location', { ...window.location, reload });
-    try {
-      render(<DevOverrideBadge />);
-      expect(screen.getByRole('status')).toHaveTextContent('Dev: qy → http://localhost:5173');
-      await userEvent.click(screen.getByRole('button', { name: 'Turn off the development code of qy' }));
-      expect(storage.subAppDevOverride.get()).toBeNull();
-      expect(reload).toHaveBeenCalledOnce();
-    } finally {
-      vi.unstubAllGlobals();
-    }
+    render(<DevOverrideBadge />);
+    expect(screen.getByRole('status')).toHaveTextContent('Dev: qy → http://localhost:5173');
+    await userEvent.click(screen.getByRole('button', { name: 'Turn off the development code of qy' }));
+    expect(storage.subAppDevOverride.get()).toBeNull();
+    expect(devBrowserCookieSet()).toBe(false);
+    expect(reload).toHaveBeenCalledOnce();
   });
 
   it('refused by the server: the deployed build loads, the override is removed with a message in the language, no badge', async () => {
     await i18n.changeLanguage('zh-MO');
+    document.cookie = 'campus-dev-override=1; path=/';
     storage.subAppDevOverride.set(JSON.stringify({ app: 'qy', entry: devEntry }));
     const apps = await withDevOverride(registry());
     expect(apps).toEqual(registry());
     expect(storage.subAppDevOverride.get()).toBeNull();
+    expect(devBrowserCookieSet()).toBe(false);
     expect(messages).toEqual([`此伺服器不允許開發代碼：已從此瀏覽器刪除 qy（${devEntry}）的覆蓋設定，並載入已安裝的版本。`]);
     render(<DevOverrideBadge />);
     expect(screen.queryByRole('status')).toBeNull();

@@ -81,12 +81,34 @@ export function applyDevOverride(
   };
 }
 
+/**
+ * The cookie that asks the server for this browser's pages with the dev origins in their content policy (the server
+ * gives them only when it allows overrides; everyone else's pages keep the strict policy). Set while an allowed
+ * override is stored, removed with it.
+ */
+const devBrowserCookie = 'campus-dev-override';
+
+export function devBrowserCookieSet(): boolean {
+  return document.cookie.split(';').some((pair) => pair.trim() === `${devBrowserCookie}=1`);
+}
+
+function setDevBrowserCookie(on: boolean): void {
+  const secure = window.location.protocol === 'https:' ? '; Secure' : '';
+  document.cookie = on ? `${devBrowserCookie}=1; path=/; SameSite=Strict${secure}` : `${devBrowserCookie}=; path=/; max-age=0; SameSite=Strict${secure}`;
+}
+
+/** A page view without an override: a cookie left from one (signed out since) is removed. */
+export function dropStaleDevBrowserCookie(): void {
+  if (devBrowserCookieSet()) setDevBrowserCookie(false);
+}
+
 /** The override in effect in this page view (the header's badge), null when none. */
 export const useDevOverrideStore = create<{ active: DevOverride | null }>(() => ({ active: null }));
 
 /** Turns the override off: forgotten in this browser, and the page loads again with the deployed build. */
 export function turnOffDevOverride(): void {
   storeDevOverride(null);
+  setDevBrowserCookie(false);
   window.location.reload();
 }
 
@@ -112,7 +134,10 @@ function refusalMessage(outcome: Extract<DevOverrideOutcome, { kind: 'refused' }
  */
 export async function withDevOverride(apps: SubAppDefinition[]): Promise<SubAppDefinition[]> {
   const stored = readDevOverride();
-  if (stored === null) return apps;
+  if (stored === null) {
+    dropStaleDevBrowserCookie();
+    return apps;
+  }
   let origins: readonly string[];
   try {
     origins = (await apiGet<SubAppDevOverridePolicy>(apiPaths.subAppDevOverrides)).origins;
@@ -122,7 +147,16 @@ export async function withDevOverride(apps: SubAppDefinition[]): Promise<SubAppD
   const result = applyDevOverride(apps, stored, origins);
   if (result.outcome.kind === 'refused') {
     storeDevOverride(null);
+    setDevBrowserCookie(false);
     notifyError(refusalMessage(result.outcome));
+  } else if (!devBrowserCookieSet()) {
+    // this page came with the strict policy, which refuses the dev server: the page again, with the cookie (when the
+    // browser refuses cookies, the loading fails as refused by the policy, and says so)
+    setDevBrowserCookie(true);
+    if (devBrowserCookieSet()) {
+      window.location.reload();
+      return new Promise<never>(() => undefined);
+    }
   }
   useDevOverrideStore.setState({ active: result.outcome.kind === 'applied' ? result.outcome.override : null });
   return result.apps;

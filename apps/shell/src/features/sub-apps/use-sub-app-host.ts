@@ -8,7 +8,7 @@ import { currentLanguage, i18n } from '../../lib/i18n.ts';
 import { useMenuStore } from '../../lib/menus.ts';
 import * as storage from '../../lib/storage.ts';
 import { groupRegistry, setSubAppPhase, subAppContainerId, subAppForPath, useSubAppStore, type SubAppDefinition } from '../../lib/sub-apps.ts';
-import { readDevOverride, withDevOverride } from './dev-override.ts';
+import { dropStaleDevBrowserCookie, readDevOverride, withDevOverride } from './dev-override.ts';
 import { useUserDetail } from '../../lib/user-detail.ts';
 import { takeEarly, takeEarlyCall } from '../../lib/layout-data.ts';
 import { shellPropsFor, type LiveShell } from './shell-props.ts';
@@ -90,8 +90,10 @@ export function useSubAppHost({ onChangePassword }: { onChangePassword: () => vo
     };
     return afterPaint(() => {
       // a developer's stored override waits for the server's word on it; without one nothing waits
-      if (readDevOverride() === null) register(groupRegistry(entries));
-      else void withDevOverride(groupRegistry(entries)).then(register);
+      if (readDevOverride() === null) {
+        dropStaleDevBrowserCookie();
+        register(groupRegistry(entries));
+      } else void withDevOverride(groupRegistry(entries)).then(register);
     });
   }, [registry.data, userKnown]);
 

@@ -40,15 +40,18 @@ test.describe('a sub-app from a developer’s dev server inside the real shell',
   test.describe.configure({ mode: 'serial' });
   let allowing: SecondServer;
   let copy: Awaited<ReturnType<typeof serveFolder>>;
+  let copyFolder: string;
 
   test.beforeAll(async () => {
     test.setTimeout(120_000);
     allowing = await startSecondServer(allowingPort, { SUBAPP_DEV_OVERRIDES: 'on' });
-    copy = await serveFolder(changedCopy());
+    copyFolder = changedCopy();
+    copy = await serveFolder(copyFolder);
   });
   test.afterAll(async () => {
     await allowing?.stop();
     await copy?.close();
+    if (copyFolder) rmSync(copyFolder, { recursive: true, force: true });
   });
 
   test('allowed by the server: the changed copy runs with the Dev badge, survives a reload of a sub-page, and turns off', async ({ page }) => {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiPaths, codes, type SubAppDevOverridePolicy } from '@campus/contracts';
 import { loadConfig } from '../src/config.ts';
+import { signedInPreloadScriptSource as inlineScript } from '../src/http/security-headers.ts';
 import { call, signIn, startServer, type TestServer } from './helpers.ts';
 
 /** The page's policy as directive → sources. */
@@ -27,7 +28,7 @@ describe('SUBAPP_DEV_OVERRIDES: a developer loading one sub-app from his dev ser
     // a browser that says it is a developer's gets nothing more
     for (const cookie of [undefined, 'campus-dev-override=1']) {
       const policy = await policyOf(server, '/', cookie);
-      expect(policy.get('script-src')).toEqual(["'self'", "'unsafe-eval'"]);
+      expect(policy.get('script-src')).toEqual(["'self'", "'unsafe-eval'", inlineScript]);
       expect(policy.get('connect-src')?.join(' ')).not.toMatch(/localhost:\*|ws:/);
     }
   });
@@ -39,11 +40,11 @@ describe('SUBAPP_DEV_OVERRIDES: a developer loading one sub-app from his dev ser
     expect(reply.body.data.origins).toEqual(['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*']);
     // everyone else's pages keep the strict policy
     for (const cookie of [undefined, 'campus-dev-override=0', 'other=campus-dev-override=1']) {
-      expect((await policyOf(server, '/', cookie)).get('script-src'), cookie).toEqual(["'self'", "'unsafe-eval'"]);
+      expect((await policyOf(server, '/', cookie)).get('script-src'), cookie).toEqual(["'self'", "'unsafe-eval'", inlineScript]);
     }
     for (const path of ['/', '/qy/operate-log', apiPaths.languages]) {
       const policy = await policyOf(server, path, 'campus.x=1; campus-dev-override=1');
-      expect(policy.get('script-src')).toEqual(["'self'", "'unsafe-eval'", 'http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*']);
+      expect(policy.get('script-src')).toEqual(["'self'", "'unsafe-eval'", inlineScript, 'http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*']);
       expect(policy.get('connect-src')).toEqual(expect.arrayContaining(['http://localhost:*', 'ws://localhost:*', 'ws://127.0.0.1:*', 'ws://[::1]:*']));
       expect(policy.get('style-src')).toContain('http://127.0.0.1:*');
       expect(policy.get('default-src')).toEqual(["'self'"]);
@@ -56,7 +57,7 @@ describe('SUBAPP_DEV_OVERRIDES: a developer loading one sub-app from his dev ser
     const reply = await call<SubAppDevOverridePolicy>(server, 'GET', apiPaths.subAppDevOverrides, undefined, { token });
     expect(reply.body.data.origins).toEqual(['http://localhost:5173', 'https://dev.example.com:*']);
     const policy = await policyOf(server, '/', 'campus-dev-override=1');
-    expect(policy.get('script-src')).toEqual(["'self'", "'unsafe-eval'", 'http://localhost:5173', 'https://dev.example.com:*']);
+    expect(policy.get('script-src')).toEqual(["'self'", "'unsafe-eval'", inlineScript, 'http://localhost:5173', 'https://dev.example.com:*']);
     expect(policy.get('connect-src')).toEqual(expect.arrayContaining(['ws://localhost:5173', 'wss://dev.example.com:*']));
     expect(policy.get('script-src')).not.toContain('http://127.0.0.1:*');
   });

@@ -214,6 +214,90 @@ test.describe('page tabs', () => {
     await expect(activeTab(page)).toBeInViewport();
   });
 
+  /** Where a tab stands within the tab strip's visible part. */
+  const wholeInStrip = (page: Page, path: string) =>
+    page.locator('.campus-page-tabs__list').evaluate((strip, key) => {
+      const tab = strip.querySelector(`[data-tab-path="${key}"]`)!.closest('[role="tab"]')!.getBoundingClientRect();
+      const box = strip.getBoundingClientRect();
+      return tab.left >= box.left - 1 && tab.right <= box.right + 1;
+    }, path);
+
+  test('at 1366 px ten tabs overflow: a menu lists the tabs out of view and opens one, by mouse and keyboard (issue 48, item 13)', async ({ page }) => {
+    await page.setViewportSize({ width: 1366, height: 800 });
+    await signIn(page, demo.sysadmin);
+    await switchLanguage(page, 'en-US');
+    const ten = twelvePages.slice(2);
+    for (const path of ten) {
+      await page.goto(path);
+      await expect(activeTab(page)).toHaveAttribute('data-tab-path', path);
+    }
+    await expect(pageTabs(page)).toHaveCount(10);
+    expect(await wholeInStrip(page, ten[0]!)).toBe(false);
+    const firstTitle = (await pageTabs(page).first().textContent())!;
+
+    // by keyboard: Tab reaches the list's button, Enter opens it on its first entry, Enter opens that tab
+    const more = page.getByRole('button', { name: /^\d+ more tabs? out of view$/ });
+    await expect(more).toBeVisible();
+    await more.focus();
+    await page.keyboard.press('Enter');
+    const list = page.getByRole('menu');
+    await expect(list.getByRole('menuitem').first()).toHaveText(firstTitle);
+    await expect(list.getByRole('menuitem', { name: 'Shifts' })).toHaveCount(0);
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(new RegExp(`${ten[0]}$`));
+    await expect(activeTab(page)).toHaveAttribute('data-tab-path', ten[0]!);
+    await expect(page.getByRole('tab', { selected: true })).toBeFocused();
+    await expect.poll(() => wholeInStrip(page, ten[0]!)).toBe(true);
+
+    // by mouse: the last tab is now out of view and listed
+    await expect.poll(() => wholeInStrip(page, ten[9]!)).toBe(false);
+    await more.click();
+    await page.getByRole('menu').getByRole('menuitem', { name: 'Shifts' }).click();
+    await expect(page).toHaveURL(/\/kq\/shift$/);
+    await expect.poll(() => wholeInStrip(page, ten[9]!)).toBe(true);
+  });
+
+  test('a tab’s context menu closes others, those to its right or all, by right click and by Shift+F10 (issue 48, item 13)', async ({ page }) => {
+    await page.setViewportSize({ width: 1366, height: 800 });
+    await signIn(page, demo.sysadmin);
+    await switchLanguage(page, 'zh-MO');
+    for (const path of ['/qy/department', '/qy/employee', '/qy/calendar', '/mj/door']) {
+      await page.goto(path);
+      await expect(activeTab(page)).toHaveAttribute('data-tab-path', path);
+    }
+    await expect(pageTabs(page)).toHaveCount(5);
+
+    // a right click on the second tab, in the shown language: close the tabs to its right (the active one with them)
+    await pageTabs(page).nth(1).click({ button: 'right' });
+    const menu = page.getByRole('menu');
+    await expect(menu.getByRole('menuitem')).toHaveText(['關閉', '關閉其他分頁', '關閉右側分頁', '關閉全部分頁']);
+    await menu.getByRole('menuitem', { name: '關閉右側分頁' }).click();
+    await expect(pageTabs(page)).toHaveCount(2);
+    await expect(page).toHaveURL(/\/qy\/department$/);
+
+    // by keyboard on the focused tab: Shift+F10, arrows to "close others", Enter; Escape closes the menu where it was
+    await switchLanguage(page, 'en-US');
+    await page.getByRole('tab', { selected: true }).focus();
+    await page.keyboard.press('Shift+F10');
+    await expect(page.getByRole('menu')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('menu')).toBeHidden();
+    await expect(page.getByRole('tab', { selected: true })).toBeFocused();
+    await page.keyboard.press('Shift+F10');
+    await expect(page.getByRole('menuitem', { name: 'Close', exact: true })).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await expect(page.getByRole('menuitem', { name: 'Close other tabs' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(pageTabs(page)).toHaveText(['Departments']);
+    await expect(page.getByRole('tab', { selected: true })).toBeFocused();
+
+    // close all: /home decides on the default page, as after closing the last tab
+    await pageTabs(page).first().click({ button: 'right' });
+    await page.getByRole('menuitem', { name: 'Close all tabs' }).click();
+    await expect(page).toHaveURL(/\/qy\/homePage$/);
+    await expect(pageTabs(page)).toHaveText(['Home']);
+  });
+
   test('opening twelve pages keeps the ten newest, and they survive a reload', async ({ page }) => {
     await signIn(page, demo.sysadmin);
     for (const path of twelvePages) {

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { i18n } from '../../lib/i18n.ts';
@@ -54,14 +54,18 @@ describe('PageTabs', () => {
     };
     // what the browser's observer would report of the active tab within the tab strip, once laid out
     let visibleShare = 1;
+    // the observer that reveals the active tab (threshold 1); the one listing the tabs out of view watches every tab
     const observed: Element[] = [];
     vi.stubGlobal(
       'IntersectionObserver',
       class {
-        constructor(private readonly report: (entries: { intersectionRatio: number }[]) => void) {}
+        constructor(
+          private readonly report: (entries: { target: Element; intersectionRatio: number }[]) => void,
+          private readonly options: { threshold: number | number[] },
+        ) {}
         observe(target: Element) {
-          observed.push(target);
-          queueMicrotask(() => this.report([{ intersectionRatio: visibleShare }]));
+          if (this.options.threshold === 1) observed.push(target);
+          queueMicrotask(() => this.report([{ target, intersectionRatio: visibleShare }]));
         }
         disconnect() {}
       },
@@ -98,5 +102,65 @@ describe('PageTabs', () => {
     fireEvent.keyDown(screen.getAllByRole('tab')[1]!, { key: 'Delete' });
     expect(screen.getByTestId('where')).toHaveTextContent('/qy/c');
     expect(useTabStore.getState().tabs.map((tab) => tab.key)).toEqual(['/qy/a', '/qy/c']);
+  });
+
+  it('a right click opens the tab’s context menu; Close other tabs keeps that tab and opens it', async () => {
+    show(tabsOf(paths, '/qy/c'), '/qy/c');
+    fireEvent.contextMenu(screen.getAllByRole('tab')[0]!);
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Close', 'Close other tabs', 'Close tabs to the right', 'Close all tabs']);
+    await userEvent.click(within(menu).getByRole('menuitem', { name: 'Close other tabs' }));
+    expect(useTabStore.getState().tabs.map((tab) => tab.key)).toEqual(['/qy/a']);
+    expect(screen.getByTestId('where')).toHaveTextContent('/qy/a');
+  });
+
+  it('Shift+F10 and the context-menu key open it on the focused tab; the last tab cannot close tabs to its right', async () => {
+    show(tabsOf(paths, '/qy/c'), '/qy/c');
+    fireEvent.keyDown(screen.getAllByRole('tab')[2]!, { key: 'F10', shiftKey: true });
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getByRole('menuitem', { name: 'Close tabs to the right' })).toHaveAttribute('aria-disabled', 'true');
+    await userEvent.click(within(menu).getByRole('menuitem', { name: 'Close all tabs' }));
+    expect(useTabStore.getState().tabs).toEqual([]);
+    expect(screen.getByTestId('where')).toHaveTextContent('/home');
+  });
+
+  it('the context-menu key on a tab left of the active one closes the tabs to its right', async () => {
+    show(tabsOf(paths, '/qy/c'), '/qy/c');
+    fireEvent.keyDown(screen.getAllByRole('tab')[0]!, { key: 'ContextMenu' });
+    await userEvent.click(within(await screen.findByRole('menu')).getByRole('menuitem', { name: 'Close tabs to the right' }));
+    expect(useTabStore.getState().tabs.map((tab) => tab.key)).toEqual(['/qy/a']);
+    expect(screen.getByTestId('where')).toHaveTextContent('/qy/a');
+  });
+
+  it('lists the tabs out of view in a menu after the strip; choosing one opens it', async () => {
+    // the browser's observer: /qy/a is scrolled out of the strip, the others are in view
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        constructor(private readonly report: (entries: { target: Element; intersectionRatio: number }[]) => void) {}
+        observe(target: Element) {
+          const out = target.querySelector('[data-tab-path]')?.getAttribute('data-tab-path') === '/qy/a';
+          queueMicrotask(() => this.report([{ target, intersectionRatio: out ? 0.3 : 1 }]));
+        }
+        disconnect() {}
+      },
+    );
+    try {
+      show(tabsOf(paths, '/qy/c'), '/qy/c');
+      const more = await screen.findByRole('button', { name: '1 more tab out of view' });
+      await userEvent.click(more);
+      const menu = await screen.findByRole('menu');
+      expect(within(menu).getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Monitoring']);
+      await userEvent.click(within(menu).getByRole('menuitem'));
+      expect(screen.getByTestId('where')).toHaveTextContent('/qy/a');
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('keeps the out-of-view button’s place, hidden, while every tab is in view', () => {
+    show(tabsOf(paths, '/qy/c'), '/qy/c');
+    expect(screen.queryByRole('button', { name: /out of view/ })).toBeNull();
+    expect(document.querySelector('.campus-page-tabs__more')).toHaveStyle({ visibility: 'hidden' });
   });
 });

@@ -3,7 +3,7 @@ import type { MenuData } from '@campus/contracts';
 import * as storage from '../../lib/storage.ts';
 import { i18n } from '../../lib/i18n.ts';
 import { applyMenus, menuTitleKey } from '../../lib/menus.ts';
-import { closeTab, emptyTabs, openTab, restoreTabs, retainPermitted, tabActions, useTabStore, type TabState } from './tab-store.ts';
+import { closeTab, closeTabsBeside, emptyTabs, openTab, restoreTabs, retainPermitted, tabActions, useTabStore, type TabState } from './tab-store.ts';
 
 const page = (n: number) => ({ path: `/qy/page-${n}`, titleKey: `menu:page-${n}` });
 const openMany = (count: number, state: TabState = emptyTabs) => {
@@ -46,6 +46,37 @@ describe('opening tabs', () => {
     state = openTab(state, page(4), limit);
     expect(state.tabs.map((tab) => tab.key)).toEqual(['/qy/page-2', '/qy/page-3', '/qy/page-4']);
     expect(state.activeKey).toBe('/qy/page-4');
+  });
+});
+
+describe('closing tabs from a tab\'s context menu', () => {
+  const keys = (state: TabState) => state.tabs.map((tab) => tab.key);
+
+  it('close others keeps only that tab, makes it active and goes there', () => {
+    const result = closeTabsBeside(openMany(4), '/qy/page-2', 'others');
+    expect(keys(result.state)).toEqual(['/qy/page-2']);
+    expect(result.state.activeKey).toBe('/qy/page-2');
+    expect(result.navigateTo).toBe('/qy/page-2');
+  });
+
+  it('close to the right keeps the tabs up to that one; an active tab among them stays active', () => {
+    const state = openTab(openMany(4), page(1));
+    const result = closeTabsBeside(state, '/qy/page-2', 'right');
+    expect(keys(result.state)).toEqual(['/qy/page-1', '/qy/page-2']);
+    expect(result.state.activeKey).toBe('/qy/page-1');
+    expect(result.navigateTo).toBeNull();
+  });
+
+  it('close to the right of a tab left of the active one activates that tab', () => {
+    const result = closeTabsBeside(openMany(4), '/qy/page-2', 'right');
+    expect(keys(result.state)).toEqual(['/qy/page-1', '/qy/page-2']);
+    expect(result.navigateTo).toBe('/qy/page-2');
+  });
+
+  it('close all leaves none and returns to /home; an unknown tab changes nothing', () => {
+    expect(closeTabsBeside(openMany(3), '/qy/page-3', 'all')).toEqual({ state: emptyTabs, navigateTo: '/home' });
+    const state = openMany(2);
+    expect(closeTabsBeside(state, '/qy/none', 'all')).toEqual({ state, navigateTo: null });
   });
 });
 

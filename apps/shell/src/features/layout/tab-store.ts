@@ -55,6 +55,23 @@ export function closeTab(state: TabState, key: string): { state: TabState; navig
   return { state: { tabs, activeKey: neighbour.key }, navigateTo: neighbour.path };
 }
 
+/** What a tab's context menu closes, beside the tab it was opened on. */
+export type TabsToClose = 'others' | 'right' | 'all';
+
+/**
+ * Closes the other tabs, the tabs right of `key`, or all of them (a tab's context menu). When the active tab
+ * goes, the tab of `key` becomes active; when none is left the user goes to /home, as after closing the last.
+ */
+export function closeTabsBeside(state: TabState, key: string, which: TabsToClose): { state: TabState; navigateTo: string | null } {
+  const index = state.tabs.findIndex((tab) => tab.key === key);
+  if (index < 0) return { state, navigateTo: null };
+  const tabs = which === 'all' ? [] : which === 'others' ? [state.tabs[index]!] : state.tabs.slice(0, index + 1);
+  if (tabs.length === 0) return { state: emptyTabs, navigateTo: homePath };
+  if (tabs.some((tab) => tab.key === state.activeKey)) return { state: { tabs, activeKey: state.activeKey }, navigateTo: null };
+  const kept = state.tabs[index]!;
+  return { state: { tabs, activeKey: kept.key }, navigateTo: kept.path };
+}
+
 /** After a reload or a menu change: keeps only the tabs whose page the user may still open. */
 export function retainPermitted(state: TabState, isPermitted: (path: string) => boolean): TabState {
   const tabs = state.tabs.filter((tab) => isPermitted(tab.path));
@@ -94,6 +111,12 @@ export const tabActions = {
   /** Returns where to navigate, or null. */
   close(key: string): string | null {
     const result = closeTab(useTabStore.getState(), key);
+    useTabStore.setState(result.state, true);
+    return result.navigateTo;
+  },
+  /** A context menu's closing of several tabs; returns where to navigate, or null. */
+  closeBeside(key: string, which: TabsToClose): string | null {
+    const result = closeTabsBeside(useTabStore.getState(), key, which);
     useTabStore.setState(result.state, true);
     return result.navigateTo;
   },

@@ -70,6 +70,41 @@ test.describe('change password', () => {
 });
 
 test.describe('forced password change', () => {
+  test('the forced change stands alone: no error message, and the page behind waits instead of failing (issue 48, item 14)', async ({ page }) => {
+    // the calls the server refuses until the password is changed (code 191): the sub-app's figures, the version report
+    const refused: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() === 403) refused.push(new URL(response.url()).pathname);
+    });
+    // every message that pops up (antd's message, gone after 3 s), recorded as it comes
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { campusMessages: string[] }).campusMessages = seen;
+      new MutationObserver((changes) => {
+        for (const change of changes)
+          for (const node of Array.from(change.addedNodes)) {
+            if (!(node instanceof HTMLElement)) continue;
+            const notices = node.matches('.ant-message-notice') ? [node] : Array.from(node.querySelectorAll('.ant-message-notice'));
+            for (const notice of notices) seen.push(notice.textContent ?? '');
+          }
+      }).observe(document, { childList: true, subtree: true });
+    });
+    const figuresRefused = page.waitForResponse((response) => response.url().includes('/qy/api/Home/GetFigures') && response.status() === 403);
+    await signIn(page, demo.expired);
+    const dialog = page.getByRole('dialog', { name: /^(Change Password|修改密码)$/ });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByText(/2026年1月1日|January 1, 2026/)).toBeVisible();
+    await figuresRefused;
+    // what the refused calls would have shown had they failed: a red message (antd's, 3 s) and the page's failed state
+    await page.waitForTimeout(1000);
+    expect(refused).toContain('/qy/api/Home/GetFigures');
+    expect(await page.evaluate(() => (window as unknown as { campusMessages: string[] }).campusMessages)).toEqual([]);
+    await expect(page.locator('#campus-main').getByText(/^(数据加载失败。|The figures could not be loaded\.)$/)).toHaveCount(0);
+    await expect(page.locator('#campus-main [role="alert"]')).toHaveCount(0);
+    // the dialog alone: its notice says what to do, and there is one dialog
+    await expect(page.getByRole('dialog')).toHaveCount(1);
+  });
+
   test('expired must change the password before going on, and can only change it or quit', async ({ page }) => {
     const changed = 'Renewed#2026';
     await signIn(page, demo.expired);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { apiGet, apiPost, apiPostForm, apiPostRaw, fetchTransport, http, type HttpCall, plainGet, registerCurrentPath, registerNavigate, registerNotifier, RequestError, resetRequestState } from './request.ts';
+import { apiGet, apiGetCounted, apiPost, apiPostForm, apiPostRaw, fetchTransport, http, type HttpCall, plainGet, registerCurrentPath, registerNavigate, registerNotifier, registerPasswordChangeRequired, RequestError, resetRequestState } from './request.ts';
 import * as storage from './storage.ts';
 import { applyLanguage, i18n } from './i18n.ts';
 
@@ -225,12 +225,29 @@ describe('HTTP errors', () => {
     expect(navigate).not.toHaveBeenCalled();
   });
 
-  it('403 with an envelope shows the server\'s reason (a rule of the server: change the password first, no licence)', async () => {
+  it('403 with an envelope shows the server\'s reason (a rule of the server: no valid licence)', async () => {
     signIn();
-    answer({ code: 191, msg: 'Your password must be changed before you can go on', data: null }, 403);
-    await expect(apiGet('/a')).rejects.toMatchObject({ status: 403, code: 191 });
-    expect(notify).toHaveBeenCalledWith('Your password must be changed before you can go on');
+    answer({ code: 192, msg: 'No valid licence', data: null }, 403);
+    await expect(apiGet('/a')).rejects.toMatchObject({ status: 403, code: 192 });
+    expect(notify).toHaveBeenCalledWith('No valid licence');
     expect(storage.accessToken.get()).toBe('tok-1');
+  });
+
+  it('a call refused for the forced password change (191) waits for the change: no message, no failure, the dialog is asked for', async () => {
+    signIn();
+    const required = vi.fn<(reason: string) => void>();
+    registerPasswordChangeRequired(required);
+    answer({ code: 191, msg: 'Your password must be changed before you can go on', data: null }, 403);
+    const settled = vi.fn();
+    for (const call of [apiGet('/a'), apiPostRaw('/b'), apiGetCounted('/c')]) void call.then(settled, settled);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(settled).not.toHaveBeenCalled();
+    expect(notify).not.toHaveBeenCalled();
+    expect(required).toHaveBeenCalledTimes(3);
+    expect(required).toHaveBeenCalledWith('Your password must be changed before you can go on');
+    expect(storage.accessToken.get()).toBe('tok-1');
+    expect(navigate).not.toHaveBeenCalled();
+    registerPasswordChangeRequired(() => {});
   });
 
   it('403 to a raw call resolves with the envelope and shows nothing: the caller decides', async () => {

@@ -79,6 +79,7 @@ let navigateImpl: Navigate = (to) => {
 };
 let notifierImpl: Notifier = { error: () => {} };
 let currentPathImpl = (): string => window.location.pathname;
+let passwordChangeRequiredImpl: (reason: string) => void = () => {};
 
 export function registerNavigate(fn: Navigate): void {
   navigateImpl = fn;
@@ -89,6 +90,13 @@ export function registerNotifier(notifier: Notifier): void {
 /** Shows an error through the registered notifier (pages use it for their own texts). */
 export function notifyError(text: string): void {
   notifierImpl.error(text);
+}
+/**
+ * Told when the server refuses a call because this session must change its password first (code 191): the
+ * account feature makes sure the forced Change Password dialog is open. `reason` is the server's text.
+ */
+export function registerPasswordChangeRequired(fn: (reason: string) => void): void {
+  passwordChangeRequiredImpl = fn;
 }
 export function registerCurrentPath(fn: () => string): void {
   currentPathImpl = fn;
@@ -208,8 +216,25 @@ class HttpFailure {
   ) {}
 }
 
+/**
+ * What a call refused for the forced password change answers its caller: nothing, ever. The session is waiting for
+ * the change (spec §4), which the forced dialog asks for and which ends the session (as Quit does), so the page
+ * behind the dialog keeps waiting instead of showing a failure nobody can mend there. Issue 48, item 14.
+ */
+function waitForThePasswordChange(): Promise<never> {
+  return new Promise<never>(() => {});
+}
+
+function isPasswordChangeRefusal(failure: HttpFailure): boolean {
+  return failure.status === 403 && isEnvelope(failure.data) && failure.data.code === codes.passwordChangeRequired;
+}
+
 function onHttpError(failure: HttpFailure, options: RequestOptions): unknown {
   const { status, data } = failure;
+  if (isPasswordChangeRefusal(failure)) {
+    passwordChangeRequiredImpl(isEnvelope(data) ? data.msg : '');
+    return waitForThePasswordChange();
+  }
   if (status === 401 && (options.useMasterToken || options.cardManager)) {
     // the master-card token expired or was never there: the card screens send the operator to swipe the
     // mother card again
@@ -217,7 +242,7 @@ function onHttpError(failure: HttpFailure, options: RequestOptions): unknown {
   } else if (status === 401) {
     handleUnauthorised();
   } else if (status === 403) {
-    // a refusal of the server's rules (password change first, no valid licence) says why; raw callers decide themselves
+    // a refusal of the server's rules (no valid licence) says why; raw callers decide themselves
     if (options.raw && isEnvelope(data)) return data;
     if (!options.quiet) notifierImpl.error(isEnvelope(data) && data.msg ? data.msg : i18n.t('request.noPermission'));
   } else if (status === 429 && isEnvelope(data) && data.msg) {

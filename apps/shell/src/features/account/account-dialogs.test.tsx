@@ -96,6 +96,36 @@ describe('AccountDialogs: the forced-change check after sign-in (reading A)', ()
     expect(urls.filter((url) => url === apiPaths.userDetail)).toHaveLength(1);
   });
 
+  it('a call the server refuses for the forced change (191) opens the forced dialog without a message; the user info then names the expiry', async () => {
+    const messages: string[] = [];
+    registerNotifier({ error: (text) => messages.push(text) });
+    user = { oprtPwdEditReason: 2, lockingTime };
+    const server = fakeServer();
+    let releaseUser: () => void = () => {};
+    const userHeld = new Promise<void>((resolve) => (releaseUser = resolve));
+    http.transport = async (call) => {
+      if (call.url === '/qy/api/Home/GetFigures') return { data: { code: 191, msg: 'Your password must be changed before you can go on', data: null }, status: 403 };
+      // the user info comes after the page's own call was refused
+      if (call.url === apiPaths.userDetail) await userHeld;
+      return server(call);
+    };
+    renderDialogs();
+    const page = apiGet('/qy/api/Home/GetFigures');
+    let settled = false;
+    void page.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    await waitFor(() => expect(dialogTitle()).not.toBeNull());
+    expect(hasText('Your password must be changed before you can go on')).toBe(true);
+    expect(useChangePasswordDialog.getState().open?.forced).toBe(true);
+    expect(hasText('Cancel')).toBe(false);
+    releaseUser();
+    await waitFor(() => expect(hasText('Your password expired on January 1, 2026 at 12:00 UTC+8: please change it before you continue')).toBe(true));
+    expect(messages).toEqual([]);
+    expect(settled).toBe(false);
+  });
+
   it('reason 3: forced, with the administrator reset notice', async () => {
     user = { oprtPwdEditReason: 3 };
     renderDialogs();

@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { useUserDetail } from '../../lib/user-detail.ts';
 import * as storage from '../../lib/storage.ts';
+import { registerPasswordChangeRequired } from '../../lib/request.ts';
 import { closeChangePassword, openChangePassword, useChangePasswordDialog } from './change-password-state.ts';
 import { useOpenedOnce } from '../../lib/use-opened-once.ts';
 import { decideForcedChange, noticeText, type ForcedChangeDecision } from './forced-change.ts';
@@ -30,6 +31,15 @@ export default function AccountDialogs() {
   const user = useUserDetail();
   /** What the check decided, while its dialog is open: a language switch relabels the notice. */
   const decided = useRef<ForcedChangeDecision | null>(null);
+
+  // the server refused a call until the password is changed: the forced dialog says what to do (with the server's
+  // reason until the user info names the expiry), whatever the shell decided so far
+  useEffect(() => {
+    registerPasswordChangeRequired((reason) => {
+      if (!useChangePasswordDialog.getState().open?.forced) openChangePassword({ forced: true, notice: reason || null });
+    });
+    return () => registerPasswordChangeRequired(() => {});
+  }, []);
 
   useEffect(() => {
     if (!user.data) return;

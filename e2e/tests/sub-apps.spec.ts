@@ -203,6 +203,44 @@ test.describe('sub-applications', () => {
     await expect(status).toHaveCount(0);
   });
 
+  test('the sub-app area does not shift when the app mounts after its loading note (issue 48, item 9)', async ({ page }) => {
+    await page.setViewportSize({ width: 1350, height: 940 });
+    // every layout shift the page makes, with the elements it moved (the number itself is in npm run bench)
+    await page.addInitScript(() => {
+      const moved: string[] = [];
+      (window as unknown as { campusShifts: string[] }).campusShifts = moved;
+      const name = (node: Node | null) => (node instanceof Element ? `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}${node.closest('.campus-subapp-area') ? ' (sub-app area)' : ''}` : String(node));
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as unknown as { hadRecentInput: boolean; sources?: { node: Node | null }[] }[]) {
+          if (!entry.hadRecentInput) for (const source of entry.sources ?? []) moved.push(name(source.node));
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/subapps/kq/kq-fixture.js', async (route) => {
+      await held;
+      await route.continue().catch(() => undefined);
+    });
+    await signInEnglish(page, demo.staff);
+    await page.goto('/kq/shift');
+    await expect(page.getByRole('status').filter({ hasText: 'Loading Attendance…' })).toBeVisible();
+    release();
+    await expect(kqFixture(page)).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: 'Loading Attendance…' })).toHaveCount(0);
+    // a shift is reported once the frame after it has been drawn
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    const shifts = await page.evaluate(() => (window as unknown as { campusShifts: string[] }).campusShifts);
+    expect(shifts.filter((shift) => shift.includes('sub-app area'))).toEqual([]);
+
+    // and a reload of a sub-app's page, as a returning user opens the layout
+    await page.unroute('**/subapps/kq/kq-fixture.js');
+    await page.reload();
+    await expect(kqFixture(page)).toBeVisible();
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    expect((await page.evaluate(() => (window as unknown as { campusShifts: string[] }).campusShifts)).filter((shift) => shift.includes('sub-app area'))).toEqual([]);
+  });
+
   test('a sub-app whose script the content policy refuses says so, not what the loader saw', async ({ page }) => {
     // an entry page that loads its script from an address this installation does not allow
     await page.route('**/subapps/kq/', (route) =>

@@ -66,6 +66,7 @@ export function SubAppViewport({ onRetryRegistry }: { onRetryRegistry: () => voi
   const reload = () => window.location.reload();
 
   let status = null;
+  let loading = false;
   if (wantsSubApp && registryFailed) {
     status = <Failure system={system} failure="registry" onRetry={onRetryRegistry} />;
   } else if (wantsSubApp && apps && !app) {
@@ -73,6 +74,7 @@ export function SubAppViewport({ onRetryRegistry }: { onRetryRegistry: () => voi
   } else if (wantsSubApp && phase?.phase === 'failed') {
     status = <Failure system={system} failure={phase.failure} detail={phase.detail} params={phase.params} onRetry={reload} />;
   } else if (wantsSubApp && phase?.phase !== 'mounted') {
+    loading = true;
     status = (
       <div className="campus-subapp-status campus-subapp-status--loading" role="status">
         <LoadingSpinner />
@@ -82,10 +84,13 @@ export function SubAppViewport({ onRetryRegistry }: { onRetryRegistry: () => voi
   }
 
   const showContainer = Boolean(app) && phase?.phase !== 'failed';
+  // the loading note lies over the container's place instead of above it: when the app has mounted and the note
+  // goes, the app does not move up (it did by the note's 240 px, the layout's one layout shift: issue 48, item 9)
+  const area = showContainer || loading ? 'campus-subapp-area campus-subapp-area--in-use' : 'campus-subapp-area';
   return (
-    <>
+    <div className={area}>
       {status}
       <div id={subAppContainerId} className="campus-subapp-viewport" hidden={!showContainer} />
-    </>
+    </div>
   );
 }

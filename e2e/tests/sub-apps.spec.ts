@@ -209,7 +209,9 @@ test.describe('sub-applications', () => {
     await page.addInitScript(() => {
       const moved: string[] = [];
       (window as unknown as { campusShifts: string[] }).campusShifts = moved;
-      const name = (node: Node | null) => (node instanceof Element ? `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}${node.closest('.campus-subapp-area') ? ' (sub-app area)' : ''}` : String(node));
+      // the sub-app area: the container, what is in it, and what holds it inside the content's box
+      const inArea = (element: Element) => element.closest('#subapp-viewport') !== null || (element.querySelector('#subapp-viewport') !== null && element.closest('.campus-layout__main') !== null);
+      const name = (node: Node | null) => (node instanceof Element ? `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}${inArea(node) ? ' (sub-app area)' : ''}` : String(node));
       new PerformanceObserver((list) => {
         for (const entry of list.getEntries() as unknown as { hadRecentInput: boolean; sources?: { node: Node | null }[] }[]) {
           if (!entry.hadRecentInput) for (const source of entry.sources ?? []) moved.push(name(source.node));

@@ -7,6 +7,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFi
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { buildVersion, releaseLine } from './release/build-version.mjs';
 import { bundleServer, shippedPackages } from './release/bundle.mjs';
 import { writeArchiveSum, writeSha256Sums } from './release/checksums.mjs';
 import { addNodeRuntime, nodeVersion, platforms } from './release/node-runtime.mjs';
@@ -15,14 +16,6 @@ import { addNativeAddons, copyRuntimePackages } from './release/runtime-deps.mjs
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cacheDir = path.join(root, '.cache', 'release');
-
-/** The one version of the product (About System, `campus version`): shellVersion in packages/contracts. */
-export function shellVersion() {
-  const source = readFileSync(path.join(root, 'packages/contracts/src/shell-constants.ts'), 'utf8');
-  const match = /export const shellVersion = '([^']+)'/.exec(source);
-  if (!match) throw new Error('shellVersion not found in packages/contracts/src/shell-constants.ts');
-  return match[1];
-}
 
 function fail(message) {
   console.error(`release: ${message}`);
@@ -53,6 +46,14 @@ function writeExecutable(file, text) {
   chmodSync(file, 0o755);
 }
 
+/**
+ * The archive's CHANGELOG.md: what is not released yet ("## Unreleased") is headed with this build's version, so the
+ * section an operator reads is the build they install; released sections stay as they are.
+ */
+export function releaseChangelog(text, version) {
+  return text.replace(/^## Unreleased$/m, `## ${version}`);
+}
+
 async function makeRelease(platform, version, outDir) {
   const name = `campus-shell-${version}`;
   const staging = path.join(root, '.tmp', 'release', platform);
@@ -62,7 +63,7 @@ async function makeRelease(platform, version, outDir) {
   console.log(`\n== ${name} (${platform}, Node ${nodeVersion})`);
 
   addNodeRuntime(cacheDir, platform, dir);
-  const bundle = await bundleServer(root, dir);
+  const bundle = await bundleServer(root, dir, { version });
   console.log(`Bundled: ${bundle.names.map((entry) => `apps/server/dist/${entry}.mjs`).join(', ')}`);
   const shippedDirs = [...copyRuntimePackages(root, dir, shippedPackages), ...addNativeAddons(root, dir, platform, cacheDir)];
   // the bundles are ES modules whatever a parent package.json says
@@ -77,7 +78,7 @@ async function makeRelease(platform, version, outDir) {
   copy('dist/subapp-sdk', path.join(dir, 'dist/subapp-sdk'));
   copy('docs', path.join(dir, 'docs'));
   copy('README.md', path.join(dir, 'README.md'));
-  copy('CHANGELOG.md', path.join(dir, 'CHANGELOG.md'));
+  writeFileSync(path.join(dir, 'CHANGELOG.md'), releaseChangelog(readFileSync(path.join(root, 'CHANGELOG.md'), 'utf8'), version));
   copy('apps/server/CONFIG.md', path.join(dir, 'apps/server/CONFIG.md'));
   // the image code's spoken characters (modules/auth/captcha-audio.ts reads them from here)
   copy('apps/server/captcha-voices', path.join(dir, 'apps/server/captcha-voices'));
@@ -126,9 +127,12 @@ async function main() {
   const wanted = options.platform.split(',').map((value) => value.trim()).filter(Boolean);
   for (const platform of wanted) if (!platforms.includes(platform)) fail(`unknown platform "${platform}" (known: ${platforms.join(', ')})`);
   if (wanted.length === 0) fail('--platform names no platform');
-  const version = shellVersion();
+  const line = releaseLine(root);
+  const version = buildVersion(root);
   // a release says what it changed: the deployment team reads it before they upgrade
-  if (!readFileSync(path.join(root, 'CHANGELOG.md'), 'utf8').includes(`\n## ${version}\n`)) fail(`CHANGELOG.md has no section "## ${version}": say what this release changes first`);
+  if (!readFileSync(path.join(root, 'CHANGELOG.md'), 'utf8').includes(`\n## ${line}\n`)) fail(`CHANGELOG.md has no section "## ${line}": say what this release changes first`);
+  if (version.includes('.dirty') || version.endsWith('+nogit')) console.warn(`release: building ${version}: ${version.endsWith('+nogit') ? 'not from a git checkout' : 'the tree has changes that are not committed'}, so this build names no clean commit`);
+  console.log(`Version of this build: ${version}`);
   ensureBuilds(options['no-build']);
   for (const platform of wanted) await makeRelease(platform, version, path.resolve(options.out));
 }

@@ -1,6 +1,6 @@
 // The server and its command-line tools compiled to JavaScript with esbuild: apps/server/dist/<name>.mjs inside the
 // release, the same depth as apps/server/src, so config.ts's repoRoot (from import.meta.url) finds apps/shell/dist.
-import { cpSync, mkdirSync, readdirSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 
@@ -22,7 +22,26 @@ export function entryPoints(root) {
   return entries;
 }
 
-export async function bundleServer(root, releaseDir) {
+/**
+ * The build's version in place of the release line wherever the server says its version (`campus version`, About
+ * System's Version Info, backups' manifests, the start-up log): an esbuild plugin that rewrites shellVersion's value
+ * in packages/contracts/src/shell-constants.ts as it is bundled.
+ */
+export function buildVersionPlugin(version) {
+  return {
+    name: 'campus-build-version',
+    setup(pluginBuild) {
+      pluginBuild.onLoad({ filter: /[\\/]packages[\\/]contracts[\\/]src[\\/]shell-constants\.ts$/ }, async (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        const declaration = /export const shellVersion = '[^']+';/;
+        if (!declaration.test(source)) throw new Error(`${args.path}: no "export const shellVersion = '...';" to give the build's version`);
+        return { contents: source.replace(declaration, `export const shellVersion = ${JSON.stringify(version)};`), loader: 'ts' };
+      });
+    },
+  };
+}
+
+export async function bundleServer(root, releaseDir, { version }) {
   const outdir = path.join(releaseDir, 'apps/server/dist');
   mkdirSync(outdir, { recursive: true });
   const entries = entryPoints(root);
@@ -50,6 +69,7 @@ export async function bundleServer(root, releaseDir) {
       ].join(' '),
     },
     legalComments: 'external',
+    plugins: [buildVersionPlugin(version)],
     metafile: true,
     logLevel: 'warning',
   });

@@ -106,6 +106,19 @@ log_dir=/var/log/nginx
 say "checking the release's files (SHA256SUMS)"
 (cd "$here" && sha256sum --quiet -c SHA256SUMS) || fail "some files of the release are damaged or changed"
 
+# A release folder is never replaced by another build: rolling back (ln -sfn releases/<version>) must find the old
+# code there. The same build again (the same SHA256SUMS) is a re-run and copies it afresh.
+if [ "$here" != "$root$release" ] && [ -e "$root$release" ]; then
+  say "comparing with the release already installed in $root$release"
+  if ! cmp -s "$here/SHA256SUMS" "$root$release/SHA256SUMS"; then
+    fail "$root$release holds another build that also calls itself $version (its files differ from this release's).
+    Nothing was changed. Installing over it would leave no old code to roll back to. Install a build with a version of its
+    own (npm run release from a clean commit names each build after its commit), or, if that folder is not in use
+    ($root$opt/current points at $(readlink "$root$opt/current" 2>/dev/null || echo nothing)), move it away first"
+  fi
+  echo "    the same build is installed there: installing it again"
+fi
+
 say "creating the service user $user"
 if ! id "$user" >/dev/null 2>&1; then
   useradd --system --user-group --no-create-home --home-dir "$data_dir" --shell /usr/sbin/nologin "$user"

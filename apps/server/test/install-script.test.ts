@@ -71,8 +71,9 @@ describe('install.sh on a fresh server (issue 48 items 1, 2 and 6)', { timeout: 
   const tlsDir = path.join(target, 'etc/campus/tls');
   let port = 0;
   let first: { status: number | null; stdout: string; stderr: string };
-  const install = (...options: string[]) =>
-    spawnSync(path.join(release, 'install.sh'), ['--root', target, '--no-systemd', '--no-nginx-reload', '--server-name', 'campus.test', '--port', String(port), ...options], { encoding: 'utf8' });
+  const installFrom = (from: string, ...options: string[]) =>
+    spawnSync(path.join(from, 'install.sh'), ['--root', target, '--no-systemd', '--no-nginx-reload', '--server-name', 'campus.test', '--port', String(port), ...options], { encoding: 'utf8' });
+  const install = (...options: string[]) => installFrom(release, ...options);
 
   beforeAll(async () => {
     // the service user runs the release from inside the test's folder, as from /opt
@@ -184,6 +185,30 @@ describe('install.sh on a fresh server (issue 48 items 1, 2 and 6)', { timeout: 
     expect(again.stdout).not.toContain('SELF-SIGNED');
     expect(fs.readFileSync(path.join(target, 'etc/nginx/conf.d/campus-shell.conf'), 'utf8')).toContain(`ssl_certificate ${path.join(tlsDir, 'campus.crt')};`);
     expect(again.stdout).toContain(`kept ${passwordFile} (it exists)`);
+    // the same build over itself is a re-run (issue 48 item 3)
+    expect(again.stdout).toContain('the same build is installed there: installing it again');
+  });
+
+  it('refuses another build of the same version over the installed one, changing nothing (issue 48 item 3)', () => {
+    const installed = path.join(target, 'opt/campus/releases', shellVersion);
+    const other = path.join(work, 'other-build', `campus-shell-${shellVersion}`);
+    makeRelease(other);
+    // another commit's build that calls itself the same: one file differs
+    fs.appendFileSync(path.join(other, 'deploy/campus.env.template'), '\n# a later build\n');
+    (writeSha256Sums as (releaseDir: string) => void)(other);
+    const sumsBefore = fs.readFileSync(path.join(installed, 'SHA256SUMS'), 'utf8');
+    const envBefore = fs.readFileSync(envFile, 'utf8');
+    const currentBefore = fs.readlinkSync(path.join(target, 'opt/campus/current'));
+    const refused = installFrom(other);
+    expect(refused.status, refused.stdout).toBe(1);
+    expect(refused.stderr).toContain(`install.sh: FAILED at: comparing with the release already installed in ${installed}: ${installed} holds another build that also calls itself ${shellVersion}`);
+    expect(refused.stderr).toContain('Nothing was changed.');
+    expect(refused.stdout).not.toContain('==> creating the service user');
+    expect(fs.readFileSync(path.join(installed, 'SHA256SUMS'), 'utf8')).toBe(sumsBefore);
+    expect(fs.readFileSync(path.join(installed, 'deploy/campus.env.template'), 'utf8')).not.toContain('a later build');
+    expect(fs.readdirSync(path.join(target, 'opt/campus/releases'))).toEqual([shellVersion]);
+    expect(fs.readlinkSync(path.join(target, 'opt/campus/current'))).toBe(currentBefore);
+    expect(fs.readFileSync(envFile, 'utf8')).toBe(envBefore);
   });
 
   it('a licence that does not verify stops the installer with its reason and how to go on', () => {

@@ -26,17 +26,21 @@ const versions: VersionEntry[] = [
 const allLicences = Array.from({ length: 40 }, (_, i) => licenceRow(i));
 
 let seen: SeenCall[] = [];
+/** What the server says of its build (CheckVersion): a release names each build after its commit. */
+let serverVersion = `${shellVersion}+20261202.da68028`;
 let isSystemAdmin = true;
 let isInstallationAdmin = true;
 
 const user = () => signedInUser({ isSystemAdmin });
 
 beforeEach(async () => {
+  serverVersion = `${shellVersion}+20261202.da68028`;
   isSystemAdmin = true;
   isInstallationAdmin = true;
   seen = installFakeApi({
     [apiPaths.licencePermission]: () => ({ data: { ...expiredForAdmin, isNormal: true, isSystemAdmin, isViewPermission: isSystemAdmin, isAddTrialPermission: false, isAddOfficialPermission: isSystemAdmin && isInstallationAdmin } }),
     [apiPaths.versionList]: () => ({ data: versions }),
+    [apiPaths.versionCheck]: () => ({ data: { mjSystem: 1, version: serverVersion } }),
     [apiPaths.userDetail]: () => ({ data: user() }),
     [apiPaths.customerInfo]: () => ({ data: { customerNo: '20231', systemCode: 'SYS-7781' } }),
     [apiPaths.licenceSearch]: (call) => {
@@ -69,9 +73,24 @@ const rows = () => Array.from(document.querySelectorAll('[role="tabpanel"][aria-
 const calls = (url: string) => seen.filter((call) => call.url === url);
 
 describe('About System: Version Info', () => {
+  it('shows the version of the installed build, as its server says it (issue 48 item 3)', async () => {
+    renderAbout();
+    const dialog = screen.getByRole('dialog', { name: 'About System' });
+    await waitFor(() => expect(dialog).toHaveTextContent(`Version${shellVersion}+20261202.da68028`));
+  });
+
+  it('shows its own release line when the server is of another one', async () => {
+    serverVersion = '9.9.9.99999999+20301231.abcdef0';
+    renderAbout();
+    const dialog = screen.getByRole('dialog', { name: 'About System' });
+    await waitFor(() => expect(calls(apiPaths.versionCheck)).toHaveLength(1));
+    await waitFor(() => expect(dialog).toHaveTextContent(`Version${shellVersion}`));
+    expect(dialog).not.toHaveTextContent('9.9.9');
+  });
+
   it('lists node, program and version of every reported program, with the total', async () => {
     renderAbout();
-    expect(screen.getByRole('dialog', { name: 'About System' })).toHaveTextContent(shellVersion);
+    await waitFor(() => expect(screen.getByRole('dialog', { name: 'About System' })).toHaveTextContent(shellVersion));
     await waitFor(() => expect(rows()).toHaveLength(3));
     expect(rows()[2]).toHaveTextContent('campus.example');
     expect(rows()[2]).toHaveTextContent('qy');

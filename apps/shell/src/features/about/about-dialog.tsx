@@ -1,6 +1,7 @@
 import { Suspense, type ReactNode } from 'react';
 import { Descriptions, Modal, Spin, Tabs } from 'antd';
-import { shellVersion } from '@campus/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { installedVersion } from '../../lib/installed-version.ts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import * as storage from '../../lib/storage.ts';
 import { closeAbout, setAboutTab, useAboutDialog, type AboutTab } from './about-state.ts';
@@ -21,6 +22,8 @@ export default function AboutDialog({ licencesTab }: AboutDialogProps) {
   const open = useAboutDialog((state) => state.open);
   const tab = useAboutDialog((state) => state.tab);
   const settings = storage.tenantSettings.get();
+  // the build's version as its server says it (installedVersion never fails: it falls back to the release line)
+  const version = useQuery({ queryKey: ['installed-version'], queryFn: installedVersion, staleTime: Infinity, enabled: open });
   return (
     <Modal title={t('about.title')} open={open} width={1200} footer={null} onCancel={closeAbout} destroyOnHidden focusable={{ focusTriggerAfterClose: false }} afterClose={returnFocus}>
       <Descriptions
@@ -28,7 +31,7 @@ export default function AboutDialog({ licencesTab }: AboutDialogProps) {
         size="small"
         items={[
           { key: 'product', label: t('about.product'), children: settings?.systemName || t('app.productName') },
-          { key: 'version', label: t('about.version'), children: shellVersion },
+          { key: 'version', label: t('about.version'), children: version.data ?? <Spin size="small" /> },
         ]}
       />
       <Tabs

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { shellVersion } from '@campus/contracts';
+import { apiPaths, shellVersion } from '@campus/contracts';
 import { parseReportVersionFile, reportVersions, versionAddress } from './report-versions.ts';
 import { http } from '../../lib/request.ts';
 import type { SubAppDefinition } from '../../lib/sub-apps.ts';
@@ -37,7 +37,8 @@ describe('report versions', () => {
     http.transport = async (config) => {
       calls.push({ method: config.method, url: config.url, body: config.data === undefined ? undefined : JSON.parse(String(config.data)) });
       // no device service on this server: its folder is not among those holding a file
-      const data = config.url === '/common-service/api/Version/ReportFolders' ? ['qy', 'kq'] : null;
+      // a release's server names its build (issue 48 item 3): the shell reports that build, not only its release line
+      const data = config.url === '/common-service/api/Version/ReportFolders' ? ['qy', 'kq'] : config.url === apiPaths.versionCheck ? { mjSystem: 1, version: `${shellVersion}+20261202.da68028` } : null;
       return { data: { code: 0, msg: 'ok', data }, status: 200 };
     };
     const apps: SubAppDefinition[] = [
@@ -49,12 +50,13 @@ describe('report versions', () => {
     const versions = await reportVersions(apps, new URL('http://10.0.0.5/qy/homePage'));
     expect(asked.sort()).toEqual(['http://10.0.0.5/subapps/kq/report-version.json', 'http://10.0.0.5/subapps/qy/report-version.json', 'https://door.example.com/build/report-version.json']);
     expect(versions).toEqual([
-      { address: '10.0.0.5:6300', serviceName: 'main-front', version: shellVersion },
+      { address: '10.0.0.5:6300', serviceName: 'main-front', version: `${shellVersion}+20261202.da68028` },
       { address: '10.0.0.5:6300', serviceName: 'subapp-qy', version: '1.2.3' },
       { address: 'door.example.com', serviceName: 'mj-door', version: '5.0.0' },
     ]);
     expect(calls).toEqual([
       { method: 'get', url: '/common-service/api/Version/ReportFolders', body: undefined },
+      { method: 'get', url: apiPaths.versionCheck, body: undefined },
       { method: 'post', url: '/common-service/api/Version/ReportVersion', body: { versions } },
     ]);
     http.transport = transport;

@@ -1,6 +1,7 @@
 import type { ReportVersionFile, VersionEntry } from '@campus/contracts';
-import { apiPaths, defaultServicePort, reportVersionFileName, reportVersionRules, shellServiceName, shellVersion, subAppsPathPrefix } from '@campus/contracts';
+import { apiPaths, defaultServicePort, reportVersionFileName, reportVersionRules, shellServiceName, subAppsPathPrefix } from '@campus/contracts';
 import { apiGetRaw, apiPostRaw } from '../../lib/request.ts';
+import { installedVersion } from '../../lib/installed-version.ts';
 import type { SubAppDefinition } from '../../lib/sub-apps.ts';
 
 // the server's own rules for ReportVersion, so a file it would refuse is left out here
@@ -57,9 +58,9 @@ export async function reportVersions(apps: SubAppDefinition[], location: URL): P
   const elsewhere = apps.filter((app) => app.installed && !app.entry.startsWith(subAppsPathPrefix)).map((app) => new URL(app.entry, location));
   const local = (await localReportFolders()).map((folder) => new URL(`${subAppsPathPrefix}${folder}/`, location));
   const folders = [...local, ...elsewhere];
-  const found = await Promise.all(folders.map(readReportFile));
+  const [found, ownVersion] = await Promise.all([Promise.all(folders.map(readReportFile)), installedVersion()]);
   const versions: VersionEntry[] = [
-    { address: versionAddress(location), serviceName: shellServiceName, version: shellVersion },
+    { address: versionAddress(location), serviceName: shellServiceName, version: ownVersion },
     ...found.filter((entry): entry is VersionEntry => entry !== null),
   ];
   try {

@@ -132,6 +132,14 @@ function stop(running: Running): Promise<void> {
   });
 }
 
+/** The version the running server says it is (CheckVersion, public, in every release): whose code answers. */
+async function reportedVersion(): Promise<string> {
+  const reply = await fetch(`${baseUrl}/iot-login/api/v1.0/Device/CheckVersion?guid=upgrade-test`);
+  const body = (await reply.json()) as { data?: { version?: unknown } };
+  if (typeof body.data?.version !== 'string') throw new Error(`CheckVersion named no version: ${JSON.stringify(body)}`);
+  return body.data.version;
+}
+
 function versionOf(side: Side): string {
   if ('release' in side) return `release ${campus(['version']).split('\n')[0]}`;
   const text = readFileSync(path.join(side.tree, 'packages/contracts/src/shell-constants.ts'), 'utf8');
@@ -164,6 +172,7 @@ async function main(): Promise<number> {
   let running = old;
   const say = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
   try {
+    const oldVersion = await reportedVersion();
     const expectation = await makeData({ baseUrl, admin: firstAdmin(old.output()), licenceFile: issueLicence(), gate: { issuerUrl, cardPassword } });
     writeFileSync(path.join(work, 'expectation.json'), `${JSON.stringify(expectation, null, 2)}\n`, { mode: 0o600 });
     say(`made data with ${versionOf(oldSide)}: ${expectation.users.length} user(s), licence ${String(expectation.licence?.code)}, ${expectation.operationLog.count} log rows, ${expectation.cards?.adminCards.length ?? 0} admin card(s), ${expectation.cards?.keyCards.length ?? 0} key card(s); expectation in ${path.join(work, 'expectation.json')}`);
@@ -177,6 +186,11 @@ async function main(): Promise<number> {
     say(planned);
     await stop(old);
     running = await startServer(newSide);
+    // two builds that differ must not share a version: the release folder and the rollback are named by it
+    const newVersion = await reportedVersion();
+    if (!release) say(`note: the new side runs from source (${newVersion}), not a build: its version is not compared`);
+    else if (newVersion !== oldVersion) say(`PASS: the new build says ${newVersion}, the old one said ${oldVersion}`);
+    else { failed = true; say(`FAIL: the new build says ${newVersion}, as the old one did: a rollback could not tell them apart`); }
     const migrations = [...planned.matchAll(/^\s+(\d{4}_\w+)$/gm)].map((match) => match[1]!);
     const unsaid = migrations.filter((name) => !running.output().includes(name));
     if (unsaid.length === 0) say(`PASS: the new server's log names each migration it ran (${migrations.length})`);
@@ -199,6 +213,10 @@ async function main(): Promise<number> {
     // rollback: the backup of step 1 restored into the stopped installation, then the old release on it
     say(campus(['restore', archive, '--yes']));
     running = await startServer(oldSide);
+    // the old code runs again, not only the old data
+    const rolledBackVersion = await reportedVersion();
+    if (rolledBackVersion === oldVersion && (!release || rolledBackVersion !== newVersion)) say(`PASS: after the rollback the server is the old code again (${rolledBackVersion})`);
+    else { failed = true; say(`FAIL: after the rollback the server says ${rolledBackVersion}, not the old ${oldVersion}`); }
     const rolledBack = await checkData(expectation, baseUrl, issuerUrl);
     if (rolledBack.length === 0) say(`PASS: after the rollback every expectation holds on ${versionOf(oldSide)}`);
     else { failed = true; say(`FAIL: after the rollback:\n${describeDifferences(rolledBack)}`); }

@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { buildVersion } from './release/build-version.mjs';
 import { fullDiskChecks } from './release/full-disk-checks.mjs';
 import { issueTestLicence, repoTool as repoToolOf } from './release/repo-tools.mjs';
 
@@ -79,6 +80,7 @@ async function outside() {
     const built = existsSync(path.join(root, 'apps/shell/dist/index.html')) && existsSync(path.join(root, 'dist/card-issuer/card-issuer-win-x64.zip'));
     execFileSync(process.execPath, [path.join(root, 'scripts/release.mjs'), '--out', path.join(work, 'out'), ...(built ? ['--no-build'] : [])], { stdio: 'inherit' });
     archive = path.join(work, 'out', readdirSync(path.join(work, 'out')).find((file) => file.endsWith('.tar.gz')));
+    check('the archive is named by this build\'s version', path.basename(archive) === `campus-shell-${buildVersion(root)}-linux-x64.tar.gz`, path.basename(archive));
   }
   if (!existsSync(archive)) stop(`no archive ${archive}`);
   const [sum] = readFileSync(`${archive}.sha256`, 'utf8').split(/\s+/);
@@ -144,6 +146,11 @@ async function inside(work) {
     const commandLink = path.join(target, 'usr/local/bin/campus');
     const linkedVersion = spawnSync(commandLink, ['version'], { encoding: 'utf8', env: { PATH: process.env.PATH, CAMPUS_ENV_FILE: path.join(target, 'etc/campus/campus.env') } });
     check('/usr/local/bin/campus links the release in use and runs it', existsSync(commandLink) && readlinkSync(commandLink) === path.join(target, 'opt/campus/current/bin/campus') && linkedVersion.stdout.startsWith('campus-shell '), linkedVersion.stderr);
+    // every build its own version (issue 48 item 3): the same in VERSION, the folder, campus version and the CHANGELOG
+    const builtVersion = readFileSync(path.join(release, 'VERSION'), 'utf8').trim();
+    check('the build names its commit in its version (<line>+<date>.<hash>, .dirty or +nogit said so)', /^\d+(\.\d+){3}\+(\d{8}\.[0-9a-f]{7}(\.dirty)?|nogit)$/.test(builtVersion) && path.basename(release) === `campus-shell-${builtVersion}`, builtVersion);
+    check('campus version says the build\'s version', linkedVersion.stdout.split('\n')[0] === `campus-shell ${builtVersion}`, linkedVersion.stdout);
+    check('the release\'s CHANGELOG heads its newest section with the build\'s version', readFileSync(path.join(release, 'CHANGELOG.md'), 'utf8').includes(`\n## ${builtVersion}\n`) || !readFileSync(path.join(root, 'CHANGELOG.md'), 'utf8').includes('\n## Unreleased\n'));
     check('Debian\'s default nginx site is disabled, saying so', !existsSync(path.join(target, 'etc/nginx/sites-enabled/default')) && first.stdout.includes("disabled Debian's default nginx site"));
     check('the closing lines name the paths under --root', first.stdout.includes(`Settings: ${path.join(target, 'etc/campus/campus.env')}  Data: ${path.join(target, 'var/lib/campus')}`) && first.stdout.includes(`one-time password in ${path.join(target, 'etc/campus/initial-admin-password')}`));
     const envFile = path.join(target, 'etc/campus/campus.env');
@@ -213,6 +220,8 @@ async function inside(work) {
 
     const login = curl('-i', `${base}/login`);
     check('GET https /login serves the shell (verified against the installed certificate)', /^HTTP\/\S+ 200/m.test(login.stdout) && /<div id="root"|<script/i.test(login.stdout), login.stderr || login.stdout.slice(0, 300));
+    const checked = JSON.parse(curl(`${base}/iot-login/api/v1.0/Device/CheckVersion`).stdout || '{}');
+    check('the server tells the shell (About System) the build\'s version', checked.data?.version === readFileSync(path.join(release, 'VERSION'), 'utf8').trim(), JSON.stringify(checked));
     check('HTTPS answers carry HSTS', /^strict-transport-security: max-age=\d+/im.test(login.stdout));
     check('HSTS is sent once', (login.stdout.match(/^strict-transport-security:/gim) ?? []).length === 1);
     // a team writing a sub-system gets the SDK from the customer's server

@@ -5,8 +5,6 @@ import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import { Type } from 'typebox';
 import { codes, shellVersion, toLanguage } from '@campus/contracts';
 import type { LanguageCode } from '@campus/contracts';
@@ -171,8 +169,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     global: false,
     errorResponseBuilder: (_request, context) => ({ statusCode: 429, error: 'Too Many Requests', message: `Rate limit exceeded, retry in ${context.after}` }),
   });
-  // The API description is for developers and integrators: never served by a production start.
+  // The API description is for developers and integrators: never served by a production start, which therefore never
+  // loads its packages (a YAML parser, the UI's files; docs/architecture.md, Memory).
   if (!config.isProduction) {
+    const [{ default: swagger }, { default: swaggerUi }] = await Promise.all([import('@fastify/swagger'), import('@fastify/swagger-ui')]);
     await app.register(swagger, {
       openapi: {
         openapi: '3.0.3',

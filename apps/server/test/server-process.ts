@@ -32,6 +32,8 @@ export interface ServerProcessOptions {
   env?: Record<string, string>;
   /** How long the start may take (a first start seeds the demo: argon2 hashes on a shared machine). */
   startTimeoutMs?: number;
+  /** More arguments for Node, after `--import tsx` (another module to load first). */
+  nodeArgs?: string[];
 }
 
 const mainFile = path.join(repoRoot, 'apps', 'server', 'src', 'main.ts');
@@ -51,7 +53,7 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
     TEST_PAUSE_AT: '',
     ...options.env,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', mainFile], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', ...(options.nodeArgs ?? []), mainFile], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   const waiters = new Set<() => void>();
@@ -105,7 +107,8 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
     alive: () => !exited,
   };
   try {
-    await waitForLine(/^Campus shell server: /, options.startTimeoutMs ?? 60_000);
+    // the banner's line: text at a terminal or outside production, a JSON line of the log in production
+    await waitForLine(/^Campus shell server: |^\{.*"msg":"Campus shell server: /, options.startTimeoutMs ?? 60_000);
   } catch (error) {
     await server.kill();
     throw error;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type { DB } from './schema.ts';
@@ -23,8 +23,16 @@ export interface DatabaseHandle {
   poolStats: () => { total: number; idle: number; waiting: number } | null;
 }
 
-// int8 (bigint) columns hold epoch milliseconds, which fit a JS number: parse them as numbers.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+/**
+ * The PostgreSQL driver, loaded when the first PostgreSQL database is opened: a server on its SQLite file never
+ * loads it (docs/architecture.md, Memory).
+ */
+async function loadPostgresDriver(): Promise<typeof pg> {
+  const { default: driver } = await import('pg');
+  // int8 (bigint) columns hold epoch milliseconds, which fit a JS number: parse them as numbers.
+  driver.types.setTypeParser(driver.types.builtins.INT8, (value: string) => Number(value));
+  return driver;
+}
 
 export interface OpenDatabaseOptions {
   databaseUrl: string | null;
@@ -82,29 +90,37 @@ function discardingBrokenConnections(pool: pg.Pool, names: StatementNames | null
 /** Opens PostgreSQL when a postgres:// URL is given, else the embedded SQLite file. */
 export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
   if (options.databaseUrl) {
+    const databaseUrl = options.databaseUrl;
     const connectMs = options.databaseConnectTimeoutMs ?? 0;
     const statementMs = options.databaseStatementTimeoutMs ?? 0;
-    const pool = new pg.Pool({
-      connectionString: options.databaseUrl,
-      max: 10,
-      // never wait for ever: for a connection (the database down or a pool exhausted by slow statements), for a
-      // statement (a lock held elsewhere), for an answer (a connection that silently died)
-      connectionTimeoutMillis: connectMs,
-      ...(statementMs > 0 ? { statement_timeout: statementMs, query_timeout: statementMs + clientTimeoutMarginMs } : {}),
-      keepAlive: true,
-    });
-    // A connection the database ends outside a query (a restart, an administrator, a failover) emits 'error' on its
-    // client, and on the pool when it was idle there; unheard, either would end the process. The client's is
-    // reported (once); the pool drops the connection and opens new ones on demand; queries in flight fail on their own.
-    pool.on('error', () => undefined);
-    pool.on('connect', (client) => client.on('error', (error: Error) => handle.onConnectionLost(error)));
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: discardingBrokenConnections(pool, options.databasePreparedStatements === false ? null : new StatementNames()) }) });
+    // made at the first query (Kysely asks for it then): the migrations of a start make it, so a database that
+    // cannot be reached is still met at start
+    let pool: pg.Pool | null = null;
+    const makePool = async (): Promise<PostgresPool> => {
+      const driver = await loadPostgresDriver();
+      pool = new driver.Pool({
+        connectionString: databaseUrl,
+        max: 10,
+        // never wait for ever: for a connection (the database down or a pool exhausted by slow statements), for a
+        // statement (a lock held elsewhere), for an answer (a connection that silently died)
+        connectionTimeoutMillis: connectMs,
+        ...(statementMs > 0 ? { statement_timeout: statementMs, query_timeout: statementMs + clientTimeoutMarginMs } : {}),
+        keepAlive: true,
+      });
+      // A connection the database ends outside a query (a restart, an administrator, a failover) emits 'error' on
+      // its client, and on the pool when it was idle there; unheard, either would end the process. The client's is
+      // reported (once); the pool drops the connection and opens new ones on demand; queries in flight fail alone.
+      pool.on('error', () => undefined);
+      pool.on('connect', (client) => client.on('error', (error: Error) => handle.onConnectionLost(error)));
+      return discardingBrokenConnections(pool, options.databasePreparedStatements === false ? null : new StatementNames());
+    };
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: makePool }) });
     const handle: DatabaseHandle = {
       db,
       dialect: 'postgres',
       close: () => db.destroy(),
       onConnectionLost: (error) => process.emitWarning(`PostgreSQL connection lost: ${error.message}`),
-      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      poolStats: () => (pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : { total: 0, idle: 0, waiting: 0 }),
     };
     return handle;
   }

@@ -1,5 +1,3 @@
-import { createCanvas } from '@napi-rs/canvas';
-
 /** The product logo: a shield with a stylised campus building (drawn here, no third-party art). */
 export const logoSvg = `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64">
 <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#1677ff"/><stop offset="1" stop-color="#0b3d91"/></linearGradient></defs>
@@ -10,8 +8,9 @@ export const logoSvg = `<svg xmlns="http://www.w3.org/2000/svg" width="64" heigh
 </svg>
 `;
 
-/** The login background: a soft gradient with a skyline, drawn with @napi-rs/canvas. */
-export function drawLoginBackground(): Buffer {
+/** The login background: a soft gradient with a skyline, drawn with @napi-rs/canvas (loaded here, for the demo's seed only). */
+export async function drawLoginBackground(): Promise<Buffer> {
+  const { createCanvas } = await import('@napi-rs/canvas');
   const width = 1600;
   const height = 900;
   const canvas = createCanvas(width, height);

@@ -36,10 +36,15 @@ export type SeedResult =
 
 /** Reference data every installation needs: the systems and pages of spec §1 and the logos. */
 async function seedCatalogue(services: Services): Promise<void> {
-  await services.oss.put(logoIds.header, 'image/svg+xml', Buffer.from(logoSvg, 'utf8'));
-  await services.oss.put(logoIds.loginLogo, 'image/svg+xml', Buffer.from(logoSvg, 'utf8'));
-  await services.oss.put(logoIds.system, 'image/svg+xml', Buffer.from(logoSvg, 'utf8'));
-  await services.oss.put(logoIds.loginBg, 'image/png', drawLoginBackground());
+  const logo = Buffer.from(logoSvg, 'utf8');
+  for (const id of [logoIds.header, logoIds.loginLogo, logoIds.system]) {
+    const stored = await services.oss.get(id);
+    if (!stored?.body.equals(logo)) await services.oss.put(id, 'image/svg+xml', logo);
+  }
+  // Drawn and encoded (AVIF, WebP) only when the database has none: doing it at every start loaded the canvas and
+  // its encoders into every server and left it tens of MB larger for good (docs/architecture.md, Memory). A new
+  // drawing would take a new id.
+  if ((await services.oss.get(logoIds.loginBg)) === undefined) await services.oss.put(logoIds.loginBg, 'image/png', await drawLoginBackground());
   if (await services.menu.hasSystems()) return;
   for (const s of catalogueSystems()) await services.menu.addSystem(s);
   for (const p of cataloguePages()) await services.menu.addPage(p);

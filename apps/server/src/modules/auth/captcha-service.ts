@@ -1,5 +1,4 @@
 import { randomInt } from 'node:crypto';
-import { createCanvas } from '@napi-rs/canvas';
 import { captchaTtlSeconds } from '@campus/contracts';
 import type { LanguageCode } from '@campus/contracts';
 import { sha256Hex } from '../../lib/hash.ts';
@@ -29,9 +28,11 @@ const between = (low: number, high: number) => low + randomInt(high - low + 1);
 /**
  * Draws a code that people read and simple OCR does not: each character in its own size, angle, slant and
  * dark colour, the characters overlapping a little, two lines in the text's colours drawn across them (so
- * a segmenter cannot cut at gaps), and arcs and specks of noise behind.
+ * a segmenter cannot cut at gaps), and arcs and specks of noise behind. The canvas (a native Skia addon of some
+ * tens of MB with the system's fonts) is loaded at the first code drawn, not at start (docs/architecture.md, Memory).
  */
-function drawCaptcha(text: string): Buffer {
+async function drawCaptcha(text: string): Promise<Buffer> {
+  const { createCanvas } = await import('@napi-rs/canvas');
   const width = 150;
   const height = 44;
   const canvas = createCanvas(width, height);
@@ -93,7 +94,7 @@ export class CaptchaService {
       answer_hash: answerHash(verifyKey, text),
       expires_at: now + captchaTtlSeconds * 1000,
     });
-    const png = drawCaptcha(text);
+    const png = await drawCaptcha(text);
     const image = `data:image/png;base64,${png.toString('base64')}`;
     if (spokenIn === undefined) return { verifyKey, image, expiresIn: captchaTtlSeconds };
     return { verifyKey, image, audio: `data:audio/wav;base64,${speakCaptcha(text, spokenIn).toString('base64')}`, expiresIn: captchaTtlSeconds };

@@ -1,4 +1,3 @@
-import { Client, InvalidCredentialsError, NoSuchObjectError, SizeLimitExceededError } from 'ldapts';
 import type { LdapConfig } from '../../config.ts';
 
 /** The part of an ldapts Client the directory check uses (tests wrap it to watch binds). */
@@ -8,9 +7,18 @@ export interface LdapClientLike {
   unbind(): Promise<void>;
 }
 
-export type LdapClientFactory = (url: string) => LdapClientLike;
+export type LdapClientFactory = (url: string) => LdapClientLike | Promise<LdapClientLike>;
 
-export const defaultLdapClientFactory: LdapClientFactory = (url) => new Client({ url, timeout: 5000, connectTimeout: 5000 });
+/**
+ * The LDAP client and its error classes, loaded at the first directory sign-in: most installations sign in with
+ * passwords alone and never need it at all (docs/architecture.md, Memory).
+ */
+const loadLdapts = () => import('ldapts');
+
+export const defaultLdapClientFactory: LdapClientFactory = async (url) => {
+  const { Client } = await loadLdapts();
+  return new Client({ url, timeout: 5000, connectTimeout: 5000 });
+};
 
 /** The directory cannot be reached (or refuses the service account). */
 export class LdapUnavailableError extends Error {
@@ -46,9 +54,10 @@ export type DirectoryCheck = 'ok' | 'invalid';
  */
 export async function checkDirectoryPassword(config: LdapConfig, factory: LdapClientFactory, account: string, password: string): Promise<DirectoryCheck> {
   if (password.length === 0 || account.length === 0) return 'invalid';
+  const { InvalidCredentialsError, NoSuchObjectError, SizeLimitExceededError } = await loadLdapts();
   let client: LdapClientLike;
   try {
-    client = factory(config.url);
+    client = await factory(config.url);
   } catch (error) {
     throw new LdapUnavailableError(error);
   }

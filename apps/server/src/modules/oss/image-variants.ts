@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { createCanvas, loadImage } from '@napi-rs/canvas';
 
 /** The smaller encodings of a stored picture that browsers ask for in `Accept`, best first. */
 export const modernFormats = [
@@ -28,6 +27,8 @@ export async function smallerEncodings(contentType: string, body: Buffer): Promi
   const known = made.get(key);
   if (known) return known;
   const encodings = new Map<ModernFormat['suffix'], Buffer>();
+  // loaded at the first upload, not at start (docs/architecture.md, Memory)
+  const { createCanvas, loadImage } = await import('@napi-rs/canvas');
   try {
     const image = await loadImage(body);
     if (image.width > 0 && image.height > 0 && image.width <= largestSide && image.height <= largestSide) {

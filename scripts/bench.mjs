@@ -18,6 +18,7 @@ import { profileGetMenu } from '../bench/support/getmenu-profile.mjs';
 import { measureSignInToLayout } from '../bench/support/sign-in-to-layout.mjs';
 import { emulatedIndex, measureLighthouse, midRangePhoneIndex } from '../bench/support/lighthouse.mjs';
 import { routeFuzzSection, runRouteFuzz } from '../bench/support/route-fuzz.mjs';
+import { measureReleaseMemory, releaseMemorySection } from '../bench/support/release-memory.mjs';
 import { benchChromiumArgs as chromiumArgs, chromiumPath, ensureSystemDeps } from './system-deps.mjs';
 
 /** Chromium's Accept-Encoding: what the shell's calls carry. */
@@ -140,6 +141,7 @@ let cardSignIn;
 let cardSearch;
 let twoNodes;
 let menuProfile;
+let releaseMemory;
 try {
   weight = await loginPageWeight(product.baseUrl);
   layout = await measureSignInToLayout({
@@ -205,6 +207,8 @@ try {
   cardSearch = await measureCardSearch({ port: 6400, databaseUrl: process.env.DATABASE_URL || null, calls: Number(process.env.BENCH_CARD_SEARCHES ?? 200) });
   menuProfile = await profileGetMenu({ port: 6403, seconds });
   twoNodes = await measureTwoNodeLoad({ ports: [6401, 6402], databaseUrl: process.env.DATABASE_URL || null, seconds: Number(process.env.BENCH_LOAD_SECONDS ?? 60) });
+  // issue 48: the bundled release server, alone on the machine (the product servers above are stopped)
+  releaseMemory = await measureReleaseMemory({ root, port: 6405, seconds: Number(process.env.BENCH_MEMORY_SECONDS ?? 30), runs: Number(process.env.BENCH_MEMORY_RUNS ?? 3) });
 } finally {
   await product.stop();
   await productOnPostgres?.stop();
@@ -527,6 +531,8 @@ ${twoNodes.nodes
 Budget: 0 errors and memory growth (RSS and heap) under 10 % on each node: ${verdict(twoNodes.nodes.every((n) => n.errors === 0 && (n.rssAfterKb - n.rssBeforeKb) / n.rssBeforeKb < 0.1 && (n.heapAfterKb - n.heapBeforeKb) / n.heapBeforeKb < 0.1))}.`
     : 'Not measured: set DATABASE_URL to a PostgreSQL server the user may create databases on.'
 }
+
+${releaseMemorySection(releaseMemory)}
 
 ${routeFuzzSection(fuzz)}`;
 mkdirSync(path.join(root, 'bench/reports'), { recursive: true });

@@ -7,9 +7,11 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    // Two cores: argon2 and PostgreSQL set-up per file run best one file at a time, in a group of their own
-    // (vitest runs a group's projects with one worker count)
-    fileParallelism: false,
+    // Two files at a time (one per core): each file has its own PostgreSQL database, temp folders and system-chosen
+    // ports (test/free-port.ts), so they share nothing. A group of its own (vitest runs a group's projects with one
+    // worker count), after the jsdom and package files and before the card issuer's, which need pcscd alone.
+    fileParallelism: true,
+    maxWorkers: 2,
     sequence: { groupOrder: 1 },
   },
 });

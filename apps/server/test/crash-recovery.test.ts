@@ -15,6 +15,7 @@ import { openDatabase } from '../src/db/database.ts';
 import type { DB } from '../src/db/schema.ts';
 import type { PausePoint } from '../src/lib/pause-points.ts';
 import { issueLicenceFile } from '../src/modules/licence/licence-file.ts';
+import { freePort } from './free-port.ts';
 import { call, databases, freshDatabase, paths, sha256, signIn, tempDir, webLoginBody } from './helpers.ts';
 import type { DatabaseKind } from './helpers.ts';
 import { edKey, samplePayload } from './licence-helpers.ts';
@@ -30,13 +31,9 @@ import type { ServerProcess } from './server-process.ts';
  * shell retries finishes it and the card on the reader and the server agree.
  */
 
-const ports: Record<DatabaseKind, { plain: number; gate: number; issuer: number }> = {
-  sqlite: { plain: 7201, gate: 7202, issuer: 7203 },
-  postgres: { plain: 7211, gate: 7212, issuer: 7213 },
-};
-
-/** One chain of crashes on one installation: its data folder and database survive every restart. */
-function installation(kind: DatabaseKind, port: number, baseEnv: Record<string, string> = {}) {
+/** One chain of crashes on one installation: its data folder, database and port survive every restart. */
+function installation(kind: DatabaseKind, baseEnv: Record<string, string> = {}) {
+  let port = 0;
   let dataDir = '';
   let database: Awaited<ReturnType<typeof freshDatabase>> | null = null;
   let server: ServerProcess | null = null;
@@ -45,7 +42,12 @@ function installation(kind: DatabaseKind, port: number, baseEnv: Record<string, 
       if (!server) throw new Error('no server is running');
       return server;
     },
+    /** Where the server answers (known after create). */
+    get url(): string {
+      return `http://127.0.0.1:${port}`;
+    },
     async create() {
+      port = await freePort();
       dataDir = tempDir('campus-crash-');
       database = await freshDatabase(kind, dataDir);
     },
@@ -96,7 +98,7 @@ const logCount = (db: Kysely<DB>, action: string, filter: { account?: string; de
 
 describe.each(databases)('a server killed in the middle of a flow (%s)', (kind) => {
   describe('licence activation and password change', () => {
-    const site = installation(kind, ports[kind].plain);
+    const site = installation(kind);
     beforeAll(() => site.create());
     afterAll(() => site.destroy());
 
@@ -162,19 +164,21 @@ describe.each(databases)('a server killed in the middle of a flow (%s)', (kind) 
     const newCardPassword = 'Card#2027b';
     const deviceToken = 'crash-test-device-token-0001';
     const [keyCardNo, adminCardNo] = demoCardNumbers.blanks;
-    const site = installation(kind, ports[kind].gate, { MJ_SYSTEM: '21', DEMO_CARDS: 'on' });
-    const serverUrl = `http://127.0.0.1:${ports[kind].gate}`;
+    const site = installation(kind, { MJ_SYSTEM: '21', DEMO_CARDS: 'on' });
+    let serverUrl = '';
+    let issuerUrl = '';
     let issuer: FastifyInstance;
     let issuerDir: string;
     let reader: VirtualReader;
 
     beforeAll(async () => {
       await site.create();
+      serverUrl = site.url;
       issuerDir = tempDir('campus-crash-issuer-');
       reader = new VirtualReader(issuerDir);
       ensureDemoCards(reader, { customerNo: '10001', customerPwd: customerPassword });
       issuer = await buildIssuer({ config: loadIssuerConfig({ CARD_ISSUER_DATA_DIR: issuerDir, CARD_ISSUER_ALLOWED_ORIGINS: serverUrl }), reader, readerName: virtualReaderName });
-      await issuer.listen({ host: '127.0.0.1', port: ports[kind].issuer });
+      issuerUrl = await issuer.listen({ host: '127.0.0.1', port: 0 });
     });
     afterAll(async () => {
       await issuer?.close();
@@ -184,7 +188,7 @@ describe.each(databases)('a server killed in the middle of a flow (%s)', (kind) 
 
     /** A call of the shell to the card issuer. */
     async function device<T = Record<string, unknown>>(urlPath: string, body: unknown = {}): Promise<{ code: number; msg: string; data: T }> {
-      const res = await fetch(`http://127.0.0.1:${ports[kind].issuer}${urlPath}`, {
+      const res = await fetch(`${issuerUrl}${urlPath}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', carddevicetoken: deviceToken, origin: serverUrl, language: 'en-US' },
         body: JSON.stringify(body),

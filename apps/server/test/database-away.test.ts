@@ -9,6 +9,7 @@ import type { LanguageCode } from '@campus/contracts';
 import { openSqlite } from '../src/db/sqlite-engine.ts';
 import { isDatabaseUnavailable } from '../src/db/unavailable.ts';
 import { TimedCache } from '../src/lib/timed-cache.ts';
+import { freePort } from './free-port.ts';
 import { call, freshDatabase, paths, signIn, startServer, tempDir, webLoginBody } from './helpers.ts';
 import { startServerProcess } from './server-process.ts';
 import type { ServerProcess } from './server-process.ts';
@@ -191,7 +192,7 @@ describe.skipIf(!sharedUrl)(`the database going away: connections killed on the 
     dataDir = tempDir('campus-away-');
     database = await freshDatabase('postgres', dataDir);
     databaseName = new URL(database.url!).pathname.slice(1);
-    server = await startServerProcess({ port: 7221, dataDir, databaseUrl: database.url, env: timeoutEnv });
+    server = await startServerProcess({ port: await freePort(), dataDir, databaseUrl: database.url, env: timeoutEnv });
   });
   afterAll(async () => {
     await server?.kill();
@@ -225,7 +226,6 @@ describe.skipIf(!sharedUrl)(`the database going away: connections killed on the 
 // ---- a private PostgreSQL cluster, stopped, started, frozen ----
 
 const pgBin = '/usr/lib/postgresql/15/bin';
-const clusterPort = 55401;
 
 /** Why a private cluster cannot be started here, or null. */
 function privateClusterProblem(): string | null {
@@ -237,7 +237,7 @@ function privateClusterProblem(): string | null {
 }
 
 /** A PostgreSQL 15 cluster of this test alone: its own folder, port, socket folder, trust on 127.0.0.1. */
-function privateCluster() {
+function privateCluster(clusterPort: number) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'campus-pg-'));
   const data = path.join(dir, 'data');
   const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
@@ -303,7 +303,7 @@ describe.skipIf(clusterProblem !== null)(`the database going away: a private Pos
   let server: ServerProcess;
 
   beforeAll(async () => {
-    cluster = privateCluster();
+    cluster = privateCluster(await freePort());
     cluster.init();
     cluster.start();
     const admin = new pg.Client({ connectionString: cluster.url.replace(/\/campus$/, '/postgres') });
@@ -311,7 +311,7 @@ describe.skipIf(clusterProblem !== null)(`the database going away: a private Pos
     await admin.query('create database campus');
     await admin.end();
     dataDir = tempDir('campus-away-');
-    server = await startServerProcess({ port: 7222, dataDir, databaseUrl: cluster.url, env: timeoutEnv });
+    server = await startServerProcess({ port: await freePort(), dataDir, databaseUrl: cluster.url, env: timeoutEnv });
   }, 90_000);
   afterAll(async () => {
     await server?.kill();
@@ -364,7 +364,8 @@ describe.skipIf(clusterProblem !== null)(`the database going away: a private Pos
     cluster.stop();
     let second: ServerProcess | null = null;
     try {
-      const starting = startServerProcess({ port: 7223, dataDir: secondDir, databaseUrl: cluster.url, env: timeoutEnv, startTimeoutMs: 60_000 });
+      const port = await freePort();
+      const starting = startServerProcess({ port, dataDir: secondDir, databaseUrl: cluster.url, env: timeoutEnv, startTimeoutMs: 60_000 });
       // long enough for a process that starts slowly on a busy machine to have tried once while the database is down
       await sleep(8_000);
       cluster.start();
@@ -383,7 +384,7 @@ describe.skipIf(clusterProblem !== null)(`the database going away: a private Pos
 
 describe('what the server counts as the database being unavailable', () => {
   it("real errors of both engines: a refused connection, SQLite's lock, against a refused statement", async () => {
-    const refused = new pg.Client({ connectionString: `postgres://nobody@127.0.0.1:${clusterPort + 90}/none`, connectionTimeoutMillis: 2_000 });
+    const refused = new pg.Client({ connectionString: `postgres://nobody@127.0.0.1:${await freePort()}/none`, connectionTimeoutMillis: 2_000 });
     const connectError = await refused.connect().then(() => null, (error: unknown) => error);
     expect(isDatabaseUnavailable(connectError)).toBe(true);
 

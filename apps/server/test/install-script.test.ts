@@ -13,7 +13,7 @@ import { issueLicenceFile } from '../src/modules/licence/licence-file.ts';
 import { writeSha256Sums } from '../../../scripts/release/checksums.mjs';
 import { call, sha256, signIn, tempDir } from './helpers.ts';
 import { edKey, samplePayload } from './licence-helpers.ts';
-import { freePort } from './server-nodes.ts';
+import { freePort } from './free-port.ts';
 
 /**
  * deploy/release/install.sh as an operator runs it (as root: it creates the campus user and chowns), on a release
@@ -95,9 +95,7 @@ describe('install.sh on a fresh server (issue 48 items 1, 2 and 6)', { timeout: 
       if (attempt >= 20) throw new Error('the user campus could not be created');
       if (spawnSync('useradd', ['--system', '--user-group', '--no-create-home', '--home-dir', '/var/lib/campus', '--shell', '/usr/sbin/nologin', 'campus']).status !== 0) await new Promise((resolve) => setTimeout(resolve, 500));
     }
-    // a port range of its own per runtime: the Node 20 and Node 24 runs of this file may meet
-    const base = process.versions.node.startsWith('20.') ? 6420 : 6460;
-    port = await freePort(base, base + 39);
+    port = await freePort();
     first = install('--licence', licence, '--licence-trust', path.join(repoRoot, 'apps/server/licence-keys/test-trust.json'), '--tls-cert', cert, '--tls-key', key);
   });
   afterAll(() => fs.rmSync(work, { recursive: true, force: true }));

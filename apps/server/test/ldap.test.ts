@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths, codeMessage, codes } from '@campus/contracts';
 import { escapeFilterValue } from '../src/modules/auth/ldap-directory.ts';
 import type { LdapClientLike } from '../src/modules/auth/ldap-directory.ts';
+import { freePort } from './free-port.ts';
 import { call, counts, databases, tempDir, startServer } from './helpers.ts';
 import type { TestServer } from './helpers.ts';
 
@@ -14,18 +15,6 @@ const slapdBin = '/usr/sbin/slapd';
 const suffix = 'dc=example,dc=com';
 const rootDn = `cn=admin,${suffix}`;
 const rootPw = 'adminpw';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitForPort(port: number, timeoutMs = 15_000): Promise<void> {
   const end = Date.now() + timeoutMs;

@@ -5,7 +5,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { repoRoot } from '../src/config.ts';
 import { tempDir } from './helpers.ts';
-import { freePort } from './server-nodes.ts';
+import { freePort } from './free-port.ts';
 
 /** Debian's nginx (`npm test` installs it as root: scripts/system-deps.mjs). */
 export const nginxBinary = '/usr/sbin/nginx';
@@ -65,10 +65,10 @@ function waitForPort(port: number, child: ChildProcess, errors: () => string, ti
 
 /**
  * nginx in the foreground (`daemon off`) with everything it writes (pid, logs, temporary bodies) in a folder of
- * its own, listening on a loopback port of 7180-7189, in front of `upstreams` (host:port).
+ * its own, listening on a free loopback port, in front of `upstreams` (host:port).
  */
 export async function startNginx(upstreams: readonly string[]): Promise<Nginx> {
-  const port = await freePort(7180, 7189);
+  const port = await freePort();
   return startNginxSite((prefix) => renderSite(fs.readFileSync(nginxTemplate, 'utf8'), upstreams, port, prefix), port);
 }
 

@@ -6,7 +6,7 @@ import { repoRoot } from '../src/config.ts';
 import { tempDir } from './helpers.ts';
 import { nginxBinary, startNginxSite } from './nginx-helpers.ts';
 import type { Nginx } from './nginx-helpers.ts';
-import { freePort } from './server-nodes.ts';
+import { freePort } from './free-port.ts';
 
 const tlsTemplate = path.join(repoRoot, 'deploy', 'nginx', 'campus-shell-tls.conf');
 const serverName = 'campus.test';
@@ -54,9 +54,9 @@ describe('the shipped nginx TLS site (issue 46 item 13)', () => {
     const key = path.join(work, 'site.key');
     const made = openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', `/CN=${serverName}`, '-addext', `subjectAltName=DNS:${serverName}`, '-keyout', key, '-out', cert]);
     if (made.status !== 0) throw new Error(made.out);
-    const http = await freePort(7190, 7199);
-    port = await freePort(7190, 7199, new Set([http]));
-    const upstream = await freePort(7190, 7199, new Set([http, port]));
+    const http = await freePort();
+    port = await freePort(new Set([http]));
+    const upstream = await freePort(new Set([http, port]));
     nginx = await startNginxSite((prefix) => renderTlsSite(prefix, { http, https: port, upstream }, cert, key, false), port);
   });
   afterAll(async () => {

@@ -5,19 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../src/config.ts';
+import { freePort } from './free-port.ts';
 
 // `npm run serve` (scripts/start-all.mjs) under a service manager or a script stopped with SIGTERM to npm: npm's
 // `sh -c` dies without passing the signal on, and the server and the card issuer must not be left running (issue 26).
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 
 const accepts = (port: number) =>
   new Promise<boolean>((resolve) => {

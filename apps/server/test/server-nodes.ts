@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import type { Envelope } from '@campus/contracts';
 import { repoRoot } from '../src/config.ts';
+import { freePort } from './free-port.ts';
 import { freshDatabase, tempDir } from './helpers.ts';
 import type { DatabaseKind } from './helpers.ts';
 
@@ -38,20 +38,6 @@ export interface NodeCluster {
   /** The shared SQLite data folder, or the first node's (PostgreSQL). */
   dataDir: string;
   close: () => Promise<void>;
-}
-
-/** A port in [from, to] that nothing listens on at 127.0.0.1 now (machine rule: tests use 7100-7199). */
-export async function freePort(from: number, to: number, taken: ReadonlySet<number> = new Set()): Promise<number> {
-  for (let port = from; port <= to; port += 1) {
-    if (taken.has(port)) continue;
-    const free = await new Promise<boolean>((resolve) => {
-      const probe = net.createServer();
-      probe.once('error', () => resolve(false));
-      probe.listen({ host: '127.0.0.1', port, exclusive: true }, () => probe.close(() => resolve(true)));
-    });
-    if (free) return port;
-  }
-  throw new Error(`no free port between ${from} and ${to}`);
 }
 
 const children = new Set<ChildProcess>();
@@ -132,7 +118,7 @@ export async function startNodes(kind: DatabaseKind, count: number, extraEnv: Re
   const started: { node: ServerNode; child: ChildProcess }[] = [];
   try {
     for (let i = 0; i < count; i += 1) {
-      const port = await freePort(7100, 7179, taken);
+      const port = await freePort(taken);
       taken.add(port);
       // SQLite: the nodes share the data folder that holds the file; PostgreSQL: each has its own, as on separate machines
       const dataDir = kind === 'sqlite' ? shared : path.join(shared, `node-${i + 1}`);

@@ -102,6 +102,21 @@ const serverLayerZones = [
   },
 ];
 
+/**
+ * Ports written as numbers where a test listens: the server suite runs its files in parallel workers (and on Node 20
+ * and 24 at once), the browser suite in two workers, so a fixed port meets itself. A server test asks the system
+ * (apps/server/test/free-port.ts); a browser spec names its number through portFor (e2e/support/env.ts), which moves
+ * it into the worker's own range.
+ */
+const portNumber = 'Literal[raw=/^[1-9][0-9]*$/]';
+const fixedPortSelectors = (message) =>
+  [
+    `CallExpression[callee.name=/^start(SecondServer|GateDeployment|ServerProcess)$/] > ${portNumber}`,
+    `CallExpression:matches([callee.name=/^start/], [callee.property.name="listen"]) Property[key.name=/(^p|P)ort$/] > ${portNumber}.value`,
+    `VariableDeclarator[id.name=/(^p|P)ort$/] > ${portNumber}.init`,
+    `ArrayExpression > ObjectExpression > Property[key.name=/(^p|P)ort$/] > ${portNumber}.value`,
+  ].map((selector) => ({ selector, message }));
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'bench/reports/**', 'test-results/**', 'playwright-report/**', '.tmp/**'] },
   js.configs.recommended,
@@ -149,6 +164,14 @@ export default tseslint.config(
       'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: serverLayerZones }],
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
+  },
+  {
+    files: ['apps/server/test/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...fixedPortSelectors('A fixed port meets the same test in another worker or runtime: take freePort() from test/free-port.ts.')] },
+  },
+  {
+    files: ['e2e/tests/**/*.ts', 'e2e/support/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...fixedPortSelectors("A port a spec names goes through portFor() (e2e/support/env.ts): the spec's other worker runs beside it.")] },
   },
   {
     files: ['apps/card-issuer/panel/**/*.js'],

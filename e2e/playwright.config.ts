@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { baseURL, e2ePort } from './support/env.ts';
+import { baseURL, e2eServerFor, e2eWorkers } from './support/env.ts';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -10,8 +10,10 @@ export default defineConfig({
   // machine: there the same tests have run four to six times slower than on a quiet one.
   timeout: 60_000,
   expect: { timeout: 15_000 },
+  // a spec's tests run in order in one worker; the specs are shared among e2eWorkers workers, each with its own
+  // server (below) and its own ports for the servers a spec starts (support/env.ts portFor)
   fullyParallel: false,
-  workers: 1,
+  workers: e2eWorkers,
   retries: 0,
   forbidOnly: true,
   reporter: [['list'], ['json', { outputFile: '../.tmp/test-reports/playwright.json' }]],
@@ -36,14 +38,15 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
+  // one server per worker slot, each on its own port and data folder
+  webServer: Array.from({ length: e2eWorkers }, (_, slot) => e2eServerFor(slot)).map(({ port, dataDir }) => ({
     command: 'node e2e/support/start-server.mjs',
     cwd: '..',
-    url: `${baseURL}/healthz`,
-    env: { PORT: String(e2ePort) },
+    url: `http://127.0.0.1:${port}/healthz`,
+    env: { PORT: String(port), E2E_DATA_DIR: dataDir },
     timeout: 120_000,
     reuseExistingServer: false,
-    stdout: 'ignore',
-    stderr: 'pipe',
-  },
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+  })),
 });

@@ -2,11 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tmpFolderFor } from './env.ts';
 import { asSetUp } from './set-up-time.ts';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** Where the browser tests keep the licence files they issue. */
-export const licenceWorkDir = path.join(repoRoot, '.tmp', 'e2e-licences');
+export const licenceWorkDir = tmpFolderFor('e2e-licences');
 
 /** Issues a licence with the vendor CLI and the repository's test key, as a vendor would (set-up time). */
 export function issueLicence(code: string, end = '2099-12-31'): Promise<string> {

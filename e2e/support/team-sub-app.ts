@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sdkVersion } from '@campus/subapp-sdk';
+import { e2eDataDir } from './env.ts';
 
 // What the browser tests of another company's sub-app share: a command run as the team runs it, the team's own
 // server for its build, and the operator's `npm run subapp` on the browser tests' server's data.
@@ -40,7 +41,7 @@ export async function serveFolder(folder: string): Promise<{ origin: string; clo
   return { origin: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-/** The server's own command line, on the browser tests' server's data (e2e/support/start-server.mjs). */
+/** The server's own command line, on the data of this worker's server (e2e/support/env.ts). */
 export function subappCli(...args: string[]): string {
-  return run('npm', ['run', '--silent', 'subapp', '--', ...args], repoRoot, { DATA_DIR: path.join(repoRoot, '.tmp', 'e2e-data'), DATABASE_URL: '' });
+  return run('npm', ['run', '--silent', 'subapp', '--', ...args], repoRoot, { DATA_DIR: e2eDataDir, DATABASE_URL: '' });
 }

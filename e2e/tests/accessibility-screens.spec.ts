@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { seriousViolations } from '../support/axe.ts';
-import { captchaText } from '../support/env.ts';
+import { captchaText, portFor } from '../support/env.ts';
 import { issueLicence } from '../support/licences.ts';
 import { chooseUserMenuEntry, demo, switchLanguage, userMenu, type DemoAccount } from '../support/sign-in.ts';
 import { startSecondServer, type SecondServer } from '../support/second-server.ts';
@@ -62,7 +62,7 @@ for (const language of languages) {
 test.describe('an installation without a licence', () => {
   let server: SecondServer;
   test.beforeAll(async () => {
-    server = await startSecondServer(6386, { DEMO_LICENCE: 'off' });
+    server = await startSecondServer(portFor(6386), { DEMO_LICENCE: 'off' });
   });
   test.afterAll(async () => {
     await server?.stop();

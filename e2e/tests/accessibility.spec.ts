@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { seriousViolations } from '../support/axe.ts';
 import { chooseUserMenuEntry, demo, fillLogin, quit, signIn, switchLanguage } from '../support/sign-in.ts';
+import { portFor } from '../support/env.ts';
 import { startGateDeployment, type GateDeployment } from '../support/gate-deployment.ts';
 import { setUpGateByApi } from '../support/gate-set-up-by-api.ts';
 
@@ -97,10 +98,10 @@ test('the user menu by keyboard: it opens into its items, arrows move, Escape re
 });
 
 test.describe('the card screens of a gate deployment', () => {
-  const gatePort = 6387;
+  const gatePort = portFor(6387);
   let gate: GateDeployment;
   test.beforeAll(async () => {
-    gate = await startGateDeployment(gatePort, 18187, { DEMO_CARDS: 'on' });
+    gate = await startGateDeployment(gatePort, portFor(18187), { DEMO_CARDS: 'on' });
     await setUpGateByApi(gate, 'Card#2026a');
   });
   test.afterAll(async () => {

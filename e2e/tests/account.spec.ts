@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { shellVersion } from '@campus/contracts';
 import { sdkVersion } from '@campus/subapp-sdk';
-import { baseURL } from '../support/env.ts';
+import { baseURL, e2eDataDir } from '../support/env.ts';
 import { expect, test, type Page } from '@playwright/test';
 import { chooseUserMenuEntry, demo, fillLogin, quit, signIn, switchLanguage, userMenu } from '../support/sign-in.ts';
 import { asSetUp } from '../support/set-up-time.ts';
@@ -191,7 +191,7 @@ test.describe('user menu', () => {
   });
 
   test('Backup Logs lists the real backups of this server: the first one of the demo, then one taken with campus backup', async ({ page }) => {
-    const backupDir = path.join(root, '.tmp', 'e2e-data', 'backups');
+    const backupDir = path.join(e2eDataDir, 'backups');
     // the demo took its first backup when it was seeded
     const before = readdirSync(backupDir).filter((name) => name.endsWith('.tar.gz')).sort();
     expect(before.length).toBeGreaterThanOrEqual(1);
@@ -199,7 +199,7 @@ test.describe('user menu', () => {
     const taken = await asSetUp(async () =>
       execFileSync(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/cli/campus.ts'), 'backup', '--remarks', 'before the term starts'], {
         cwd: root,
-        env: { ...process.env, NODE_ENV: 'test', DATA_DIR: path.join(root, '.tmp', 'e2e-data'), DATABASE_URL: '' },
+        env: { ...process.env, NODE_ENV: 'test', DATA_DIR: e2eDataDir, DATABASE_URL: '' },
         encoding: 'utf8',
       }),
     );

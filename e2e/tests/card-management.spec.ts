@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { portFor } from '../support/env.ts';
 import { startGateDeployment, type GateDeployment } from '../support/gate-deployment.ts';
 import { setUpGateByApi } from '../support/gate-set-up-by-api.ts';
 import { switchLanguage } from '../support/sign-in.ts';
@@ -8,8 +9,8 @@ import { expectOneTableWithHeaders } from '../support/table-headers.ts';
 // the buttons follow the state rules for mixed selections; a card is issued, lost (its card sign-in is refused),
 // found again, frozen, unfrozen, recycled; another damaged.
 
-const gatePort = 6389;
-const issuerPort = 18189;
+const gatePort = portFor(6389);
+const issuerPort = portFor(18189);
 const cardPassword = 'Card#2026a';
 let gate: GateDeployment;
 

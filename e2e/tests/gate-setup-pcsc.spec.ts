@@ -2,14 +2,15 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { PcscLab, pcscLabProblem, type LabCard } from '../../apps/card-issuer/test/support/pcsc-lab.ts';
+import { portFor } from '../support/env.ts';
 import { startGateDeployment, type GateDeployment } from '../support/gate-deployment.ts';
 
 // The whole gate set-up in the browser with the card issuer on CARD_READER=pcsc: pcscd, the vpcd reader and virtual
 // ISO 7816 cards (the PC/SC lab), the mother card written by the vendor's command. Skipped, with the reason as the
 // test's annotation, where the lab cannot run (not root, packages missing).
 
-const gatePort = 6398;
-const issuerPort = 18198;
+const gatePort = portFor(6398);
+const issuerPort = portFor(18198);
 const root = path.resolve(import.meta.dirname, '..', '..');
 const problem = await pcscLabProblem();
 

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { portFor } from '../support/env.ts';
 import { startGateDeployment, type GateDeployment } from '../support/gate-deployment.ts';
 import { seriousViolations } from '../support/axe.ts';
 import { chooseUserMenuEntry, switchLanguage } from '../support/sign-in.ts';
@@ -6,8 +7,8 @@ import { chooseUserMenuEntry, switchLanguage } from '../support/sign-in.ts';
 // The gate set-up wizard and card sign-in (issue 13) on a fresh gate deployment with the virtual reader:
 // initialisation, mother card, system key card, administrator card, swipe login; entry checks from deep links.
 
-const gatePort = 6393;
-const issuerPort = 18193;
+const gatePort = portFor(6393);
+const issuerPort = portFor(18193);
 let gate: GateDeployment;
 
 test.describe.configure({ mode: 'serial' });

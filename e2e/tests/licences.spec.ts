@@ -4,6 +4,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { shellVersion } from '@campus/contracts';
 import { sm3 } from 'sm-crypto-v2';
 import { chooseUserMenuEntry, demo, fillLogin, signIn, switchLanguage, userMenu } from '../support/sign-in.ts';
+import { portFor } from '../support/env.ts';
 import { startSecondServer, type SecondServer } from '../support/second-server.ts';
 import { expectOneTableWithHeaders } from '../support/table-headers.ts';
 import { issueLicence, licenceWorkDir as workDir, repoRoot as root } from '../support/licences.ts';
@@ -151,7 +152,7 @@ test.describe('the licence list (issue 15)', () => {
 test.describe.serial('an installation without a licence', () => {
   let server: SecondServer;
   test.beforeAll(async () => {
-    server = await startSecondServer(6392, { DEMO_LICENCE: 'off' });
+    server = await startSecondServer(portFor(6392), { DEMO_LICENCE: 'off' });
   });
   test.afterAll(async () => {
     await server?.stop();
@@ -193,7 +194,7 @@ test.describe.serial('an installation without a licence', () => {
 });
 
 test.describe.serial('a licence that runs out, and a clock set back', () => {
-  const port = 6393;
+  const port = portFor(6395);
   const yearMs = 365 * 86_400_000;
   let server: SecondServer | undefined;
   const restart = async (env: Record<string, string>) => {
@@ -259,7 +260,7 @@ test.describe.serial('a licence that runs out, and a clock set back', () => {
 test.describe.serial('a gate deployment (national cryptography) without a licence', () => {
   let server: SecondServer;
   test.beforeAll(async () => {
-    server = await startSecondServer(6394, { DEMO_LICENCE: 'off', MJ_SYSTEM: '21' });
+    server = await startSecondServer(portFor(6394), { DEMO_LICENCE: 'off', MJ_SYSTEM: '21' });
   });
   test.afterAll(async () => {
     await server?.stop();
@@ -286,7 +287,7 @@ test.describe.serial('a gate deployment (national cryptography) without a licenc
 });
 
 test.describe.serial('licences that are not usable: not started yet, none within validity, none passing the check', () => {
-  const port = 6397;
+  const port = portFor(6397);
   let server: SecondServer | undefined;
   const restart = async (env: Record<string, string>) => {
     await server?.stop();

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { expect, test, type Page } from '@playwright/test';
 import type { SubAppManifest } from '@campus/contracts';
-import { baseURL } from '../support/env.ts';
+import { baseURL, portFor } from '../support/env.ts';
 import { run, serveFolder, starterArchive, subappCli } from '../support/team-sub-app.ts';
 import { demo, moreEntries, signIn, switchLanguage } from '../support/sign-in.ts';
 
@@ -16,8 +16,8 @@ import { demo, moreEntries, signIn, switchLanguage } from '../support/sign-in.ts
 const starter = starterArchive;
 
 const variants = [
-  { folder: 'partner-orders', appNo: 'porders', label: 'Partner Orders', labelZh: '合作伙伴订单', plain: false, global: 'campusPartnerOrders', devPort: 6481 },
-  { folder: 'plain-orders', appNo: 'plorders', label: 'Plain Orders', labelZh: '简单订单', plain: true, global: 'campusPlainOrders', devPort: 6482 },
+  { folder: 'partner-orders', appNo: 'porders', label: 'Partner Orders', labelZh: '合作伙伴订单', plain: false, global: 'campusPartnerOrders', devPort: portFor(6481) },
+  { folder: 'plain-orders', appNo: 'plorders', label: 'Plain Orders', labelZh: '简单订单', plain: true, global: 'campusPlainOrders', devPort: portFor(6482) },
 ];
 
 for (const variant of variants) {

@@ -101,9 +101,6 @@ function suite(title, command, args, reportFile, count, noteFailures) {
   if (counts.failed > 0) failures.push(`${title} (${counts.failed})`);
 }
 
-check('type check', 'npm', ['run', '--silent', 'typecheck']);
-check('lint', 'npm', ['run', '--silent', 'lint']);
-
 /** Adds a vitest JSON report's counts and failures to the run's totals. */
 function countVitestReport(title, reportFile, ok) {
   let counts;
@@ -127,11 +124,12 @@ const node24Args = (projects, report) => [vitest, 'run', ...projects.flatMap((na
 // What the runtime changes: the server (node:sqlite instead of better-sqlite3 on Node >= 22.16, LDAP, argon2), the
 // card issuer and the crypto packages, on the embedded database. The shell and the sub-app are browser code that the
 // Node 20 run already tests in jsdom, and PostgreSQL's SQL is the same under either runtime. The server's Node 24 run
-// goes on beside the Node 20 run, whose server files take one core at a time (so the second core is mostly idle
-// then) and which shares nothing with it (its own temp folders, SQLite, slapd on free ports). The card issuer's
-// files need the one pcscd of the machine alone, so its Node 24 run comes after.
+// starts first and goes on beside the type check, the lint (one core each) and the Node 20 run: it shares nothing
+// with them (its own temp folders, SQLite, system-chosen ports), and the server's files wait for their child
+// processes, databases and timers much of the time (a serial run kept one core 70 % busy): the runs fill each
+// other's idle time. The card issuer's files need the one pcscd of the machine alone, so its Node 24 run comes after.
 let node24Beside = null;
-const node24Title = 'server, crypto and SDK tests on Node 24 (beside the Node 20 run)';
+const node24Title = 'server, crypto and SDK tests on Node 24 (beside the steps up to the Node 20 run)';
 const node24Report = path.join(reports, 'vitest-node24.json');
 const node24Log = path.join(reports, 'vitest-node24.log');
 if (withNode24Suites) {
@@ -143,6 +141,9 @@ if (withNode24Suites) {
   }
 }
 
+check('type check', 'npm', ['run', '--silent', 'typecheck']);
+check('lint', 'npm', ['run', '--silent', 'lint']);
+
 const vitestReport = path.join(reports, 'vitest.json');
 suite('unit, API and LDAP tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`], vitestReport, vitestCounts, noteVitestFailures);
 
@@ -150,7 +151,7 @@ if (withNode24Suites) {
   let ok = false;
   if (node24Beside) {
     const status = await node24Beside.done;
-    timings.push(`${node24Title} ${Math.round((Date.now() - node24Beside.started) / 1000)} s (beside the Node 20 run)`);
+    timings.push(`${node24Title} ${Math.round((Date.now() - node24Beside.started) / 1000)} s (beside the other steps)`);
     console.log(`\n=== ${node24Title}: exit ${status}\n${readFileSync(node24Log, 'utf8')}`);
     ok = status === 0;
   }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startSecondServer, type SecondServer } from '../support/second-server.ts';
 import { asSetUp } from '../support/set-up-time.ts';
+import { portFor } from '../support/env.ts';
 import { repoRoot, serveFolder } from '../support/team-sub-app.ts';
 import { demo, signIn, switchLanguage } from '../support/sign-in.ts';
 
@@ -11,8 +12,8 @@ import { demo, signIn, switchLanguage } from '../support/sign-in.ts';
 // shell; the server decides whether that is allowed (SUBAPP_DEV_OVERRIDES). The suite's own server leaves it off;
 // a second server turns it on.
 
-const allowingPort = 6571;
-const vitePort = 6573;
+const allowingPort = portFor(6571);
+const vitePort = portFor(6573);
 const overrideKey = 'campus.subAppDevOverride';
 const viewport = (page: Page) => page.locator('#subapp-viewport');
 const badge = (page: Page) => page.locator('.campus-dev-override');

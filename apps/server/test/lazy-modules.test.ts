@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from './helpers.ts';
-import { freePort } from './server-nodes.ts';
+import { freePort } from './free-port.ts';
 import { startServerProcess } from './server-process.ts';
 import type { ServerProcess } from './server-process.ts';
 
@@ -33,7 +33,7 @@ describe('packages a production server loads on first use', () => {
   });
 
   async function start(importLog: string): Promise<ServerProcess> {
-    const port = await freePort(7100, 7199);
+    const port = await freePort();
     return startServerProcess({
       port,
       dataDir,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import enUS from './en-US.json';
 import zhCN from './zh-CN.json';
 import zhMO from './zh-MO.json';
+import { createTranslator } from '../lib/translator.ts';
 
 type Tree = { [key: string]: string | Tree };
 
@@ -61,5 +62,30 @@ describe('locales', () => {
       expect(placeholders(files['en-US'].get(key) ?? ''), key).toBe(placeholders(value));
       expect(placeholders(files['zh-MO'].get(key) ?? ''), key).toBe(placeholders(value));
     }
+  });
+});
+
+describe('the count texts of the tables and lists (issue 48, item 15)', () => {
+  const i18n = createTranslator({ language: 'en-US', fallbackLanguage: 'zh-CN', supportedLanguages: ['en-US', 'zh-CN', 'zh-MO'] });
+  i18n.addResourceBundle('en-US', 'translation', enUS);
+  i18n.addResourceBundle('zh-CN', 'translation', zhCN);
+  i18n.addResourceBundle('zh-MO', 'translation', zhMO);
+  const say = (key: string, count: number, lng: string) => i18n.t(key, { count, lng });
+
+  it('say one thing in the singular and more in the plural in en-US', () => {
+    expect(say('licence.total', 1, 'en-US')).toBe('1 record in total');
+    expect(say('licence.total', 2, 'en-US')).toBe('2 records in total');
+    expect(say('backupLog.total', 1, 'en-US')).toBe('1 record in total');
+    expect(say('backupLog.total', 0, 'en-US')).toBe('0 records in total');
+    expect(say('cardManagement.total', 1, 'en-US')).toBe('1 card');
+    expect(say('cardManagement.total', 40, 'en-US')).toBe('40 cards');
+    expect(say('about.versionTotal', 1, 'en-US')).toBe('1 program in total');
+    expect(say('about.versionTotal', 3, 'en-US')).toBe('3 programs in total');
+  });
+
+  it('fill the number in zh-CN and zh-MO, which have one form', () => {
+    expect(say('licence.total', 1, 'zh-CN')).toBe('共 1 条记录');
+    expect(say('licence.total', 1, 'zh-MO')).toBe('共 1 筆記錄');
+    expect(say('cardManagement.total', 7, 'zh-MO')).toBe('共 7 張卡');
   });
 });

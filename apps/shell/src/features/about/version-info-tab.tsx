@@ -98,7 +98,7 @@ export function VersionInfoTab() {
         />
       )}
       <Typography.Text type="secondary" style={{ display: 'block', marginTop: 8 }}>
-        {t('about.versionTotal', { total })}
+        {t('about.versionTotal', { count: total })}
       </Typography.Text>
     </>
   );

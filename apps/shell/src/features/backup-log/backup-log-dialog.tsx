@@ -132,7 +132,7 @@ function BackupLogViewer({ onDetail }: { onDetail: (row: BackupLogRow) => void }
             total: query.data?.total ?? 0,
             showSizeChanger: true,
             pageSizeOptions: [...backupLogPaging.pageSizeOptions],
-            showTotal: (total) => t('backupLog.total', { total }),
+            showTotal: (total) => t('backupLog.total', { count: total }),
             onChange: (index, size) => setPage({ index: size === page.size ? index : 1, size }),
           }}
         />

@@ -79,7 +79,7 @@ export function CardTableView({ kind, rows, total, loading, page, sort, kindOpti
         showSizeChanger: true,
         showQuickJumper: true,
         pageSizeOptions: [...cardTablePaging.pageSizeOptions],
-        showTotal: (count) => t('cardManagement.total', { total: count }),
+        showTotal: (count) => t('cardManagement.total', { count }),
       }
     : false;
 

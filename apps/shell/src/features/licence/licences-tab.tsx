@@ -132,7 +132,7 @@ export default function LicencesTab() {
             showSizeChanger: true,
             showQuickJumper: true,
             pageSizeOptions: [...licencePaging.pageSizeOptions],
-            showTotal: (total) => t('licence.total', { total }),
+            showTotal: (total) => t('licence.total', { count: total }),
             onChange: (index, size) => setPage({ index: size === page.size ? index : 1, size }),
           }}
         />

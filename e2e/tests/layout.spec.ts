@@ -10,18 +10,22 @@ test.describe('header', () => {
     [1280, 6],
     [1920, 13],
   ] as const) {
-    test(`at ${width} px the header shows ${shown} systems and the rest under More`, async ({ page }) => {
+    test(`at ${width} px the header shows at most ${shown} systems and the rest under More`, async ({ page }) => {
       await page.setViewportSize({ width, height: 800 });
       await signIn(page, demo.sysadmin);
       await switchLanguage(page, 'en-US');
-      await expect(headerModules(page)).toHaveCount(shown);
+      // spec §2's count at most: fewer where the product name would be cut (issue 48, item 10)
+      await expect(headerModules(page).first()).toBeVisible();
+      const count = await headerModules(page).count();
+      expect(count).toBeLessThanOrEqual(shown);
+      expect(count).toBeGreaterThanOrEqual(shown - 3);
       // everything fits in one row (a name may take two lines), More included, without running under the tools on the right
       const more = await systemsNav(page).locator('[data-module-more]').boundingBox();
       const tools = await page.locator('.campus-layout__tools').boundingBox();
       const first = await headerModules(page).first().boundingBox();
       expect(Math.abs(more!.y + more!.height / 2 - (first!.y + first!.height / 2))).toBeLessThanOrEqual(2);
       expect(more!.x + more!.width).toBeLessThanOrEqual(tools!.x);
-      await expect(await moreEntries(page)).toHaveCount(sysadminSystems - shown);
+      await expect(await moreEntries(page)).toHaveCount(sysadminSystems - count);
     });
   }
 
@@ -43,8 +47,8 @@ test.describe('header', () => {
       );
       expect(labels.length).toBeGreaterThan(4);
       for (const label of labels.filter((l) => l.cut)) expect(label.title, `${label.text} is cut`).toBe(label.text);
-      // with room for them (1280 px and up) no system name and not the user's name is cut
-      if (width >= 1280) expect(labels.filter((l) => l.cut && l.text !== 'Campus Management Platform').map((l) => l.text)).toEqual([]);
+      // from 1000 px up no system name, not the product name (issue 48, item 10) and not the user's name is cut
+      if (width >= 1000) expect(labels.filter((l) => l.cut).map((l) => l.text)).toEqual([]);
     });
   }
 
@@ -53,8 +57,12 @@ test.describe('header', () => {
       await page.setViewportSize({ width: 1400, height: 800 });
       await signIn(page, demo.sysadmin);
       await switchLanguage(page, language);
-      // spec §2: floor((1400 − 520) / 96) − 1 = 8 systems, the rest under More
-      await expect(headerModules(page)).toHaveCount(8);
+      // spec §2: floor((1400 − 520) / 96) − 1 = 8 systems at most, the rest under More (fewer where the product
+      // name would be cut, issue 48 item 10)
+      await expect(headerModules(page).first()).toBeVisible();
+      const count = await headerModules(page).count();
+      expect(count).toBeLessThanOrEqual(8);
+      expect(count).toBeGreaterThanOrEqual(5);
       const items = await page.locator('[data-module], [data-module-more]').evaluateAll((elements) =>
         elements
           .filter((element) => (element as HTMLElement).offsetParent !== null)
@@ -68,7 +76,7 @@ test.describe('header', () => {
             return { text: e.textContent ?? '', lines, cut };
           }),
       );
-      expect(items).toHaveLength(9);
+      expect(items).toHaveLength(count + 1);
       expect(items.filter((item) => item.lines !== 1 || item.cut)).toEqual([]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1400);
     });
@@ -77,15 +85,17 @@ test.describe('header', () => {
   test('below 1000 px the count stays where it was', async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await signIn(page, demo.sysadmin);
-    await expect(headerModules(page)).toHaveCount(6);
+    await expect(headerModules(page).first()).toBeVisible();
+    const count = await headerModules(page).count();
+    expect(count).toBeLessThanOrEqual(6);
     await page.setViewportSize({ width: 900, height: 800 });
-    await expect(headerModules(page)).toHaveCount(6);
+    await expect(headerModules(page)).toHaveCount(count);
     // the names make room instead: nothing overflows the window at 900 px (issue 15)
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(900);
     await page.setViewportSize({ width: 800, height: 800 });
-    await expect(headerModules(page)).toHaveCount(6);
+    await expect(headerModules(page)).toHaveCount(count);
     await page.setViewportSize({ width: 1920, height: 800 });
-    await expect(headerModules(page)).toHaveCount(13);
+    await expect.poll(() => headerModules(page).count()).toBeGreaterThan(count);
   });
 
   test('a system under More opens its first page and the logo goes home', async ({ page }) => {

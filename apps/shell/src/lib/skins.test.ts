@@ -26,4 +26,12 @@ describe('skins', () => {
     if (skin.chrome.menuTheme === 'dark') expect(contrast('#ffffff', primary)).toBeGreaterThanOrEqual(4.5);
     else expect(contrast(primary, skin.chrome.headerBg)).toBeGreaterThanOrEqual(4.5);
   });
+
+  it.each(skinCodes)('%s: a primary button keeps white text at 4.5:1 under the pointer and pressed (issue 48, item 11)', (code) => {
+    const token = skinOf(code).theme.token!;
+    // set, not left to antd's algorithm (which derives a lighter hover colour)
+    expect(token.colorPrimaryHover).toMatch(/^#[0-9a-f]{6}$/);
+    expect(token.colorPrimaryActive).toMatch(/^#[0-9a-f]{6}$/);
+    for (const colour of [token.colorPrimary!, token.colorPrimaryHover!, token.colorPrimaryActive!]) expect(contrast('#ffffff', colour), colour).toBeGreaterThanOrEqual(4.5);
+  });
 });

@@ -25,7 +25,8 @@ interface Skin {
  * tests): secondary text and placeholders at 0.6 black (5.7:1 on white, where antd's 0.45 and 0.25 give 3.4:1 and 1.9:1). Each skin's primary colour
  * is chosen for at least 4.5:1 with white text and on its own light selection background, and its focus ring
  * (colorPrimaryBorder) for at least 3:1 on white. Links take the primary colour too (antd's own link blue is a
- * seed of its own, 4.1:1 on the card screens' background).
+ * seed of its own, 4.1:1 on the card screens' background). Under the pointer and pressed, the primary colour
+ * darkens (antd's derived hover colour is lighter: white on #2e7ae6 is 4.16:1, issue 48 item 11).
  */
 const readable = {
   colorTextTertiary: 'rgba(0, 0, 0, 0.6)',
@@ -45,15 +46,15 @@ const readable = {
  */
 const skins: Record<SkinCode, Skin> = {
   DASUI001: {
-    theme: { token: { ...readable, colorPrimary: '#0958d9', colorLink: '#0958d9', colorPrimaryBorder: '#4d84ee', borderRadius: 6 } },
+    theme: { token: { ...readable, colorPrimary: '#0958d9', colorPrimaryHover: '#003eb3', colorPrimaryActive: '#002c8c', colorLink: '#0958d9', colorPrimaryBorder: '#4d84ee', borderRadius: 6 } },
     chrome: { headerBg: '#001529', headerText: '#ffffff', siderBg: '#ffffff', menuTheme: 'dark', selectedBg: '#e6f4ff' },
   },
   DASUI003: {
-    theme: { token: { ...readable, colorPrimary: '#08797c', colorLink: '#08797c', colorPrimaryBorder: '#2f8f91', borderRadius: 4 } },
+    theme: { token: { ...readable, colorPrimary: '#08797c', colorPrimaryHover: '#06605f', colorPrimaryActive: '#044a49', colorLink: '#08797c', colorPrimaryBorder: '#2f8f91', borderRadius: 4 } },
     chrome: { headerBg: '#08383f', headerText: '#ffffff', siderBg: '#f4fbfb', menuTheme: 'dark', selectedBg: '#e6f5f5' },
   },
   DASUI004: {
-    theme: { token: { ...readable, colorPrimary: '#722ed1', colorLink: '#722ed1', colorPrimaryBorder: '#8c55dc', borderRadius: 8 } },
+    theme: { token: { ...readable, colorPrimary: '#722ed1', colorPrimaryHover: '#531dab', colorPrimaryActive: '#391085', colorLink: '#722ed1', colorPrimaryBorder: '#8c55dc', borderRadius: 8 } },
     chrome: { headerBg: '#ffffff', headerText: 'rgba(0, 0, 0, 0.88)', siderBg: '#faf7ff', menuTheme: 'light', selectedBg: '#f3e9ff' },
   },
 };

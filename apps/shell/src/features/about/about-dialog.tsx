@@ -7,6 +7,7 @@ import * as storage from '../../lib/storage.ts';
 import { closeAbout, setAboutTab, useAboutDialog, type AboutTab } from './about-state.ts';
 import { VersionInfoTab } from './version-info-tab.tsx';
 import { returnFocus } from '../../lib/focus-return.ts';
+import { withTabKeptWithin } from '../../lib/keep-tab-within.tsx';
 
 export interface AboutDialogProps {
   /** The Licenses tab's content, supplied by the app layer (it belongs to the licence feature). */
@@ -25,7 +26,7 @@ export default function AboutDialog({ licencesTab }: AboutDialogProps) {
   // the build's version as its server says it (installedVersion never fails: it falls back to the release line)
   const version = useQuery({ queryKey: ['installed-version'], queryFn: installedVersion, staleTime: Infinity, enabled: open });
   return (
-    <Modal title={t('about.title')} open={open} width={1200} footer={null} onCancel={closeAbout} destroyOnHidden focusable={{ focusTriggerAfterClose: false }} afterClose={returnFocus}>
+    <Modal title={t('about.title')} open={open} width={1200} footer={null} onCancel={closeAbout} destroyOnHidden focusable={{ focusTriggerAfterClose: false }} afterClose={returnFocus} modalRender={withTabKeptWithin}>
       <Descriptions
         column={2}
         size="small"

@@ -1,14 +1,18 @@
-import type { CSSProperties } from 'react';
+import { useId, type CSSProperties } from 'react';
 import { Drawer } from 'antd';
 import type { MenuPage, MenuSystem } from '@campus/contracts';
 import { useTranslation } from '../../lib/use-translation.ts';
+import { systemLabelKey } from '../../lib/menus.ts';
+import { withTabKeptWithin } from '../../lib/keep-tab-within.tsx';
 import { SideMenu } from './side-menu.tsx';
 import type { MenuTarget } from './side-menu-tree.ts';
 import { SystemList } from './top-menu.tsx';
 
 /**
- * The phone layout's navigation (issue 27, item 1): the header's systems and the side menu of the current system,
- * one above the other in a drawer from the left. Choosing a page or a system closes it.
+ * The phone layout's navigation (issue 27, item 1): the side menu of the current system under its name, then the
+ * header's systems under a heading of their own, in a drawer from the left. The pages come first: with the
+ * fourteen systems above them they began at the screen's bottom edge, 16 Tab presses down (issue 48, item 12).
+ * Choosing a page or a system closes it; Tab goes round inside it.
  */
 export function NavigationDrawer({
   open,
@@ -33,6 +37,8 @@ export function NavigationDrawer({
   skinStyle: CSSProperties;
 }) {
   const { t } = useTranslation();
+  const systemsHeading = useId();
+  const current = systems.find((system) => system.appNo === currentAppNo);
   return (
     <Drawer
       open={open}
@@ -43,11 +49,16 @@ export function NavigationDrawer({
       className="campus-navigation-drawer"
       rootStyle={skinStyle}
       styles={{ body: { padding: 0 } }}
+      drawerRender={withTabKeptWithin}
     >
-      <nav aria-label={t('layout.systems')} className="campus-navigation-drawer__systems">
+      {current ? <h2 className="campus-navigation-drawer__heading">{t(systemLabelKey(current.appNo), { defaultValue: current.label })}</h2> : null}
+      <SideMenu pages={pages} appNo={currentAppNo} currentPageId={currentPageId} targetOf={pageTarget} onChosen={onClose} />
+      <nav aria-labelledby={systemsHeading} className="campus-navigation-drawer__systems">
+        <h2 id={systemsHeading} className="campus-navigation-drawer__heading">
+          {t('layout.systems')}
+        </h2>
         <SystemList systems={systems} currentAppNo={currentAppNo} targetOf={systemTarget} onChosen={onClose} />
       </nav>
-      <SideMenu pages={pages} appNo={currentAppNo} currentPageId={currentPageId} targetOf={pageTarget} onChosen={onClose} />
     </Drawer>
   );
 }

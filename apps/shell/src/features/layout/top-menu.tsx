@@ -3,6 +3,7 @@ import type { MenuSystem } from '@campus/contracts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { systemLabelKey } from '../../lib/menus.ts';
 import { headerModuleCount, initialWidth, splitModules, trackWidth } from './header-modules.ts';
+import { useSystemsThatFit, useToolsWidth, useWindowWidth } from './header-fit.ts';
 import { NavigationLink } from './navigation-link.tsx';
 import type { MenuTarget } from './side-menu-tree.ts';
 
@@ -158,7 +159,8 @@ function MoreSystems({ systems, currentAppNo, targetOf }: SystemLinksProps & { s
 }
 
 /**
- * The header's systems (spec §2), as many as the tracked width allows, the rest under More. Plain links and a
+ * The header's systems (spec §2), as many as the tracked width allows and the product name leaves room for, the
+ * rest under More. Plain links and a
  * disclosure instead of antd's horizontal Menu, which cost about a quarter of the layout's first render (issue 27).
  */
 export function TopMenu({
@@ -176,10 +178,14 @@ export function TopMenu({
   /** Where choosing a system goes (its first page). */
   targetOf: (system: MenuSystem) => MenuTarget;
 }) {
-  const { t } = useTranslation();
-  const { shown, more } = splitModules(systems, headerModuleCount(width));
+  const { t, i18n } = useTranslation();
+  const nav = useRef<HTMLElement>(null);
+  const toolsWidth = useToolsWidth(nav);
+  const windowWidth = useWindowWidth();
+  const count = useSystemsThatFit(headerModuleCount(width), [windowWidth, i18n.language, toolsWidth, ...systems.map((system) => system.appNo)].join(' '), nav);
+  const { shown, more } = splitModules(systems, count);
   return (
-    <nav aria-label={t('layout.systems')} className="campus-top-menu" data-theme={theme}>
+    <nav ref={nav} aria-label={t('layout.systems')} className="campus-top-menu" data-theme={theme}>
       <ul className="campus-top-menu__list">
         {shown.map((system) => (
           <li key={system.appNo} className="campus-top-menu__item">

@@ -63,6 +63,7 @@ export default function LicencesTab() {
     enabled: isSystemAdmin,
   });
 
+  const rows = licences.data?.licenses ?? [];
   const columns: TableColumnsType<LicenceRow> = [
     { key: 'code', dataIndex: 'code', title: t('licence.code'), width: 170, ellipsis: true },
     { key: 'customer', dataIndex: 'customerName', title: t('licence.customer'), width: 140, ellipsis: true },
@@ -72,10 +73,12 @@ export default function LicencesTab() {
     { key: 'end', title: t('licence.end'), width: 120, render: (_v: unknown, row: LicenceRow) => endText(row.endTime, context) },
     { key: 'empCount', title: t('licence.empCount'), width: 90, render: (_v: unknown, row: LicenceRow) => employeeCountText(row.empCount, t) },
     { key: 'state', title: t('licence.state'), width: 100, render: (_v: unknown, row: LicenceRow) => stateText(row.state, t) },
-    { key: 'effectiveness', title: t('licence.effectiveness'), width: 100, render: (_v: unknown, row: LicenceRow) => stateText(row.effectiveness, t) },
+    // wide enough for "Effectiveness" whole (a narrower column broke it mid-word, issue 48 item 15)
+    { key: 'effectiveness', title: t('licence.effectiveness'), width: 120, render: (_v: unknown, row: LicenceRow) => stateText(row.effectiveness, t) },
     { key: 'activateTime', title: titleInViewerZone(t('licence.activateTime')), width: 190, render: (_v: unknown, row: LicenceRow) => timeText(row.activateTime, context) },
     { key: 'loseActivateTime', title: t('licence.loseActivateTime'), width: 120, render: (_v: unknown, row: LicenceRow) => loseActivateText(row.loseActivateTime, context) },
-    ...(mayAdd
+    // only when a licence on this page can be activated: an Actions column with nothing in it says nothing
+    ...(mayAdd && rows.some(canActivate)
       ? [
           {
             key: 'actions',
@@ -119,11 +122,15 @@ export default function LicencesTab() {
           rowKey="id"
           size="small"
           columns={columns}
-          dataSource={licences.data?.licenses ?? []}
+          dataSource={rows}
           loading={licences.isFetching}
           scroll={{ x: 1400 }}
           locale={{ emptyText: licences.isPending ? ' ' : t('licence.empty') }}
-          expandable={{ expandedRowRender: (row) => <ExpandedDetail id={row.id} /> }}
+          expandable={{
+            expandedRowRender: (row) => <ExpandedDetail id={row.id} />,
+            // the column of the expand buttons has a name for a screen reader's table navigation
+            columnTitle: <span className="campus-visually-hidden">{t('licence.detailsColumn')}</span>,
+          }}
           pagination={{
             ...paginationNames,
             current: page.index,

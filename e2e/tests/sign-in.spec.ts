@@ -8,8 +8,10 @@ test.describe('signing in with a password', () => {
     await signIn(page, demo.sysadmin);
     await expect(page).toHaveURL(/\/qy\/homePage$/);
     await expect(userMenu(page)).toContainText(/\S/);
-    // 1280 wide: six systems in the header, the other eight under More
-    await expect(headerModules(page)).toHaveCount(6);
+    // 1280 wide: six systems in the header at most (fewer where the product name would be cut, issue 48 item 10),
+    // the others under More
+    await expect(headerModules(page).first()).toBeVisible();
+    expect(await headerModules(page).count()).toBeLessThanOrEqual(6);
     await expect(systemsNav(page).locator('[data-module-more]')).toBeVisible();
     expect(await page.evaluate(() => localStorage.getItem('campus.isLogin'))).toBe('1');
   });

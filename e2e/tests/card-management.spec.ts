@@ -219,7 +219,7 @@ test('card management in the browser: mixed selections, issue, loss, unloss, fre
   await expect(other.getByRole('heading', { name: 'Issue system administrator login card' })).toBeVisible();
 });
 
-test('zh-CN: the filter row keeps Search and Reset side by side at every width, never Reset alone on a row (issue 25, item 16)', async ({ page }) => {
+test('zh-CN: the filter row keeps Search and Reset side by side at every width (issue 25, item 16), and fits a phone', async ({ page }) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 1400, height: 900 });
   await page.goto(at('/systemadmin-logincard'));
@@ -244,43 +244,26 @@ test('zh-CN: the filter row keeps Search and Reset side by side at every width, 
     if (Math.abs(reset!.y - search!.y) > 2) apart.push(width);
   }
   expect(apart).toEqual([]);
-});
 
-test('on a 360 × 740 phone both card tables fit the screen: filters wrap, the table scrolls inside its box (issue 48, item 7)', async ({ browser }) => {
-  test.setTimeout(120_000);
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, locale: 'en-US', reducedMotion: 'reduce' });
-  const page = await context.newPage();
-  try {
-    await page.goto(at('/systemadmin-logincard'));
-    await switchLanguage(page, 'en-US');
-    // no token in a new browser context: the mother card first
-    await gate.reader.place('DE000001');
-    await page.getByRole('button', { name: 'Start swiping' }).waitFor();
-    const customerPassword = page.getByLabel('Customer password');
-    if (await customerPassword.isVisible()) await customerPassword.fill('Customer#2026');
-    await page.getByRole('button', { name: 'Start swiping' }).click();
-    await expect(page).not.toHaveURL(/swipe-master-card/);
-    for (const path of ['/systemadmin-logincard', '/system-keycard']) {
-      await page.goto(at(path));
-      await expect(page.locator('tr.ant-table-row').first()).toBeVisible();
-      // a phone browser zooms out to show a page wider than its screen: the window then reports more than 360 px
-      const fit = await page.evaluate(() => {
-        const width = window.innerWidth;
-        const past = [...document.querySelectorAll<HTMLElement>('body *')]
-          // inside the table's scrolling box is where the columns may go on (the box itself must fit)
-          .filter((element) => !element.closest('.ant-table-content') || element.matches('.ant-table-content'))
-          .filter((element) => element.getClientRects().length > 0 && element.getBoundingClientRect().right > width + 0.5)
-          .map((element) => `${element.tagName}.${String(element.className).slice(0, 50)} ${Math.round(element.getBoundingClientRect().right)}`);
-        return { width, documentWidth: document.documentElement.scrollWidth, past: past.slice(0, 5) };
-      });
-      expect(fit, path).toEqual({ width: 360, documentWidth: 360, past: [] });
-      // the table's rows scroll sideways in their box: its last column is reachable
-      await expect(page.getByRole('region', { name: /login cards|key cards/i })).toBeVisible();
-      // a row's checkbox (a radio for key cards) is a 24 px target (WCAG 2.5.8, item 15)
-      const box = (await page.locator('tr.ant-table-row').first().locator('.ant-checkbox-wrapper, .ant-radio-wrapper').boundingBox())!;
-      expect(Math.min(box.width, box.height), `${path}: a row's selection box`).toBeGreaterThanOrEqual(24);
-    }
-  } finally {
-    await context.close();
+  // on a 360 × 740 phone both tables fit the screen: the filters wrap, the table scrolls inside its box (issue 48,
+  // item 7: 398-415 px). Here, not in a test of its own: the issuer pairs a limited number of browser pages at once
+  await page.setViewportSize({ width: 360, height: 740 });
+  for (const path of ['/systemadmin-logincard', '/system-keycard']) {
+    await page.goto(at(path));
+    await expect(page.locator('tr.ant-table-row').first()).toBeVisible();
+    const fit = await page.evaluate(() => {
+      const width = window.innerWidth;
+      const past = [...document.querySelectorAll<HTMLElement>('body *')]
+        // inside the table's scrolling box is where the columns may go on (the box itself must fit)
+        .filter((element) => !element.closest('.ant-table-content') || element.matches('.ant-table-content'))
+        .filter((element) => element.getClientRects().length > 0 && element.getBoundingClientRect().right > width + 0.5)
+        .map((element) => `${element.tagName}.${String(element.className).slice(0, 50)} ${Math.round(element.getBoundingClientRect().right)}`);
+      return { width, documentWidth: document.documentElement.scrollWidth, past: past.slice(0, 5) };
+    });
+    expect(fit, path).toEqual({ width: 360, documentWidth: 360, past: [] });
+    await expect(page.locator('.ant-table-content[role="region"]').first()).toBeVisible();
+    // a row's checkbox (a radio for key cards) is a 24 px target (WCAG 2.5.8, item 15)
+    const box = (await page.locator('tr.ant-table-row').first().locator('.ant-checkbox-wrapper, .ant-radio-wrapper').boundingBox())!;
+    expect(Math.min(box.width, box.height), `${path}: a row's selection box`).toBeGreaterThanOrEqual(24);
   }
 });

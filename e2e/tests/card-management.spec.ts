@@ -253,7 +253,7 @@ test('zh-CN: the filter row keeps Search and Reset side by side at every width (
     await expect(page.locator('tr.ant-table-row').first()).toBeVisible();
     const fit = await page.evaluate(() => {
       const width = window.innerWidth;
-      const past = [...document.querySelectorAll<HTMLElement>('body *')]
+      const past = Array.from(document.querySelectorAll<HTMLElement>('body *'))
         // inside the table's scrolling box is where the columns may go on (the box itself must fit)
         .filter((element) => !element.closest('.ant-table-content') || element.matches('.ant-table-content'))
         .filter((element) => element.getClientRects().length > 0 && element.getBoundingClientRect().right > width + 0.5)

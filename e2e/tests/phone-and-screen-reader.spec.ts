@@ -38,7 +38,7 @@ test('from 1000 to 1920 px in en-US the product name is never cut: systems move 
     await page.waitForTimeout(150);
     const state = await page.evaluate(() => {
       const label = document.querySelector<HTMLElement>('.campus-layout__system-name')!;
-      const systemsCut = [...document.querySelectorAll<HTMLElement>('.campus-top-menu [data-module], .campus-top-menu [data-module-more]')].some((e) => e.scrollWidth > e.clientWidth);
+      const systemsCut = Array.from(document.querySelectorAll<HTMLElement>('.campus-top-menu [data-module], .campus-top-menu [data-module-more]')).some((e) => e.scrollWidth > e.clientWidth);
       return { nameCut: label.scrollWidth > label.clientWidth || label.scrollHeight > label.clientHeight + 1, systemsCut, wide: document.documentElement.scrollWidth > window.innerWidth };
     });
     if (state.nameCut || state.systemsCut || state.wide) cut.push(width);
@@ -119,7 +119,7 @@ test.describe('on a 360 px phone', () => {
 /** Tabs once round `container` and a few stops more, then back with Shift+Tab: the focus never leaves it. */
 async function expectTabStaysInside(page: Page, container: Locator) {
   const stops = await container.evaluate(
-    (element) => [...element.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, [tabindex]')].filter((e) => e.tabIndex >= 0 && !e.closest('[inert]') && e.getClientRects().length > 0).length,
+    (element) => Array.from(element.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, [tabindex]')).filter((e) => e.tabIndex >= 0 && !e.closest('[inert]') && e.getClientRects().length > 0).length,
   );
   expect(stops).toBeGreaterThan(1);
   const outside: string[] = [];

@@ -10,6 +10,19 @@ export interface BuiltChunk {
   moduleIds: readonly string[];
 }
 
+/** The files of `roots` and of every chunk they import statically, transitively (`byFile`: the build's chunks by file). */
+export function staticClosure(byFile: ReadonlyMap<string, { imports: readonly string[] }>, roots: readonly { fileName: string }[]): Set<string> {
+  const seen = new Set<string>();
+  const pending = roots.map((chunk) => chunk.fileName);
+  while (pending.length > 0) {
+    const fileName = pending.pop()!;
+    if (seen.has(fileName)) continue;
+    seen.add(fileName);
+    pending.push(...(byFile.get(fileName)?.imports ?? []));
+  }
+  return seen;
+}
+
 /**
  * The modules of the chunks a page loads with `signedIn` (the chunks made for those modules and every chunk they
  * import statically), except the chunks an earlier page has loaded: the entry's and `before`'s, with their imports.
@@ -22,17 +35,7 @@ export function firstLoadModules(chunks: readonly BuiltChunk[], signedIn: readon
     if (!chunk) throw new Error(`signed-in chunk: no chunk is made for ${id}; is it still loaded with import()?`);
     return chunk;
   };
-  const closure = (roots: readonly BuiltChunk[]) => {
-    const seen = new Set<string>();
-    const pending = roots.map((chunk) => chunk.fileName);
-    while (pending.length > 0) {
-      const fileName = pending.pop()!;
-      if (seen.has(fileName)) continue;
-      seen.add(fileName);
-      pending.push(...(byFile.get(fileName)?.imports ?? []));
-    }
-    return seen;
-  };
+  const closure = (roots: readonly BuiltChunk[]) => staticClosure(byFile, roots);
   const earlier = closure([...chunks.filter((chunk) => chunk.isEntry), ...before.map(chunkOf)]);
   const modules = new Set<string>();
   for (const fileName of closure(signedIn.map(chunkOf))) {

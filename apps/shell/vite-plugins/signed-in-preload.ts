@@ -1,6 +1,7 @@
 import type { Plugin } from 'vite';
 import { signedInFilesMetaName, signedInPreloadScript } from '../../../packages/contracts/src/signed-in-preload.ts';
 import { languageCodes } from '../../../packages/contracts/src/languages.ts';
+import { staticClosure } from './signed-in-chunk.ts';
 
 /** What the walk needs of a built chunk: its file, the modules in it, what it imports statically and its CSS. */
 export interface PreloadChunk {
@@ -18,17 +19,7 @@ export interface PreloadChunk {
  */
 export function signedInFirstLoadFiles(chunks: readonly PreloadChunk[], modules: readonly string[]): string[] {
   const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-  const closure = (roots: readonly PreloadChunk[]) => {
-    const seen = new Set<string>();
-    const pending = roots.map((chunk) => chunk.fileName);
-    while (pending.length > 0) {
-      const fileName = pending.pop()!;
-      if (seen.has(fileName)) continue;
-      seen.add(fileName);
-      pending.push(...(byFile.get(fileName)?.imports ?? []));
-    }
-    return seen;
-  };
+  const closure = (roots: readonly PreloadChunk[]) => staticClosure(byFile, roots);
   const roots = modules.map((id) => {
     const chunk = chunks.find((candidate) => candidate.moduleIds.includes(id));
     if (!chunk) throw new Error(`signed-in preload: no chunk holds ${id}; is it still part of the build?`);

@@ -60,6 +60,7 @@ const serverAreas = [
   'sub-app',
   'version',
   'gm-account',
+  'sso',
   'system-key-card',
   'admin-login-card',
   'backup-log',

@@ -23,6 +23,23 @@ export const apiPaths = {
   /** Version / device check that answers mjSystem; the spec leaves this path open. */
   versionCheck: '/iot-login/api/v1.0/Device/CheckVersion',
   logout: '/system/api/System/LoginOut',
+  // external sign-in through a tenant's identity provider (issue 49, docs/sso.md); the spec shows none of these
+  /** GET ?providerId&tenantCode&fromPath&lang: a browser navigation, answered 302 to the provider (OIDC or CAS). */
+  ssoStart: '/iot-login/api/v1.0/SSO/Start',
+  /** GET ?code&state (or ?error&state): the OIDC provider's redirect back; answered 302 to /not-login. */
+  ssoOidcCallback: '/iot-login/api/v1.0/SSO/OidcCallback',
+  /** GET ?state&ticket: the CAS server's redirect back (302 to /not-login); POST logoutRequest: CAS single logout. */
+  ssoCasCallback: '/iot-login/api/v1.0/SSO/CasCallback',
+  /** POST {ticket, tenantCode} → LoginInfo: the landing trades the one-time login ticket for the session, once. */
+  ssoExchangeTicket: '/iot-login/api/v1.0/SSO/ExchangeTicket',
+  /** POST ?providerId, form logout_token: OpenID Connect back-channel logout. */
+  ssoBackchannelLogout: '/iot-login/api/v1.0/SSO/BackchannelLogout',
+  // a tenant's identity providers, kept by its system administrator
+  identityProviderList: '/system/api/IdentityProvider/List',
+  identityProviderSave: '/system/api/IdentityProvider/Save',
+  identityProviderDelete: '/system/api/IdentityProvider/Delete',
+  /** POST: tries a provider's settings (discovery, keys, clock; CAS validation endpoint) before it is switched on. */
+  identityProviderTest: '/system/api/IdentityProvider/Test',
   // account
   changePassword: '/system/api/Account/ChangePassword',
   passwordComplexity: '/system/api/System/GetLoginPassordComplexity',

@@ -112,6 +112,27 @@ export const codes = {
   // a sub-app manifest's system code (issue 48 item 18)
   /** The manifest's appNo does not fit the system code pattern (subAppManifestRules.appNoPattern): HTTP 400. */
   subAppCodeInvalid: 315,
+  // external sign-in through a tenant's identity provider, OpenID Connect or CAS (issue 49, docs/sso.md)
+  /** No enabled identity provider of that id in that tenant (HTTP 404). */
+  ssoProviderUnknown: 321,
+  /** The round trip's `state` is missing, changed, expired or already used (HTTP 400). */
+  ssoStateInvalid: 322,
+  /** The identity provider did not answer, or not in time (discovery, keys, token or ticket validation; HTTP 502). */
+  ssoProviderUnreachable: 323,
+  /** The provider's answer failed a check: ID token signature, issuer, audience, nonce, expiry; a code used twice (HTTP 401). */
+  ssoTokenRejected: 324,
+  /** CAS refused the service ticket (INVALID_TICKET, INVALID_SERVICE, ...; HTTP 401). */
+  ssoTicketRejected: 325,
+  /** The provider signed in someone who has no account in the tenant (HTTP 403). */
+  ssoAccountUnknown: 326,
+  /** The provider's answer lacks the claim or attribute that names the account (HTTP 401). */
+  ssoAccountClaimMissing: 327,
+  /** The one-time login ticket of /not-login is unknown, used or older than 60 s (HTTP 401). */
+  ssoLoginTicketInvalid: 328,
+  /** An identity provider's settings are not valid (HTTP 400): the message names the field. */
+  ssoProviderConfigInvalid: 329,
+  /** The provider's answer is not a response of its protocol (malformed XML, a DOCTYPE or entity; HTTP 502). */
+  ssoResponseInvalid: 331,
   /** The server's storage (database or data folder) is full (HTTP 507): nothing was written; the administrator must free space. */
   storageFull: 997,
   /** The database cannot be reached or dropped the connection (HTTP 503): nothing was answered from it, try again. */

@@ -1,3 +1,4 @@
+import type { IdentityProviderButton } from './identity-providers.ts';
 import type { LanguageCode, Localised } from './languages.ts';
 import { reportServiceNamePattern, reportVersionPattern } from '@campus/subapp-sdk/shared-libraries';
 
@@ -84,6 +85,8 @@ export interface TenantSettings {
   opsPlatformUrl: string;
   /** The local card issuer's address (CARD_ISSUER_URL), for the card screens of gate deployments. */
   cardIssuerUrl: string;
+  /** The tenant's enabled identity providers: one "Sign in with …" button each on the login page (issue 49). */
+  identityProviders: IdentityProviderButton[];
 }
 
 export const skinCodes = ['DASUI001', 'DASUI003', 'DASUI004'] as const;

@@ -18,3 +18,4 @@ export * from './shared-libraries.ts';
 export * from './customer-password-rules.ts';
 export * from './issuer-version.ts';
 export * from './signed-in-preload.ts';
+export * from './identity-providers.ts';

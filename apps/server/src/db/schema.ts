@@ -321,6 +321,69 @@ export interface SystemKeyCardsTable {
   updated_at: number;
 }
 
+export interface IdentityProvidersTable {
+  // sso
+  id: string;
+  tenant_code: string;
+  /** 'oidc' | 'cas' (IdentityProviderKind). */
+  kind: string;
+  /** JSON Localised: the "Sign in with …" name in the three languages. */
+  name_i18n: string;
+  enabled: number;
+  /** JSON OidcProviderSettings or CasProviderSettings: nothing secret. */
+  settings: string;
+  /** The OIDC client secret, sealed at rest; never answered, never logged. */
+  client_secret_sealed: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SsoRoundTripsTable {
+  // sso
+  /** SHA-256 of the `state` sent to the provider: one row per Start, used once by the callback. */
+  state_hash: string;
+  provider_id: string;
+  tenant_code: string;
+  nonce: string;
+  /** PKCE code verifier (OIDC); '' for CAS. */
+  code_verifier: string;
+  /** A same-origin path checked at Start, or ''. */
+  from_path: string;
+  lang: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface SsoLoginTicketsTable {
+  // sso
+  /** SHA-256 of the one-time ticket /not-login receives; exchanged once, within ssoLoginTicketSeconds. */
+  ticket_hash: string;
+  provider_id: string;
+  tenant_code: string;
+  user_id: string;
+  provider_subject: string;
+  /** OIDC `sid` or the CAS service ticket: what the provider's logout names. */
+  provider_session: string | null;
+  /** The ID token, sealed: the id_token_hint of RP-initiated logout. */
+  id_token_sealed: string | null;
+  from_path: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface SsoSessionsTable {
+  // sso
+  /** The shell session (sessions.token_hash) a provider's sign-in opened. */
+  token_hash: string;
+  provider_id: string;
+  provider_subject: string;
+  provider_session: string | null;
+  id_token_sealed: string | null;
+  created_at: number;
+}
+
 export interface AdminLoginCardsTable {
   // admin-login-card
   id: string;
@@ -389,4 +452,8 @@ export interface DB {
   system_key_cards: SystemKeyCardsTable;
   admin_login_cards: AdminLoginCardsTable;
   change_stamps: ChangeStampsTable;
+  identity_providers: IdentityProvidersTable;
+  sso_round_trips: SsoRoundTripsTable;
+  sso_login_tickets: SsoLoginTicketsTable;
+  sso_sessions: SsoSessionsTable;
 }

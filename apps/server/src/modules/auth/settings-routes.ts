@@ -26,6 +26,10 @@ const TenantSettingsSchema = Type.Object({
   skin: Type.Union(skinCodes.map((c) => Type.Literal(c)), { description: 'Main-layout colour scheme of the tenant' }),
   opsPlatformUrl: Type.String({ description: "Operations management platform address (OPS_PLATFORM_URL); '' when none" }),
   cardIssuerUrl: Type.String({ description: 'The local card issuer the browser calls on gate deployments (CARD_ISSUER_URL)' }),
+  identityProviders: Type.Array(
+    Type.Object({ id: Type.String(), kind: Type.Union([Type.Literal('oidc'), Type.Literal('cas')]), name: Type.String() }),
+    { description: "The tenant's enabled identity providers: one 'Sign in with …' button each (issue 49)" },
+  ),
 });
 
 const RuntimeSchema = Type.Object({
@@ -68,6 +72,7 @@ export function registerSettingsRoutes(app: App, config: Config, account: Accoun
       skin: isSkinCode(tenant?.skin) ? tenant.skin : defaultSkin,
       opsPlatformUrl: config.opsPlatformUrl,
       cardIssuerUrl: config.cardIssuerUrl,
+      identityProviders: [],
     };
   };
 

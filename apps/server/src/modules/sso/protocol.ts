@@ -43,6 +43,12 @@ export interface ProtocolClient {
   finish(provider: ProviderForProtocol, roundTrip: RoundTrip, callbackUrl: URL): Promise<SignedInAtProvider>;
   /** Where the browser goes to end the provider's session after Quit, or null when the provider offers none. */
   logoutUrl(provider: ProviderForProtocol, session: { idToken: string | null }, postLogoutRedirectUri: string): Promise<string | null>;
+  /**
+   * Reads and checks a logout message the provider sent this server (OIDC back-channel: the form's logout_token, a
+   * JWT checked against the provider's keys; CAS single logout: the form's logoutRequest XML) and says which
+   * sessions it ends; throws AppError (ssoTokenRejected, ssoResponseInvalid) for one that does not check out.
+   */
+  readLogout(provider: ProviderForProtocol, form: Record<string, string>): Promise<ProviderLogout>;
   /** "Test connection" before the provider is switched on: each step with its finding in `lang`. */
   test(provider: ProviderForProtocol, lang: LanguageCode): Promise<IdentityProviderTestResult>;
 }

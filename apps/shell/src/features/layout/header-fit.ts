@@ -26,6 +26,7 @@ export function headerIsShortOfRoom(nav: HTMLElement): boolean {
  */
 export function useSystemsThatFit(limit: number, key: string, nav: RefObject<HTMLElement | null>): number {
   const [fitted, setFitted] = useState({ key, count: limit });
+  const brandChanges = useBrandChanges(nav);
   // below 1000 px the count stays as it was (spec §2): the names shrink instead
   const frozen = window.innerWidth < minTrackedWidth;
   const count = fitted.key === key || frozen ? Math.min(fitted.count, limit) : limit;
@@ -35,8 +36,35 @@ export function useSystemsThatFit(limit: number, key: string, nav: RefObject<HTM
     // one system fewer per pass, each before the paint, until everything fits
     if (count > 0 && headerIsShortOfRoom(element)) setFitted({ key, count: count - 1 });
     else if (fitted.key !== key || fitted.count !== count) setFitted({ key, count });
-  }, [nav, frozen, count, key, fitted.key, fitted.count]);
+  }, [nav, frozen, count, key, fitted.key, fitted.count, brandChanges]);
   return count;
+}
+
+/**
+ * Counts changes to the product name's room that no key names: the logo's image arriving (its width is known only
+ * then), the name the server sends replacing the built-in one. Each change checks the fit again without starting
+ * over from spec §2's count, so the systems given up to make room can only go down and the checks end.
+ */
+function useBrandChanges(nav: RefObject<HTMLElement | null>): number {
+  const [changes, setChanges] = useState(0);
+  useLayoutEffect(() => {
+    const brand = nav.current?.closest('header')?.querySelector('.campus-layout__brand');
+    const name = brand?.querySelector('.campus-layout__system-name');
+    if (!brand || !name || typeof ResizeObserver === 'undefined') return;
+    const changed = () => setChanges((n) => n + 1);
+    const resized = new ResizeObserver(changed);
+    resized.observe(name);
+    const edited = new MutationObserver(changed);
+    edited.observe(brand, { subtree: true, childList: true, characterData: true, attributes: true });
+    // an image's load does not bubble: caught on the way down
+    brand.addEventListener('load', changed, true);
+    return () => {
+      resized.disconnect();
+      edited.disconnect();
+      brand.removeEventListener('load', changed, true);
+    };
+  }, [nav]);
+  return changes;
 }
 
 /** The width of the header's tools beside the systems (the user's name arrives after the first render). */

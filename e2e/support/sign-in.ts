@@ -47,6 +47,17 @@ export const sideNav = (page: Page) => page.getByRole('navigation', { name: /^(P
 /** The systems shown in the header itself (not those under More). */
 export const headerModules = (page: Page) => systemsNav(page).locator('[data-module]');
 
+/**
+ * Waits until the header has counted the systems it shows for good: the logo's image is in (its width is known only
+ * then, and the header counts again when it arrives) and two frames have passed.
+ */
+export async function headerSettled(page: Page): Promise<void> {
+  await expect(headerModules(page).first()).toBeVisible();
+  const logo = page.locator('.campus-layout__logo');
+  if ((await logo.count()) > 0) await expect.poll(() => logo.evaluate((image) => (image as HTMLImageElement).complete && (image as HTMLImageElement).naturalWidth > 0)).toBe(true);
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+}
+
 /** Opens the header's More list (by hovering, as a mouse user does) and returns its systems. */
 export async function moreEntries(page: Page) {
   await systemsNav(page).locator('[data-module-more]').hover();

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { activeTab, demo, fillLogin, headerModules, moreEntries, pageTabs, sideNav, signIn, switchLanguage, systemsNav } from '../support/sign-in.ts';
+import { activeTab, demo, fillLogin, headerModules, headerSettled, moreEntries, pageTabs, sideNav, signIn, switchLanguage, systemsNav } from '../support/sign-in.ts';
 
 /** sysadmin holds all fourteen systems of the demo. */
 const sysadminSystems = 14;
@@ -15,7 +15,7 @@ test.describe('header', () => {
       await signIn(page, demo.sysadmin);
       await switchLanguage(page, 'en-US');
       // spec §2's count at most: fewer where the product name would be cut (issue 48, item 10)
-      await expect(headerModules(page).first()).toBeVisible();
+      await headerSettled(page);
       const count = await headerModules(page).count();
       expect(count).toBeLessThanOrEqual(shown);
       expect(count).toBeGreaterThanOrEqual(shown - 3);
@@ -41,7 +41,7 @@ test.describe('header', () => {
       await switchLanguage(page, 'en-US');
       await expect(systemsNav(page).getByText('Enterprise Data')).toBeVisible();
       // the demo's logo takes its width only once its image is in: the header counts again then (the CI run of stop 54)
-      await expect.poll(() => page.locator('.campus-layout__logo').evaluate((logo) => (logo as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+      await headerSettled(page);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       const readLabels = () =>
         page.locator('[data-module], [data-module-more], .campus-layout__system-name, .campus-user-menu__label').evaluateAll((elements) =>
@@ -69,7 +69,7 @@ test.describe('header', () => {
       await switchLanguage(page, language);
       // spec §2: floor((1400 − 520) / 96) − 1 = 8 systems at most, the rest under More (fewer where the product
       // name would be cut, issue 48 item 10)
-      await expect(headerModules(page).first()).toBeVisible();
+      await headerSettled(page);
       const count = await headerModules(page).count();
       expect(count).toBeLessThanOrEqual(8);
       expect(count).toBeGreaterThanOrEqual(5);
@@ -95,7 +95,7 @@ test.describe('header', () => {
   test('below 1000 px the count stays where it was', async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await signIn(page, demo.sysadmin);
-    await expect(headerModules(page).first()).toBeVisible();
+    await headerSettled(page);
     const count = await headerModules(page).count();
     expect(count).toBeLessThanOrEqual(6);
     await page.setViewportSize({ width: 900, height: 800 });
@@ -128,7 +128,7 @@ test.describe('header from the keyboard', () => {
     await switchLanguage(page, 'en-US');
     const more = systemsNav(page).getByRole('button', { name: 'More' });
     // what the header has room for beside the whole product name (issue 48, item 10)
-    await expect(headerModules(page).first()).toBeVisible();
+    await headerSettled(page);
     const shown = await headerModules(page).count();
     await more.focus();
     await page.keyboard.press('Enter');

@@ -31,6 +31,7 @@ export const codeMessages: Record<BusinessCode, Localised> = {
   [codes.ssoLoginTicketInvalid]: { 'en-US': 'This sign-in link has expired or was already used, please sign in again', 'zh-CN': '此登录链接已过期或已使用，请重新登录', 'zh-MO': '此登入連結已過期或已使用，請重新登入' },
   [codes.ssoProviderConfigInvalid]: { 'en-US': 'The sign-in service settings are not valid: {field}', 'zh-CN': '登录服务设置不正确：{field}', 'zh-MO': '登入服務設定不正確：{field}' },
   [codes.ssoResponseInvalid]: { 'en-US': 'The sign-in service sent an answer that is not valid, please contact the administrator', 'zh-CN': '登录服务的应答格式不正确，请联系管理员', 'zh-MO': '登入服務的應答格式不正確，請聯絡管理員' },
+  [codes.ssoSignInDeclined]: { 'en-US': 'The sign-in service did not sign you in (cancelled or refused), please try again', 'zh-CN': '登录服务未完成登录（已取消或被拒绝），请重试', 'zh-MO': '登入服務未完成登入（已取消或被拒絕），請重試' },
   [codes.noPermission]: { 'en-US': 'No permission', 'zh-CN': '没有权限', 'zh-MO': '沒有權限' },
   [codes.notFound]: { 'en-US': 'Not found', 'zh-CN': '资源不存在', 'zh-MO': '資源不存在' },
   [codes.passwordPolicy]: { 'en-US': 'The new password does not meet the password policy', 'zh-CN': '新密码不符合密码规则', 'zh-MO': '新密碼不符合密碼規則' },

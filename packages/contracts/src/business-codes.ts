@@ -133,6 +133,8 @@ export const codes = {
   ssoProviderConfigInvalid: 329,
   /** The provider's answer is not a response of its protocol (malformed XML, a DOCTYPE or entity; HTTP 502). */
   ssoResponseInvalid: 331,
+  /** The provider sent the browser back without signing the user in (an error such as access_denied; HTTP 401). */
+  ssoSignInDeclined: 336,
   /** The server's storage (database or data folder) is full (HTTP 507): nothing was written; the administrator must free space. */
   storageFull: 997,
   /** The database cannot be reached or dropped the connection (HTTP 503): nothing was answered from it, try again. */

@@ -150,6 +150,31 @@ describe('sign-in through the provider', () => {
     }
   });
 
+  it('reads the claim at userinfo when the provider keeps it out of the ID token', async () => {
+    const conforming = await startOidcTestProvider({ redirectUris: [redirectUri], users, claimsAtUserinfoOnly: true });
+    try {
+      const client = new OidcClient();
+      const provider = providerOf(conforming, { accountClaim: 'email' });
+      const { roundTrip, callbackUrl } = await toCallback(client, provider, 'zhang', conforming);
+      const signedIn = await client.finish(provider, roundTrip, callbackUrl);
+      expect(decodeJwt(signedIn.idToken!).email).toBeUndefined();
+      expect(signedIn.account).toBe('zhang@campus.test');
+    } finally {
+      await conforming.close();
+    }
+  });
+
+  it("the provider's login page asks for the password of a user who has one", async () => {
+    const client = new OidcClient();
+    const provider = providerOf(op);
+    const roundTrip = newRoundTrip();
+    const authorizationUrl = await client.authorizationUrl(provider, roundTrip);
+    await expect(op.signIn(authorizationUrl, 'wang', { password: 'wrong' })).rejects.toThrow(/refused the sign-in/);
+    await expect(op.signIn(authorizationUrl, 'nobody')).rejects.toThrow(/refused the sign-in/);
+    const { callbackUrl } = await op.signIn(authorizationUrl, 'wang', { password: 'wang-secret-1' });
+    expect((await client.finish(provider, roundTrip, callbackUrl)).account).toBe('wang');
+  });
+
   it('refuses a wrong client secret as a setting to correct', async () => {
     const client = new OidcClient();
     const provider = { ...providerOf(op), clientSecret: 'not-the-secret' };

@@ -2,7 +2,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { JWK } from 'jose';
 import Provider from 'oidc-provider';
-import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
+import type { Adapter, AdapterPayload, Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { freePort } from '../free-port.ts';
 
 // A real OpenID Provider for tests (issue 49): oidc-provider 9.x, an OpenID-certified implementation, on 127.0.0.1
@@ -19,7 +19,9 @@ import { freePort } from '../free-port.ts';
 // The login page (for a browser test): GET /interaction/<uid> answers an HTML form with the fields `username` and
 // `password` (labels "User name", "Password") and a submit button "Sign in"; an unknown user or a wrong password
 // answers the form again with "Unknown user or wrong password". Consent is given without a page (a first-party
-// client). The logout confirmation is the provider's own page (a form with a "Yes, sign me out" button).
+// client). The logout confirmation (GET /session/end) has the buttons "Yes, sign me out" and "No, stay signed in";
+// afterwards the browser goes to the post_logout_redirect_uri, or to a page "You are signed out".
+// The pages load nothing from elsewhere. Node 20 prints oidc-provider's "Unsupported runtime" warning: it runs.
 
 export interface OidcTestUser {
   username: string;
@@ -41,6 +43,11 @@ export interface OidcTestProviderOptions {
   users: OidcTestUser[];
   /** A public client (PKCE, no secret: token_endpoint_auth_method none) instead of a confidential one. */
   publicClient?: boolean;
+  /**
+   * Keep the profile and email claims out of the ID token (OpenID Connect Core 5.4, oidc-provider's default): the
+   * relying party must read them at userinfo. Default false: they are in the ID token, as Keycloak sends them.
+   */
+  claimsAtUserinfoOnly?: boolean;
   /** client_secret_basic (default) or client_secret_post. */
   tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post';
   /** The client's id (default a random one): two providers with one client id and one key set differ only by issuer. */
@@ -114,6 +121,45 @@ async function readForm(req: http.IncomingMessage): Promise<URLSearchParams> {
   return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 }
 
+/** The provider's store, in memory and per test provider: its instances before and after a key rotation share it. */
+function memoryAdapter(store: Map<string, { payload: AdapterPayload; expiresAt: number }>) {
+  const live = (key: string) => {
+    const entry = store.get(key);
+    if (entry && entry.expiresAt <= Date.now()) store.delete(key);
+    return store.get(key)?.payload;
+  };
+  return class TestAdapter implements Adapter {
+    constructor(private readonly model: string) {}
+    private key(id: string) {
+      return `${this.model}:${id}`;
+    }
+    async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+      store.set(this.key(id), { payload, expiresAt: expiresIn ? Date.now() + expiresIn * 1000 : Infinity });
+    }
+    async find(id: string) {
+      return live(this.key(id));
+    }
+    async findByUid(uid: string) {
+      for (const key of store.keys()) if (key.startsWith(`${this.model}:`) && live(key)?.uid === uid) return live(key);
+      return undefined;
+    }
+    async findByUserCode(userCode: string) {
+      for (const key of store.keys()) if (key.startsWith(`${this.model}:`) && live(key)?.userCode === userCode) return live(key);
+      return undefined;
+    }
+    async consume(id: string): Promise<void> {
+      const payload = live(this.key(id));
+      if (payload) payload.consumed = Math.floor(Date.now() / 1000);
+    }
+    async destroy(id: string): Promise<void> {
+      store.delete(this.key(id));
+    }
+    async revokeByGrantId(grantId: string): Promise<void> {
+      for (const [key, entry] of store) if (entry.payload.grantId === grantId) store.delete(key);
+    }
+  };
+}
+
 export async function startOidcTestProvider(options: OidcTestProviderOptions): Promise<OidcTestProvider> {
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
@@ -122,6 +168,7 @@ export async function startOidcTestProvider(options: OidcTestProviderOptions): P
   const clientSecret = options.publicClient ? null : randomBytes(24).toString('base64url');
   const users = options.users.map((u) => ({ ...u, sub: u.sub ?? `sub-${u.username}` }));
   const cookieKeys = [randomBytes(32).toString('hex')];
+  const Store = memoryAdapter(new Map());
   let keys: JWK[] = options.signingKeys ? structuredClone(options.signingKeys) : [newSigningKey()];
 
   const client: NonNullable<Configuration['clients']>[number] = {
@@ -138,6 +185,7 @@ export async function startOidcTestProvider(options: OidcTestProviderOptions): P
 
   const build = (): Provider => {
     const configuration: Configuration = {
+      adapter: Store,
       clients: [
         client,
         {
@@ -155,8 +203,23 @@ export async function startOidcTestProvider(options: OidcTestProviderOptions): P
       features: {
         devInteractions: { enabled: false },
         backchannelLogout: { enabled: true },
-        rpInitiatedLogout: { enabled: true },
+        rpInitiatedLogout: {
+          enabled: true,
+          // pages of its own, with nothing loaded from elsewhere (the defaults load web fonts from the internet)
+          logoutSource: (ctx, form) => {
+            ctx.type = 'html';
+            ctx.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test identity provider: sign out</title></head>
+<body><main><h1>Sign out of the test identity provider?</h1>${form}
+<button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">Yes, sign me out</button>
+<button type="submit" form="op.logoutForm">No, stay signed in</button></main></body></html>`;
+          },
+          postLogoutSuccessSource: (ctx) => {
+            ctx.type = 'html';
+            ctx.body = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Signed out</title></head><body><main><h1>You are signed out</h1></main></body></html>';
+          },
+        },
       },
+      ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 600, AuthorizationCode: 60, IdToken: 3600 },
       interactions: { url: (_ctx: KoaContextWithOIDC, interaction) => `/interaction/${interaction.uid}` },
       findAccount: (_ctx, id) => {
         const user = users.find((u) => u.sub === id);
@@ -171,8 +234,8 @@ export async function startOidcTestProvider(options: OidcTestProviderOptions): P
           }),
         };
       },
-      // The claims of the granted scopes go into the ID token itself (the relying party reads only the ID token).
-      conformIdTokenClaims: false,
+      // by default the claims of the granted scopes go into the ID token itself; see claimsAtUserinfoOnly
+      conformIdTokenClaims: options.claimsAtUserinfoOnly === true,
       pkce: { required: () => true },
       // oidc-provider refuses to call special-use addresses (SSRF); this provider and its relying party live on loopback
       fetch: (url, init) => {
@@ -329,8 +392,8 @@ export async function startOidcTestProvider(options: OidcTestProviderOptions): P
     rotateKeys: async ({ dropOld = false } = {}) => {
       const key = newSigningKey();
       keys = dropOld ? [key] : [key, ...keys];
-      // oidc-provider reads its keys when built: a new instance on the same port, store and cookie keys (the
-      // in-memory store is shared by the instances of a process, so sessions and codes carry over).
+      // oidc-provider reads its keys when built: a new instance on the same port, store and cookie keys, so the
+      // sessions and codes it gave carry over
       provider = build();
       return key.kid!;
     },

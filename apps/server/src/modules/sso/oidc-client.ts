@@ -244,7 +244,8 @@ export class OidcClient implements ProtocolClient {
       jwtVerify(token, createLocalJWKSet(jwks), {
         issuer: metadata.issuer,
         audience: p.settings.clientId,
-        algorithms: metadata.id_token_signing_alg_values_supported ?? ['RS256'],
+        // the provider's asymmetric algorithms only (a shared-secret or "none" token is never a provider's signature)
+        algorithms: (metadata.id_token_signing_alg_values_supported ?? ['RS256']).filter((alg) => /^(RS|PS|ES|Ed)/.test(alg)),
         clockTolerance: ssoClockSkewSeconds,
         currentDate: new Date(this.now()),
         maxTokenAge: ssoClockSkewSeconds + 300,

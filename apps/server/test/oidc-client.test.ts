@@ -525,4 +525,15 @@ describe('test connection', () => {
     expect(result.steps[0]!.detail).toContain('未在');
     expect(result.steps[1]!.detail).toBe('未尝试：上一步失败');
   });
+
+  it('says what is wrong with a discovery URL it cannot use, or a document that is not one', async () => {
+    const offLoopback = await new OidcClient().test(providerOf(op, { discoveryUrl: 'http://idp.example.edu/.well-known/openid-configuration' }), 'en-US');
+    expect(offLoopback.ok).toBe(false);
+    expect(offLoopback.steps[0]).toMatchObject({ step: 'discovery', ok: false });
+    expect(offLoopback.steps[0]!.detail).toContain('discoveryUrl');
+    // the provider's address, but a path where no discovery document is
+    const wrongPath = await new OidcClient().test(providerOf(op, { discoveryUrl: `${op.issuer}/nothing/.well-known/openid-configuration` }), 'zh-MO');
+    expect(wrongPath.steps[0]).toMatchObject({ step: 'discovery', ok: false });
+    expect(wrongPath.steps[0]!.detail).toContain('探索文件');
+  });
 });

@@ -281,9 +281,18 @@ export class OidcClient implements ProtocolClient {
     const p = this.oidc(provider);
     const steps: IdentityProviderTestResult['steps'] = [];
     const seconds = Math.round(this.timeoutMs / 1000);
-    const target = discoveryTarget(p.settings);
     const call = this.newCall();
     const notTried = (step: 'keys' | 'clock') => steps.push({ step, ok: false, detail: say(texts.notTried, lang, {}) });
+    let target: { documentUrl: string };
+    try {
+      target = discoveryTarget(p.settings);
+    } catch (error) {
+      const reason = error instanceof AppError ? error.messageIn(lang) : String(error);
+      steps.push({ step: 'discovery', ok: false, detail: say(texts.discoveryInvalid, lang, { url: p.settings.discoveryUrl, reason }) });
+      notTried('keys');
+      notTried('clock');
+      return { ok: false, steps, clockSkewSeconds: null };
+    }
 
     // 1. discovery: always read anew (and the cache refreshed with it)
     this.cache.delete(p.id);

@@ -460,10 +460,32 @@ describe('logout', () => {
       const forged = await new SignJWT(genuine).setProtectedHeader({ alg: 'RS256', kid, typ: 'logout+jwt' }).sign(privateKey);
       expect(await refusal(client.readLogout(provider, { logout_token: forged }))).toBe(codes.ssoTokenRejected);
     }
+    // signed with the client secret (HS256) instead of the provider's key
+    const withSecret = await new SignJWT(genuine).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(op.clientSecret!));
+    expect(await refusal(client.readLogout(provider, { logout_token: withSecret }))).toBe(codes.ssoTokenRejected);
     // signed by the provider, for this client, but not a logout token (no events claim, a nonce)
     expect(await refusal(client.readLogout(provider, { logout_token: signedIn.idToken! }))).toBe(codes.ssoTokenRejected);
     expect(await refusal(client.readLogout(provider, {}))).toBe(codes.ssoResponseInvalid);
     expect(await refusal(client.readLogout(provider, { logout_token: 'not a token' }))).toBe(codes.ssoResponseInvalid);
+  });
+
+  it('verifies a logout token signed by a key the provider rotated in after the sign-in', async () => {
+    let offset = 0;
+    const rotating = await startOidcTestProvider({ redirectUris: [redirectUri], backchannelLogoutUri: `${rpOrigin}/api/sso/oidc/backchannel-logout`, users });
+    try {
+      const client = new OidcClient({ now: () => Date.now() + offset });
+      const provider = { ...providerOf(rotating), id: 'rotating' };
+      const { roundTrip, callbackUrl, browser } = await toCallback(client, provider, 'zhang', rotating);
+      const signedIn = await client.finish(provider, roundTrip, callbackUrl);
+      const newKid = await rotating.rotateKeys({ dropOld: true });
+      offset += 11_000;
+      logoutTokens.length = 0;
+      await rotating.logout(browser);
+      expect(decodeProtectedHeader(logoutTokens[0]!).kid).toBe(newKid);
+      expect(await client.readLogout(provider, { logout_token: logoutTokens[0]! })).toEqual({ providerSession: signedIn.providerSession });
+    } finally {
+      await rotating.close();
+    }
   });
 
   it('refuses a logout token for another client (audience)', async () => {

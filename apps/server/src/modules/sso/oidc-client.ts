@@ -12,6 +12,19 @@ import type { ProtocolClient, ProviderForProtocol, ProviderLogout, RoundTrip, Si
 // ssoClockSkewSeconds. This file adds what a campus server needs around it: one timeout for every call to the
 // provider, the discovery document cached per provider (and dropped when its settings change), the provider's keys
 // re-read when a token names a key they lack (rotation), the back-channel logout_token, and "test connection".
+//
+// What it refuses, as AppError:
+//   ssoProviderConfigInvalid (400, {field}) settings it cannot use: discoveryUrl not https (http only on loopback),
+//                           a discovery document that is not one or names another issuer; clientSecret when the
+//                           token endpoint refuses this server as its client (invalid_client)
+//   ssoProviderUnreachable (502)  a call refused, reset, past the timeout (5 s) or answered 5xx
+//   ssoStateInvalid (400)         the callback's state is not the round trip's (or missing)
+//   ssoSignInDeclined (401)       the provider sent the user back with an error (access_denied, login_required, ...)
+//   ssoTokenRejected (401)        the code refused by the token endpoint (used twice, expired, other PKCE verifier),
+//                                 the ID token's signature, iss, aud, nonce, exp or iat, the response's iss
+//   ssoAccountClaimMissing (401)  neither the ID token nor userinfo has settings.accountClaim
+//   readLogout: ssoResponseInvalid (400) no logout_token; ssoTokenRejected (400) one that does not verify
+//                                 (Back-Channel Logout 1.0, 2.8: the relying party answers 400 to a refused one)
 
 const backchannelLogoutEvent = 'http://schemas.openid.net/event/backchannel-logout';
 const wellKnown = '/.well-known/openid-configuration';
@@ -237,6 +250,7 @@ export class OidcClient implements ProtocolClient {
     const p = this.oidc(provider);
     const token = form.logout_token;
     if (typeof token !== 'string' || !/^[\w-]+\.[\w-]+\.[\w-]+$/.test(token)) throw new AppError(codes.ssoResponseInvalid, 400);
+    const refused = () => new AppError(codes.ssoTokenRejected, 400);
     const call = this.newCall();
     const { config, entry } = await this.configuration(p, call);
     const metadata = config.serverMetadata();
@@ -265,16 +279,16 @@ export class OidcClient implements ProtocolClient {
     } catch (error) {
       if (error instanceof AppError) throw error;
       if (call.unreachable) throw new AppError(codes.ssoProviderUnreachable, 502);
-      throw new AppError(codes.ssoTokenRejected, 401);
+      throw refused();
     }
     // OpenID Connect Back-Channel Logout 1.0, 2.6: the events member, no nonce, a sid or a sub
     const events = claims.events;
     const event = events && typeof events === 'object' ? (events as Record<string, unknown>)[backchannelLogoutEvent] : undefined;
-    if (!event || typeof event !== 'object' || Array.isArray(event)) throw new AppError(codes.ssoTokenRejected, 401);
-    if ('nonce' in claims) throw new AppError(codes.ssoTokenRejected, 401);
+    if (!event || typeof event !== 'object' || Array.isArray(event)) throw refused();
+    if ('nonce' in claims) throw refused();
     if (typeof claims.sid === 'string' && claims.sid !== '') return { providerSession: claims.sid };
     if (typeof claims.sub === 'string' && claims.sub !== '') return { subject: claims.sub };
-    throw new AppError(codes.ssoTokenRejected, 401);
+    throw refused();
   }
 
   async test(provider: ProviderForProtocol, lang: LanguageCode): Promise<IdentityProviderTestResult> {

@@ -175,6 +175,18 @@ describe('sign-in through the provider', () => {
     expect((await client.finish(provider, roundTrip, callbackUrl)).account).toBe('wang');
   });
 
+  it('signs in again without the form while the provider session lasts (the same browser)', async () => {
+    const client = new OidcClient();
+    const provider = providerOf(op);
+    const first = await toCallback(client, provider);
+    const firstSignIn = await client.finish(provider, first.roundTrip, first.callbackUrl);
+    const roundTrip = newRoundTrip();
+    // a user name that does not exist: the form is not shown, so it is never used
+    const { callbackUrl } = await op.signIn(await client.authorizationUrl(provider, roundTrip), 'nobody', { browser: first.browser });
+    const second = await client.finish(provider, roundTrip, callbackUrl);
+    expect(second).toMatchObject({ account: 'zhang', providerSession: firstSignIn.providerSession });
+  });
+
   it('refuses a wrong client secret as a setting to correct', async () => {
     const client = new OidcClient();
     const provider = { ...providerOf(op), clientSecret: 'not-the-secret' };
@@ -341,6 +353,10 @@ describe('a provider that does not answer', () => {
       // discovery is cached: the token endpoint is what does not answer
       expect(await refusal(client.finish(provider, roundTrip, callbackUrl))).toBe(codes.ssoProviderUnreachable);
       expect(await refusal(new OidcClient().authorizationUrl(provider, newRoundTrip()))).toBe(codes.ssoProviderUnreachable);
+      // up again: the next sign-in works
+      await down.resume();
+      const again = await toCallback(client, provider, 'zhang', down);
+      expect((await client.finish(provider, again.roundTrip, again.callbackUrl)).account).toBe('zhang');
     } finally {
       await down.close();
     }

@@ -241,7 +241,7 @@ export class OidcClient implements ProtocolClient {
     const call = this.newCall();
     const { config } = await this.configuration(p, call);
     if (!config.serverMetadata().end_session_endpoint) return null;
-    const parameters: Record<string, string> = { client_id: p.settings.clientId, post_logout_redirect_uri: postLogoutRedirectUri };
+    const parameters: Record<string, string> = { client_id: p.settings.clientId.trim(), post_logout_redirect_uri: postLogoutRedirectUri };
     if (session.idToken) parameters.id_token_hint = session.idToken;
     return client.buildEndSessionUrl(config, parameters).href;
   }
@@ -257,7 +257,7 @@ export class OidcClient implements ProtocolClient {
     const verify = async (jwks: JSONWebKeySet) =>
       jwtVerify(token, createLocalJWKSet(jwks), {
         issuer: metadata.issuer,
-        audience: p.settings.clientId,
+        audience: p.settings.clientId.trim(),
         // the provider's asymmetric algorithms only (a shared-secret or "none" token is never a provider's signature)
         algorithms: (metadata.id_token_signing_alg_values_supported ?? ['RS256']).filter((alg) => /^(RS|PS|ES|Ed)/.test(alg)),
         clockTolerance: ssoClockSkewSeconds,

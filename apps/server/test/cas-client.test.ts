@@ -433,6 +433,27 @@ describe('CAS client facing a server that does not answer as CAS does', () => {
     }
   });
 
+  it('reads a success written with a comment, CDATA, character references and another namespace prefix', async () => {
+    const answer =
+      '<?xml version="1.0" encoding="UTF-8"?>\n<!-- a CAS server\'s comment -->\n' +
+      '<c:serviceResponse xmlns:c="http://www.yale.edu/tp/cas"><c:authenticationSuccess><c:user>erin</c:user>' +
+      '<c:attributes><c:uid><![CDATA[E&1<2>]]></c:uid><c:mail>&#x65;&#114;in@example.edu</c:mail></c:attributes>' +
+      '</c:authenticationSuccess></c:serviceResponse>';
+    const server = await startPlainServer((_request, response) => response.writeHead(200, { 'content-type': 'text/xml' }).end(answer));
+    try {
+      const client = new CasClient({});
+      for (const [attribute, account] of [['uid', 'E&1<2>'], ['mail', 'erin@example.edu']] as const) {
+        const roundTrip = newRoundTrip();
+        const cdata = casProvider(`${server.url}/cas`, attribute);
+        const service = await serviceOf(client, cdata, roundTrip);
+        await expect(client.finish(cdata, roundTrip, callbackFor(service, 'ST-5-e'))).resolves.toEqual({ account, subject: 'erin', providerSession: 'ST-5-e', idToken: null });
+      }
+      expect(server.hits[0]).toMatch(/^GET \/cas\/p3\/serviceValidate\?service=https%3A%2F%2Fcampus\.example\.edu%2Fapi%2Fsso%2Fcas%2Fcallback%3Fstate%3Dstate-\d+-Zq8&ticket=ST-5-e$/);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('refuses a server URL that is not https (http on loopback only) before any call', async () => {
     const client = new CasClient({});
     for (const serverUrl of ['http://cas.example.edu/cas', 'ftp://127.0.0.1/cas', 'https://cas.example.edu/cas?x=1', 'not a url']) {

@@ -152,6 +152,10 @@ export class CasClient implements ProtocolClient {
     return { providerSession };
   }
 
+  /**
+   * Two steps: 'discovery', the login page answers (CAS has no discovery document: its login page is how a server
+   * is found); 'validation', p3/serviceValidate refuses a made-up ticket with a CAS 3.0 authenticationFailure.
+   */
   async test(provider: ProviderForProtocol, lang: LanguageCode): Promise<IdentityProviderTestResult> {
     const steps: IdentityProviderTestResult['steps'] = [];
     let base: string;

@@ -169,7 +169,7 @@ describe('CAS client (CAS 3.0 against the protocol\'s documented answers)', () =
 
     const madeUp = await refusal(client.finish(provider, roundTrip, callbackFor(service, 'ST-1-not-issued-here')));
     expectRefused(madeUp, codes.ssoTicketRejected, /INVALID_TICKET/);
-    expect(madeUp.httpStatus).toBe(200);
+    expect(madeUp.httpStatus).toBe(401);
 
     const ticket = cas.issueTicket(service, 'alice');
     await expect(client.finish(provider, roundTrip, callbackFor(service, ticket))).resolves.toMatchObject({ account: 'A1001' });
@@ -326,6 +326,7 @@ describe('CAS client refuses XML with a document type or entities (XXE)', () => 
       const service = await serviceOf(client, provider, roundTrip);
       const error = await refusal(client.finish(provider, roundTrip, callbackFor(service, 'ST-1-any')));
       expectRefused(error, codes.ssoResponseInvalid, /DOCTYPE/);
+      expect(error.httpStatus).toBe(502);
       expect(cas.validations.at(-1)?.answer).toBe('externalEntity');
       expect(`${error.message} ${error.logDetail} ${JSON.stringify(error.data)}`).not.toContain(secret);
       for (const language of languageCodes) expect(error.messageIn(language)).toBe(codeMessage(codes.ssoResponseInvalid, language));
@@ -338,6 +339,7 @@ describe('CAS client refuses XML with a document type or entities (XXE)', () => 
       expect(logoutRequest).toContain('<!ENTITY xxe SYSTEM');
       const error = await refusal(client.readLogout(casProvider(cas.serverUrl), { logoutRequest }));
       expectRefused(error, codes.ssoResponseInvalid, /DOCTYPE/);
+      expect(error.httpStatus).toBe(400);
       expect(`${error.message} ${error.logDetail}`).not.toContain(secret);
       expect(recorder.hits).toEqual([]);
     });

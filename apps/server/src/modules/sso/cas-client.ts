@@ -33,7 +33,7 @@ const casErrorCodes = ['INVALID_REQUEST', 'INVALID_TICKET_SPEC', 'UNAUTHORIZED_S
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 function casSettings(provider: ProviderForProtocol): CasProviderSettings {
-  if (provider.kind !== 'cas') throw new CasRefusal(codes.ssoProviderConfigInvalid, 200, `provider kind ${provider.kind} given to the CAS client`, { field: 'kind' });
+  if (provider.kind !== 'cas') throw new CasRefusal(codes.ssoProviderConfigInvalid, 400, `provider kind ${provider.kind} given to the CAS client`, { field: 'kind' });
   return provider.settings;
 }
 
@@ -43,11 +43,11 @@ function serverBase(settings: CasProviderSettings): string {
   try {
     url = new URL(settings.serverUrl);
   } catch {
-    throw new CasRefusal(codes.ssoProviderConfigInvalid, 200, 'serverUrl is not a URL', { field: 'serverUrl' });
+    throw new CasRefusal(codes.ssoProviderConfigInvalid, 400, 'serverUrl is not a URL', { field: 'serverUrl' });
   }
   const secure = url.protocol === 'https:' || (url.protocol === 'http:' && loopbackHosts.has(url.hostname));
   if (!secure || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
-    throw new CasRefusal(codes.ssoProviderConfigInvalid, 200, 'serverUrl must be https (http on loopback only), without query, fragment or credentials', { field: 'serverUrl' });
+    throw new CasRefusal(codes.ssoProviderConfigInvalid, 400, 'serverUrl must be https (http on loopback only), without query, fragment or credentials', { field: 'serverUrl' });
   }
   return url.href.replace(/\/+$/, '');
 }
@@ -72,7 +72,9 @@ function sameText(a: string, b: string): boolean {
 }
 
 const unreachable = (why: string) => new CasRefusal(codes.ssoProviderUnreachable, 502, why);
-const invalid = (why: string) => new CasRefusal(codes.ssoResponseInvalid, 200, why);
+/** The CAS server's answer is not one CAS sends (502); a logout message posted to this server is not one (400). */
+const invalid = (why: string) => new CasRefusal(codes.ssoResponseInvalid, 502, why);
+const invalidMessage = (why: string) => new CasRefusal(codes.ssoResponseInvalid, 400, why);
 
 type Texts = Record<LanguageCode, string>;
 
@@ -110,22 +112,22 @@ export class CasClient implements ProtocolClient {
     const settings = casSettings(provider);
     const base = serverBase(settings);
     const state = callbackUrl.searchParams.get(casStateParameter);
-    if (state === null || !sameText(state, roundTrip.state)) throw new CasRefusal(codes.ssoStateInvalid, 200, 'the callback state is not the round trip\'s');
+    if (state === null || !sameText(state, roundTrip.state)) throw new CasRefusal(codes.ssoStateInvalid, 400, 'the callback state is not the round trip\'s');
     const tickets = callbackUrl.searchParams.getAll('ticket');
     const ticket = tickets[0];
-    if (tickets.length !== 1 || ticket === undefined || ticket === '') throw new CasRefusal(codes.ssoTicketRejected, 200, 'the callback carries no service ticket (or several)');
-    if (ticket.length > 256 || !/^[\x21-\x7e]+$/.test(ticket)) throw new CasRefusal(codes.ssoTicketRejected, 200, 'the service ticket is not a CAS ticket');
+    if (tickets.length !== 1 || ticket === undefined || ticket === '') throw new CasRefusal(codes.ssoTicketRejected, 401, 'the callback carries no service ticket (or several)');
+    if (ticket.length > 256 || !/^[\x21-\x7e]+$/.test(ticket)) throw new CasRefusal(codes.ssoTicketRejected, 401, 'the service ticket is not a CAS ticket');
 
     const url = endpoint(base, 'p3/serviceValidate', { service: casServiceUrl(roundTrip), ticket });
     const { status, text } = await this.get(url);
     if (status >= 500) throw unreachable(`p3/serviceValidate answered HTTP ${status}`);
-    const response = await readXml(text);
+    const response = await readXml(text, 502);
     if (response.name !== 'serviceResponse') throw invalid(`p3/serviceValidate answered <${response.name.slice(0, 40)}>, not a CAS serviceResponse`);
     const failure = child(response, 'authenticationFailure');
     if (failure) {
       const code = failure.attributes.code ?? '';
       const known = casErrorCodes.includes(code) ? code : `unknown code ${JSON.stringify(code.slice(0, 40))}`;
-      throw new CasRefusal(codes.ssoTicketRejected, 200, `CAS authenticationFailure ${known}`);
+      throw new CasRefusal(codes.ssoTicketRejected, 401, `CAS authenticationFailure ${known}`);
     }
     const success = child(response, 'authenticationSuccess');
     if (!success) throw invalid('the CAS serviceResponse holds neither authenticationSuccess nor authenticationFailure');
@@ -142,13 +144,13 @@ export class CasClient implements ProtocolClient {
   async readLogout(provider: ProviderForProtocol, form: Record<string, string>): Promise<ProviderLogout> {
     casSettings(provider);
     const message = form.logoutRequest;
-    if (typeof message !== 'string' || message === '') throw invalid('the single logout form carries no logoutRequest');
-    if (message.length > maxAnswerBytes) throw invalid('the logoutRequest is too long');
-    const request = await readXml(message);
-    if (request.name !== 'LogoutRequest') throw invalid(`the logoutRequest is <${request.name.slice(0, 40)}>, not a SAML LogoutRequest`);
+    if (typeof message !== 'string' || message === '') throw invalidMessage('the single logout form carries no logoutRequest');
+    if (message.length > maxAnswerBytes) throw invalidMessage('the logoutRequest is too long');
+    const request = await readXml(message, 400);
+    if (request.name !== 'LogoutRequest') throw invalidMessage(`the logoutRequest is <${request.name.slice(0, 40)}>, not a SAML LogoutRequest`);
     const sessionIndexes = request.children.filter((element) => element.name === 'SessionIndex');
     const providerSession = sessionIndexes[0]?.text ?? '';
-    if (sessionIndexes.length !== 1 || providerSession === '') throw invalid('the LogoutRequest names no single SessionIndex');
+    if (sessionIndexes.length !== 1 || providerSession === '') throw invalidMessage('the LogoutRequest names no single SessionIndex');
     return { providerSession };
   }
 
@@ -183,7 +185,7 @@ export class CasClient implements ProtocolClient {
       if (status >= 500) {
         steps.push({ step: 'validation', ok: false, detail: say(testTexts.validationStatus, lang, { status }) });
       } else {
-        const response = await readXml(text);
+        const response = await readXml(text, 502);
         const failure = response.name === 'serviceResponse' ? child(response, 'authenticationFailure') : undefined;
         const success = response.name === 'serviceResponse' ? child(response, 'authenticationSuccess') : undefined;
         if (failure) steps.push({ step: 'validation', ok: true, detail: say(testTexts.validationSpeaks, lang, { casCode: (failure.attributes.code ?? '').slice(0, 40) }) });
@@ -233,7 +235,7 @@ function accountOf(success: XmlElement, user: string, accountAttribute: string):
   const attributes = child(success, 'attributes');
   const values = new Set((attributes?.children ?? []).filter((element) => element.name === accountAttribute && element.text !== '').map((element) => element.text));
   const [value] = values;
-  if (value === undefined) throw new CasRefusal(codes.ssoAccountClaimMissing, 200, `the CAS answer has no attribute ${accountAttribute}`);
-  if (values.size > 1) throw new CasRefusal(codes.ssoAccountClaimMissing, 200, `the CAS attribute ${accountAttribute} has several values: it names no single account`);
+  if (value === undefined) throw new CasRefusal(codes.ssoAccountClaimMissing, 401, `the CAS answer has no attribute ${accountAttribute}`);
+  if (values.size > 1) throw new CasRefusal(codes.ssoAccountClaimMissing, 401, `the CAS attribute ${accountAttribute} has several values: it names no single account`);
   return value;
 }

@@ -18,7 +18,7 @@ export interface XmlElement {
 /** fast-xml-parser, loaded at the first CAS answer: most installations never read XML (docs/architecture.md, Memory). */
 const loadParser = () => import('fast-xml-parser');
 
-const invalid = (why: string) => new CasRefusal(codes.ssoResponseInvalid, 200, why);
+const invalid = (why: string, httpStatus: number) => new CasRefusal(codes.ssoResponseInvalid, httpStatus, why);
 
 /**
  * `<!` opens a comment, a CDATA section or a markup declaration (DOCTYPE, ENTITY, ELEMENT, ATTLIST, NOTATION).
@@ -28,19 +28,19 @@ const markupDeclaration = /<!(?!--|\[CDATA\[)/;
 const entityReference = /&([^;&\s<]*);?/g;
 const predefined: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
-function decodeEntities(raw: string): string {
+function decodeEntities(raw: string, httpStatus: number): string {
   return raw.replace(entityReference, (whole: string, name: string) => {
-    if (!whole.endsWith(';')) throw invalid('a bare & in the XML');
+    if (!whole.endsWith(';')) throw invalid('a bare & in the XML', httpStatus);
     const known = predefined[name];
     if (known !== undefined) return known;
     const numeric = /^#(?:x([0-9a-fA-F]{1,6})|([0-9]{1,7}))$/.exec(name);
     if (numeric) {
       const point = numeric[1] !== undefined ? Number.parseInt(numeric[1], 16) : Number(numeric[2]);
       const allowed = point === 0x9 || point === 0xa || point === 0xd || (point >= 0x20 && point <= 0xd7ff) || (point >= 0xe000 && point <= 0xfffd) || (point >= 0x10000 && point <= 0x10ffff);
-      if (!allowed) throw invalid('a character reference XML does not allow');
+      if (!allowed) throw invalid('a character reference XML does not allow', httpStatus);
       return String.fromCodePoint(point);
     }
-    throw invalid(`an entity reference &${name.slice(0, 32)}; (entities are refused)`);
+    throw invalid(`an entity reference &${name.slice(0, 32)}; (entities are refused)`, httpStatus);
   });
 }
 
@@ -56,7 +56,7 @@ function localName(name: string): string {
   return colon === -1 ? name : name.slice(colon + 1);
 }
 
-function toElement(node: Ordered): XmlElement | null {
+function toElement(node: Ordered, httpStatus: number): XmlElement | null {
   const name = Object.keys(node).find((key) => key !== attributesKey);
   if (name === undefined || name === textKey || name === cdataKey || name.startsWith('?')) return null;
   const content = node[name];
@@ -64,15 +64,15 @@ function toElement(node: Ordered): XmlElement | null {
   const attributes = node[attributesKey];
   if (attributes && typeof attributes === 'object') {
     for (const [key, value] of Object.entries(attributes as Record<string, unknown>)) {
-      if (typeof value === 'string') element.attributes[localName(key.slice(attributePrefix.length))] = decodeEntities(value);
+      if (typeof value === 'string') element.attributes[localName(key.slice(attributePrefix.length))] = decodeEntities(value, httpStatus);
     }
   }
   for (const child of Array.isArray(content) ? (content as Ordered[]) : []) {
-    if (textKey in child) element.text += decodeEntities(String(child[textKey]));
+    if (textKey in child) element.text += decodeEntities(String(child[textKey]), httpStatus);
     else if (cdataKey in child) {
       for (const part of child[cdataKey] as Ordered[]) element.text += String(part[textKey] ?? '');
     } else {
-      const sub = toElement(child);
+      const sub = toElement(child, httpStatus);
       if (sub) element.children.push(sub);
     }
   }
@@ -80,13 +80,16 @@ function toElement(node: Ordered): XmlElement | null {
   return element;
 }
 
-/** The document's root element; throws ssoResponseInvalid for anything that is not plain, well-formed XML. */
-export async function readXml(text: string): Promise<XmlElement> {
+/**
+ * The document's root element; throws ssoResponseInvalid with `httpStatus` (502 for a provider's answer, 400 for a
+ * message posted to this server) for anything that is not plain, well-formed XML.
+ */
+export async function readXml(text: string, httpStatus: number): Promise<XmlElement> {
   const source = text.replace(/^\uFEFF/, '');
-  if (markupDeclaration.test(source)) throw invalid('a DOCTYPE or markup declaration (refused: entities)');
+  if (markupDeclaration.test(source)) throw invalid('a DOCTYPE or markup declaration (refused: entities)', httpStatus);
   const { XMLParser, XMLValidator } = await loadParser();
   const valid = XMLValidator.validate(source, { allowBooleanAttributes: false });
-  if (valid !== true) throw invalid(`not well-formed XML: ${valid.err.msg.slice(0, 120)}`);
+  if (valid !== true) throw invalid(`not well-formed XML: ${valid.err.msg.slice(0, 120)}`, httpStatus);
   const parser = new XMLParser({
     preserveOrder: true,
     ignoreAttributes: false,
@@ -105,11 +108,11 @@ export async function readXml(text: string): Promise<XmlElement> {
   try {
     nodes = parser.parse(source) as Ordered[];
   } catch (error) {
-    throw invalid(`not well-formed XML: ${error instanceof Error ? error.message.slice(0, 120) : 'parse error'}`);
+    throw invalid(`not well-formed XML: ${error instanceof Error ? error.message.slice(0, 120) : 'parse error'}`, httpStatus);
   }
-  const roots = nodes.map(toElement).filter((element): element is XmlElement => element !== null);
+  const roots = nodes.map((node) => toElement(node, httpStatus)).filter((element): element is XmlElement => element !== null);
   const [root] = roots;
-  if (!root || roots.length !== 1) throw invalid('not one root element');
+  if (!root || roots.length !== 1) throw invalid('not one root element', httpStatus);
   return root;
 }
 

@@ -16,7 +16,7 @@ function manifestsIn(file: string): SubAppManifest[] {
 
 // An operator copies these: the server must take each as it is written.
 describe('the manifests the documents show', () => {
-  for (const file of ['README.md', 'packages/subapp-sdk/README.md']) {
+  for (const file of ['docs/sub-apps.md', 'packages/subapp-sdk/README.md']) {
     it(`${file}: its manifest is one the server registers`, () => {
       const manifests = manifestsIn(file);
       expect(manifests.length).toBe(1);

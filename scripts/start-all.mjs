@@ -1,6 +1,6 @@
 // `npm start` / `npm run serve`: the server and the local card issuer together, one command. Both logs go to this
 // console with a prefix; Ctrl+C stops both; if one of them stops, the other is stopped too and this says why.
-// In a real gate deployment the issuer runs on the operator's PC beside the reader (README "Card issuer").
+// In a real gate deployment the issuer runs on the operator's PC beside the reader (docs/operator-pc.md).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,7 @@ const gateDemo = mjSystem >= 21 && mjSystem <= 29 && process.env.NODE_ENV !== 'p
 
 const env = {
   ...process.env,
-  // a gate demo starts with the vendor's mother card for the demo customer on the virtual reader (README)
+  // a gate demo starts with the vendor's mother card for the demo customer on the virtual reader (docs/cards.md "The gate demo, step by step")
   ...(gateDemo && !process.env.CARD_ISSUER_DEMO_MOTHER ? { CARD_ISSUER_DEMO_MOTHER: `${process.env.CUSTOMER_NO?.trim() || '10001'}:Customer#2026` } : {}),
   // and the card management tables show some card history once it is initialised
   ...(gateDemo && !process.env.DEMO_CARDS ? { DEMO_CARDS: 'on' } : {}),

@@ -13,7 +13,7 @@ export const benchChromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-qu
 const requirements = [
   { what: 'Chromium (browser tests)', file: chromiumPath, packages: ['chromium'] },
   { what: 'slapd (LDAP tests)', file: '/usr/sbin/slapd', packages: ['slapd', 'ldap-utils'] },
-  // the reverse proxy the README's several-node set-up names: the two-node test runs its template in front of them
+  // the reverse proxy the several-node set-up of docs/operating.md names: the two-node test runs its template in front of them
   { what: 'nginx (two server nodes behind a reverse proxy)', file: '/usr/sbin/nginx', packages: ['nginx'] },
   // the monitoring tests lint /metrics and check the shipped alert rules (deploy/monitoring) with Prometheus's promtool
   { what: 'promtool (Prometheus metrics and rules checks)', file: '/usr/bin/promtool', packages: ['prometheus'] },

@@ -14,7 +14,7 @@ export const workerSlot = Number(process.env.TEST_PARALLEL_INDEX ?? 0);
 
 /**
  * The port a spec names, moved to the worker's own range (slot × 1000 above it). Every port a spec or a support
- * module listens on goes through here: `startSecondServer(portFor(6386), …)`; README "Browser tests" lists the
+ * module listens on goes through here: `startSecondServer(portFor(6386), …)`; docs/development.md "Ports in tests" lists the
  * numbers taken.
  */
 export function portFor(port: number, slot = workerSlot): number {

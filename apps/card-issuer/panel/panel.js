@@ -1,4 +1,4 @@
-// The card issuer's reader panel (README "Card issuer"; docs/operator-pc.md): the virtual reader's cards, or the
+// The card issuer's reader panel (docs/operator-pc.md): the virtual reader's cards, or the
 // PC/SC readers. A plain module, same origin as the issuer's panel API.
 import { panelLanguage } from './panel-language.js';
 

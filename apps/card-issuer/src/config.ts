@@ -57,7 +57,7 @@ function switchVar(env: Record<string, string | undefined>, variable: string, fa
   throw new IssuerConfigError(variable, consoleMessages.notOnOrOff(raw));
 }
 
-/** The card issuer's settings (README "Card issuer"). */
+/** The card issuer's settings (docs/operator-pc.md "What the PC needs"). */
 export function loadIssuerConfig(env: Record<string, string | undefined> = process.env, cwd = process.cwd()): IssuerConfig {
   const rawPort = env.CARD_ISSUER_PORT?.trim() || String(localDeviceServicePort);
   if (!/^\d{1,5}$/.test(rawPort) || Number(rawPort) > 65535) throw new IssuerConfigError('CARD_ISSUER_PORT', consoleMessages.notAPort(rawPort));

@@ -27,13 +27,13 @@ export const consoleMessages = {
     'zh-MO': `發卡器啟動失敗：${problem}`,
   }),
 
-  // the configuration (README "Card issuer"); each problem follows the variable's name
+  // the configuration (docs/operator-pc.md "What the PC needs"); each problem follows the variable's name
   invalidConfiguration: (variable: string, problem: string): Localised => ({
     'en-US': `Invalid configuration: ${variable} ${problem}`,
     'zh-CN': `配置无效：${variable} ${problem}`,
     'zh-MO': `設定無效：${variable} ${problem}`,
   }),
-  seeReadme: { 'en-US': 'See the README, "Card issuer".', 'zh-CN': '请参阅 README 中的“Card issuer”一节。', 'zh-MO': '請參閱 README 中的「Card issuer」一節。' },
+  seeReadme: { 'en-US': 'See the operator PC guide (docs/operator-pc.md), "What the PC needs".', 'zh-CN': '请参阅操作员电脑指南（docs/operator-pc.md）中的“What the PC needs”一节。', 'zh-MO': '請參閱操作員電腦指南（docs/operator-pc.md）中的「What the PC needs」一節。' },
   notAPort: (value: string): Localised => ({
     'en-US': `must be a port number, got "${value}"`,
     'zh-CN': `必须是端口号，实际为“${value}”`,

@@ -143,8 +143,8 @@ describe("what the issuer prints to its console, in the PC's language", () => {
       spawnSync(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'apps/card-issuer/src/main.ts')], { cwd: repoRoot, encoding: 'utf8', env: issuerEnv({ CARD_READER: 'nfc', ...env }) });
     const traditional = start({ LANG: 'zh_TW.UTF-8' });
     expect(traditional.status).toBe(2);
-    expect(traditional.stderr).toBe('設定無效：CARD_READER 必須為 virtual 或 pcsc，實際為「nfc」\n請參閱 README 中的「Card issuer」一節。\n');
+    expect(traditional.stderr).toBe('設定無效：CARD_READER 必須為 virtual 或 pcsc，實際為「nfc」\n請參閱操作員電腦指南（docs/operator-pc.md）中的「What the PC needs」一節。\n');
     const english = start({ LANG: 'zh_TW.UTF-8', CARD_ISSUER_LANG: 'en-US' });
-    expect(english.stderr).toBe('Invalid configuration: CARD_READER must be virtual or pcsc, got "nfc"\nSee the README, "Card issuer".\n');
+    expect(english.stderr).toBe('Invalid configuration: CARD_READER must be virtual or pcsc, got "nfc"\nSee the operator PC guide (docs/operator-pc.md), "What the PC needs".\n');
   });
 });

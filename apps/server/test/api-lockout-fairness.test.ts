@@ -7,7 +7,7 @@ type FailureData = { captchaRequired?: boolean; lockingTime?: number; remainingA
 
 /**
  * Lock-out that is fair to people behind one address (a campus NAT) and to accounts others know the name
- * of (README "Sign-in rules"). Client addresses are given by X-Forwarded-For behind one trusted proxy hop.
+ * of (docs/sign-in.md "Failed sign-ins and lock-outs"). Client addresses are given by X-Forwarded-For behind one trusted proxy hop.
  */
 describe.each(databases)('fair lock-out (%s)', (kind) => {
   let server: TestServer;

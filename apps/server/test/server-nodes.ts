@@ -110,7 +110,7 @@ export async function startNodes(kind: DatabaseKind, count: number, extraEnv: Re
     TEST_CAPTCHA_TEXT: nodeCaptchaText,
     IMAGE_CODE: 'off',
     RATE_LIMIT_PER_MINUTE: '100000',
-    // what every node must share besides the database (README "Running several server nodes")
+    // what every node must share besides the database (docs/operating.md "Several server nodes")
     SYSTEM_KEY_KEK_FILE: path.join(shared, 'system-key.kek'),
     ...extraEnv,
   };

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { SystemKeyVault } from '../src/modules/gm-account/system-key-vault.ts';
 import { tempDir } from './helpers.ts';
 
-// The nodes of one installation share SYSTEM_KEY_KEK_FILE (README "Running several server nodes"); each keeps the
+// The nodes of one installation share SYSTEM_KEY_KEK_FILE (docs/operating.md "Several server nodes"); each keeps the
 // KEK in memory once read.
 describe('the system key vault on a KEK file shared by several processes', () => {
   const secret = Buffer.from('00112233445566778899aabbccddeeff', 'hex');

@@ -6,7 +6,7 @@ export const defaultServicePort = 6300;
 export const requestTimeoutMs = 30_000;
 export const defaultHomePath = '/qy/homePage';
 /** Lock-out (DESIGN §5). */
-/** Failed sign-ins (README "Sign-in rules"; apps/server/src/modules/sessions/lockout-service.ts). */
+/** Failed sign-ins (docs/sign-in.md "Failed sign-ins and lock-outs"; apps/server/src/modules/sessions/lockout-service.ts). */
 export const lockout = {
   /** Per account and address: an image code from this failure on. */
   captchaAfterFailures: 3,

@@ -3,7 +3,7 @@ import type { Localised } from '@campus/contracts';
 import { consoleMessages } from '../console-messages.ts';
 import type { VirtualReader } from './virtual-reader.ts';
 
-/** The demo's cards (README "Gate deployment demo"): their fixed numbers, so the guide can name them. */
+/** The demo's cards (docs/cards.md "The gate demo, step by step"): their fixed numbers, so the guide can name them. */
 export const demoCardNumbers = { mother: 'DE000001', blanks: ['DE000002', 'DE000003', 'DE000004'] } as const;
 
 export interface DemoMother {

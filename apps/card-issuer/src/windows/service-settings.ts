@@ -1,4 +1,4 @@
-// settings.txt in the service's data folder: the issuer's environment variables (README "Settings") as NAME=value
+// settings.txt in the service's data folder: the issuer's environment variables (docs/operator-pc.md "What the PC needs") as NAME=value
 // lines, read at every start of the issuer, so an operator edits them with Notepad and restarts the service.
 
 /** The variables settings.txt may set: the issuer's own; the data folder is the service's and not among them. */

@@ -1,5 +1,5 @@
 /**
- * The operator's tool for sub-systems of other teams (README "Sub-systems from other teams"):
+ * The operator's tool for sub-systems of other teams (docs/sub-apps.md "Sub-systems from other teams"):
  * `npm run subapp -- add <manifest.json> [--replace] | remove <code> | grant|revoke <code> --tenant T --account A | list`.
  * It writes the same database as the server (DATABASE_URL, else the SQLite file in DATA_DIR) through the same
  * service as the administrators' call, so both keep one set of rules. Running servers show a change within 30 s.

@@ -50,7 +50,7 @@ function addressesOf(row: FailureRow): string[] {
 const isLive = (until: number | null, now: number): until is number => until !== null && until > now;
 
 /**
- * Failed sign-ins (README "Sign-in rules"). Three counters, so that nobody can lock out people who did
+ * Failed sign-ins (docs/sign-in.md "Failed sign-ins and lock-outs"). Three counters, so that nobody can lock out people who did
  * nothing wrong:
  * - account + address: an image code from the 3rd failure, a lock of that pair at the 5th (1, 5, then 15
  *   minutes). This is the "account locked" an address sees after its own failures.

@@ -14,7 +14,7 @@ export interface ToolEntry {
 /** A bare file name: no separators, no `..`, no leading dot, nothing a path could be made of. */
 export const toolFileNamePattern = '^[A-Za-z0-9][A-Za-z0-9._ ()-]{0,127}$';
 
-/** The card issuer downloads `npm run build:issuer` makes, offered on gate deployments (README "Card issuer"). */
+/** The card issuer downloads `npm run build:issuer` makes, offered on gate deployments (docs/operator-pc.md "In a source checkout"). */
 export const cardIssuerDownloads: readonly { fileName: string; showName: Localised; use: Localised }[] = [
   {
     fileName: 'card-issuer-linux-x64.tar.gz',

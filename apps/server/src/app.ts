@@ -49,6 +49,10 @@ import { registerCardLifecycleRoutes } from './modules/card-management/card-life
 import { registerTrustedIssuerRoutes } from './modules/card-management/trusted-issuer-routes.ts';
 import { registerSystemKeyCardRoutes } from './modules/system-key-card/system-key-card-routes.ts';
 import { createServices, isDemoInstallation } from './services.ts';
+import type { ServiceOptions } from './services.ts';
+import { publicOrigin } from './http/public-origin.ts';
+import { registerIdentityProviderRoutes } from './modules/sso/identity-provider-routes.ts';
+import { registerSsoRoutes } from './modules/sso/sso-routes.ts';
 import { logoIds } from './seed/seed.ts';
 
 export interface BuildAppOptions {
@@ -60,6 +64,8 @@ export interface BuildAppOptions {
   now?: Clock;
   /** Replaces the ldapts client (tests watch binds through it). */
   ldapClientFactory?: LdapClientFactory;
+  /** Replaces the protocol clients of external sign-in (tests play the identity provider). */
+  ssoClients?: ServiceOptions['ssoClients'];
   /** Pino options, or false for none (the default). */
   logger?: FastifyServerOptions['logger'];
 }
@@ -113,6 +119,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     now: options.now,
     captchaText: options.captchaText,
     ldapClientFactory: options.ldapClientFactory,
+    ssoClients: options.ssoClients,
   });
 
   const app = Fastify({
@@ -209,8 +216,17 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     pool: () => options.db.poolStats(),
   });
 
-  registerAuthRoutes(app, { login: services.login, captcha: services.captcha, account: services.account, requireSession, rateLimitPerMinute: config.rateLimitPerMinute });
-  registerSettingsRoutes(app, config, services.account);
+  registerAuthRoutes(app, {
+    login: services.login,
+    captcha: services.captcha,
+    account: services.account,
+    requireSession,
+    rateLimitPerMinute: config.rateLimitPerMinute,
+    providerLogoutUrl: (session, request) => services.sso.providerLogoutUrl(session.tokenHash, publicOrigin(request, config.publicUrl)),
+  });
+  registerSettingsRoutes(app, config, services.account, (tenantCode, language) => services.identityProviders.buttons(tenantCode, language));
+  await registerSsoRoutes(app, { sso: services.sso, publicUrl: config.publicUrl, rateLimitPerMinute: config.rateLimitPerMinute });
+  registerIdentityProviderRoutes(app, { store: services.identityProviders, sso: services.sso, account: services.account, logs: services.logs, requireSession, publicUrl: config.publicUrl });
   registerAccountRoutes(app, {
     account: services.account,
     passwordChange: services.passwordChange,

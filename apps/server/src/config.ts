@@ -57,6 +57,11 @@ export interface Config {
   trustProxy: false | number | string;
   /** Absolute http(s) address of the operations management platform (private deployments); '' when none. */
   opsPlatformUrl: string;
+  /**
+   * PUBLIC_URL: this installation's address as browsers and identity providers reach it (an http(s) origin), for the
+   * absolute callback addresses of external sign-in (docs/sso.md); '' derives them from each request (TRUST_PROXY).
+   */
+  publicUrl: string;
   /** CARD_ISSUER_URL (else http://127.0.0.1:CARD_ISSUER_PORT): the local card issuer the browser calls (gate deployments), an http(s) origin. */
   cardIssuerUrl: string;
   /** ISSUER_DOWNLOADS_DIR: where `npm run build:issuer` put the card issuer downloads offered under /tools on gate deployments. */
@@ -238,6 +243,15 @@ function cardIssuerUrlVar(env: Env): string {
   return url.origin;
 }
 
+/** PUBLIC_URL: '' or an http(s) origin (no path, query or fragment). */
+function publicUrlVar(env: Env): string {
+  const value = httpUrlVar(env, 'PUBLIC_URL');
+  if (value === '') return '';
+  const url = new URL(value);
+  if (url.pathname !== '/' || url.search || url.hash) throw new ConfigError('PUBLIC_URL', `must be an origin such as https://campus.example.edu, without a path, got "${value}"`);
+  return url.origin;
+}
+
 /** '' or an absolute http(s) URL without credentials (it is handed to every browser). */
 function httpUrlVar(env: Env, name: string): string {
   const value = textVar(env, name);
@@ -401,6 +415,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     trustProxy,
     opsPlatformUrl: httpUrlVar(env, 'OPS_PLATFORM_URL'),
     cardIssuerUrl: cardIssuerUrlVar(env),
+    publicUrl: publicUrlVar(env),
     issuerDownloadsDir: path.resolve(cwd, textVar(env, 'ISSUER_DOWNLOADS_DIR') ?? path.join(repoRoot, 'dist', 'card-issuer')),
     sdkDownloadsDir: path.join(repoRoot, 'dist', 'subapp-sdk'),
     operatorGuideFile: path.join(repoRoot, 'docs', 'operator-pc.md'),

@@ -44,6 +44,11 @@ import { VersionService, serverServiceName } from './modules/version/version-ser
 import { AdminLoginCardService } from './modules/admin-login-card/admin-login-card-service.ts';
 import { GmAccountService } from './modules/gm-account/gm-account-service.ts';
 import { SystemKeyVault } from './modules/gm-account/system-key-vault.ts';
+import { KekSealer } from './lib/kek-seal.ts';
+import { IdentityProviderStore } from './modules/sso/identity-providers.ts';
+import { SsoService } from './modules/sso/sso-service.ts';
+import type { ProtocolClients } from './modules/sso/sso-service.ts';
+import { UnavailableProtocolClient } from './modules/sso/unavailable-client.ts';
 import { AdminCardLifecycle } from './modules/admin-login-card/admin-card-lifecycle.ts';
 import { seedDemoCards } from './seed/demo-cards.ts';
 import { KeyCardLifecycle } from './modules/system-key-card/key-card-lifecycle.ts';
@@ -58,6 +63,8 @@ export interface ServiceOptions {
   trustTestKeys?: boolean;
   captchaText?: () => string;
   ldapClientFactory?: LdapClientFactory;
+  /** Replaces the protocol clients of external sign-in (tests play the provider). */
+  ssoClients?: Partial<ProtocolClients>;
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -130,13 +137,24 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
     );
   const passwordChange = new PasswordChangeService({ account, lockout, logs, seal, inTransaction });
 
+  // secrets sealed at rest under the KEK file (lib/kek-seal.ts): the gate system key, identity providers' secrets
+  const kek = new KekSealer(config.systemKeyKekFile);
+
+  // external sign-in through a tenant's identity providers (issue 49, docs/sso.md)
+  const identityProviders = new IdentityProviderStore(db, kek, now);
+  const ssoClients: ProtocolClients = {
+    oidc: options.ssoClients?.oidc ?? new UnavailableProtocolClient('oidc'),
+    cas: options.ssoClients?.cas ?? new UnavailableProtocolClient('cas'),
+  };
+  const sso = new SsoService({ db, store: identityProviders, clients: ssoClients, account, login, sessions, logs, now });
+
   // gate deployments: the set-up, the system key card and the administrator login cards (docs/cards.md)
   let systemKeyCards: SystemKeyCardService | null = null;
   let adminCards: AdminLoginCardService | null = null;
   const customerPasswordAttempts = new CustomerPasswordAttempts(lockout);
   const gm = new GmAccountService({
     db,
-    vault: new SystemKeyVault(config.systemKeyKekFile),
+    vault: new SystemKeyVault(kek),
     licence,
     logs,
     attempts: customerPasswordAttempts,
@@ -168,6 +186,6 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
   const keyCardTrust = new KeyCardIssuerTrust({ keyCards: systemKeyCards, gm, attempts: customerPasswordAttempts, logs });
   return {
     account, logs, sessions, captcha, lockout, login, menu, licence, oss, tools, seal, passwordChange, backupLogs, enterprise, versions, subAppFiles, subApps, subAppRegistrations,
-    gm, systemKeyCards, adminCards, adminCardLifecycle, keyCardLifecycle, keyCardTrust, now,
+    gm, systemKeyCards, adminCards, adminCardLifecycle, keyCardLifecycle, keyCardTrust, identityProviders, sso, now,
   };
 }

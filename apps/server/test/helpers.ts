@@ -126,6 +126,8 @@ export interface StartOptions {
   /** Replaces parts of the configuration read from env (settings with no variable, e.g. bundledSubApps). */
   config?: Partial<Config>;
   ldapClientFactory?: BuildAppOptions['ldapClientFactory'];
+  /** Protocol clients of external sign-in that play the identity provider. */
+  ssoClients?: BuildAppOptions['ssoClients'];
   logger?: BuildAppOptions['logger'];
   /** Listens on `listen` (default 127.0.0.1) and is called at `callAt`: a caller from another address of this machine. */
   network?: { listen: string; callAt: string };
@@ -170,6 +172,7 @@ export async function startServer(kind: DatabaseKind, options: StartOptions = {}
     now: clock.now,
     captchaText: () => captcha.text,
     ldapClientFactory: options.ldapClientFactory,
+    ssoClients: options.ssoClients,
     logger: options.logger,
   });
   await app.listen({ host: options.network?.listen ?? '127.0.0.1', port: 0 });
@@ -267,10 +270,10 @@ export async function counts(server: TestServer): Promise<{ sessions: number; fa
  * second node of one installation would be.
  */
 /** A second server process on the same database (configuration changes, such as another KEK file, optional). */
-export async function attachServer(first: TestServer, config: Partial<Config> = {}): Promise<{ url: string; handle: DatabaseHandle; close: () => Promise<void> }> {
+export async function attachServer(first: TestServer, config: Partial<Config> = {}, options: Pick<BuildAppOptions, 'ssoClients'> = {}): Promise<{ url: string; handle: DatabaseHandle; close: () => Promise<void> }> {
   const handle = openDatabase(first.config);
   await migrateToLatest(handle.db, handle.dialect);
-  const app = await buildApp({ db: handle, config: { ...first.config, ...config }, now: first.clock.now, captchaText: () => first.captcha.text });
+  const app = await buildApp({ db: handle, config: { ...first.config, ...config }, now: first.clock.now, captchaText: () => first.captcha.text, ssoClients: options.ssoClients });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

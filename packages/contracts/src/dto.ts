@@ -288,7 +288,7 @@ export const operationActions = [
   'card-login', 'system-init', 'master-card', 'card-issue', 'card-password', 'card-reader-trust', 'card-state',
   'card-rewrite', 'card-recycle', 'system-key-recovery', 'sub-app-register', 'sub-app-remove', 'sub-app-grant',
   'restore', 'password-reset', 'sub-app-revoke', 'installation-admin', 'card-login-setting', 'card-issuer-key',
-  'card-issuer-revoke',
+  'card-issuer-revoke', 'sso-login', 'sso-logout', 'identity-provider',
 ] as const;
 export type OperationAction = (typeof operationActions)[number];
 /** `refused`: the credentials were right but the sign-in was refused (detail says why, e.g. no-subsystem). */

@@ -14,7 +14,7 @@ for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total
 }
 
 /** The label values each alerting counter starts at 0 with, so a rate sees 0 before the first event, not no data. */
-export const signInKinds = ['password', 'ldap', 'card'] as const;
+export const signInKinds = ['password', 'ldap', 'card', 'sso'] as const;
 export type SignInKind = (typeof signInKinds)[number];
 export const lockoutScopes = ['account', 'address'] as const;
 export const databaseErrorKinds = ['unavailable', 'storage_full'] as const;

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import type { onRequestHookHandler } from 'fastify';
+import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import { apiPaths, codes, passwordDigestPattern } from '@campus/contracts';
-import type { App } from '../../http/types.ts';
+import type { App, SessionInfo } from '../../http/types.ts';
 import { AppError, InvalidRequest, envelope, failureReplies, languageHeaders, ok, tokenHeaders } from '../../http/envelope.ts';
 import { sessionOf } from '../../http/auth-hook.ts';
 import type { AccountService } from '../account/account-service.ts';
@@ -26,6 +26,11 @@ export interface AuthRouteDeps {
   account: AccountService;
   requireSession: onRequestHookHandler;
   rateLimitPerMinute: number;
+  /**
+   * Where the browser goes after Quit to end the session's identity provider session too (issue 49), or null; handed
+   * over by app.ts (the sso area sits above auth). Asked before the session ends.
+   */
+  providerLogoutUrl?: (session: SessionInfo, request: FastifyRequest) => Promise<string | null>;
 }
 
 export function registerAuthRoutes(app: App, deps: AuthRouteDeps) {
@@ -174,11 +179,26 @@ export function registerAuthRoutes(app: App, deps: AuthRouteDeps) {
     apiPaths.logout,
     {
       onRequest: requireSession,
-      schema: { tags: ['auth'], summary: 'Sign out: revokes the session', headers: tokenHeaders, response: { 200: envelope(Type.Null()), ...failureReplies } },
+      schema: {
+        tags: ['auth'],
+        summary: "Sign out: revokes the session; a session of an identity provider's sign-in is answered where the browser ends the provider's session too",
+        headers: tokenHeaders,
+        response: {
+          200: envelope(
+            Type.Union([
+              Type.Null({ description: 'A session of no identity provider, or of one that offers no logout' }),
+              Type.Object({ providerLogoutUrl: Type.String({ description: "Where the browser goes next to end the provider's session (RP-initiated logout, CAS /logout)" }) }),
+            ]),
+          ),
+          ...failureReplies,
+        },
+      },
     },
     async (request) => {
-      await login.logout(sessionOf(request), request.ip);
-      return ok(request, null);
+      const session = sessionOf(request);
+      const providerLogoutUrl = deps.providerLogoutUrl ? await deps.providerLogoutUrl(session, request) : null;
+      await login.logout(session, request.ip);
+      return ok(request, providerLogoutUrl === null ? null : { providerLogoutUrl });
     },
   );
 }

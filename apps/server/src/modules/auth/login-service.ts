@@ -43,7 +43,7 @@ export interface LoginServiceDeps {
 }
 
 /** The sign-in kind of the metrics (lib/metrics.ts) for each operation-log action of a sign-in. */
-const signInKinds = { 'login': 'password', 'ldap-login': 'ldap', 'card-login': 'card' } as const satisfies Record<string, SignInKind>;
+const signInKinds = { 'login': 'password', 'ldap-login': 'ldap', 'card-login': 'card', 'sso-login': 'sso' } as const satisfies Record<string, SignInKind>;
 export type SignInAction = keyof typeof signInKinds;
 
 /**
@@ -140,7 +140,8 @@ export class LoginService {
   /**
    * Opens a session for credentials already checked (password, directory or card): refuses a disabled user and a
    * user without any sub-system, clears the failures, applies the forced-change rule (not to card sign-ins: the
-   * card password is the administrator's own, set when the card was issued) and logs the sign-in.
+   * card password is the administrator's own, set when the card was issued; nor to third-party sign-ins, spec §4)
+   * and logs the sign-in.
    */
   async openSession(user: UserRow, attempt: Attempt, action: SignInAction, loginType: LoginType, cardId: string | null = null): Promise<LoginInfo> {
     if (user.is_disabled === 1) {
@@ -154,7 +155,7 @@ export class LoginService {
       throw new AppError(codes.noSubsystem);
     }
     // the licence part of the forced-change rule is applied per request (route-rules.ts): the licence may change
-    const forced = loginType === loginTypes.card ? null : decideForcedChange({ oprtPwdEditReason: user.pwd_edit_reason, lockingTime: user.pwd_locking_time, thirdParty: false, licenceNormal: true });
+    const forced = loginType === loginTypes.card ? null : decideForcedChange({ oprtPwdEditReason: user.pwd_edit_reason, lockingTime: user.pwd_locking_time, thirdParty: loginType === loginTypes.thirdParty, licenceNormal: true });
     const token = await this.deps.sessions.create({ id: user.id, tenantCode: user.tenant_code, account: user.account }, loginType, forced?.forced ?? false, cardId);
     await this.log(user.tenant_code, attempt, action, 'success');
     countSignIn(signInKinds[action], true);

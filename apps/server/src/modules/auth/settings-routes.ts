@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { apiPaths, defaultSkin, isGateSystem, isSkinCode, ossObjectUrl, shellVersion, skinCodes } from '@campus/contracts';
-import type { RuntimeLoginSettings, TenantSettings } from '@campus/contracts';
+import type { IdentityProviderButton, LanguageCode, RuntimeLoginSettings, TenantSettings } from '@campus/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { App } from '../../http/types.ts';
@@ -47,8 +47,11 @@ const settingsHeaders = Type.Object({
   tenantcode: Type.Optional(Type.String({ maxLength: 32, description: 'Tenant whose settings to read (default: the lowest code)' })),
 });
 
+/** The enabled identity providers of a tenant, named in a language (the sso area's, handed over by app.ts). */
+export type IdentityProviderButtons = (tenantCode: string, language: LanguageCode) => Promise<IdentityProviderButton[]>;
+
 /** Public settings the login page needs: built from the configuration and the tenant's row. */
-export function registerSettingsRoutes(app: App, config: Config, account: AccountService) {
+export function registerSettingsRoutes(app: App, config: Config, account: AccountService, identityProviders: IdentityProviderButtons = async () => []) {
   const tenantOf = (request: FastifyRequest) => {
     const header = request.headers.tenantcode;
     return account.tenantOrDefault(typeof header === 'string' ? header : undefined);
@@ -72,7 +75,7 @@ export function registerSettingsRoutes(app: App, config: Config, account: Accoun
       skin: isSkinCode(tenant?.skin) ? tenant.skin : defaultSkin,
       opsPlatformUrl: config.opsPlatformUrl,
       cardIssuerUrl: config.cardIssuerUrl,
-      identityProviders: [],
+      identityProviders: tenant ? await identityProviders(tenant.code, request.lang) : [],
     };
   };
 

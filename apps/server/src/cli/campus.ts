@@ -28,8 +28,11 @@ import { cardLoginModeOf, setCardLoginMode } from '../modules/admin-login-card/c
 import type { LicenceCheck } from '../modules/licence/licence-service.ts';
 import { createServices, isDemoInstallation } from '../services.ts';
 import { oneTimePassword, seedDatabase } from '../seed/seed.ts';
+import { ssoCommand, ssoHelp, SsoUsageError } from './sso.ts';
+import type { SsoValues } from './sso.ts';
 
 class UsageError extends Error {}
+
 /** A licence the installation refused (exit 1, its reason). */
 class LicenceRefused extends Error {}
 
@@ -84,6 +87,7 @@ const help = `campus: operate this installation (with the server's settings: DAT
       The installation's customer number and licence status, then every stored licence: code, formal or trial,
       state, validity (days on the licence calendar, UTC+08:00), customer, applications, and a failed check.
 
+${ssoHelp}
   campus migrate [--dry-run]
       Applies the database migrations this release has and the database lacks, naming each one;
       --dry-run only lists them.
@@ -308,6 +312,18 @@ async function cardLogin(config: Config, tenant: string | undefined, mode: strin
   });
 }
 
+async function sso(config: Config, args: string[], values: SsoValues): Promise<number> {
+  return withDatabase(config, async (handle) => {
+    if ((await pendingMigrations(handle.db, handle.dialect)).length > 0) throw new UsageError(`${describeDatabase(config)} is not migrated to this release: run campus migrate first`);
+    try {
+      return await ssoCommand(createServices(handle, config), args, values, { account: `cli:${os.userInfo().username}`, clientIp: 'localhost' }, config.publicUrl);
+    } catch (error) {
+      if (error instanceof SsoUsageError) throw new UsageError(error.message);
+      throw error;
+    }
+  });
+}
+
 /** A licence bound as a day on the licence calendar (UTC+08:00), as the vendor's tool takes it. */
 function licenceDay(time: number | null): string {
   return time === null ? 'follows the system' : new Date(time + licenceCalendarUtcDiff * 60_000).toISOString().slice(0, 10);
@@ -490,6 +506,21 @@ async function main(argv: string[]): Promise<number> {
         off: { type: 'boolean' },
         list: { type: 'boolean' },
         name: { type: 'string' },
+        // campus sso
+        file: { type: 'string' },
+        'secret-file': { type: 'string' },
+        'secret-stdin': { type: 'boolean' },
+        kind: { type: 'string' },
+        'name-en-us': { type: 'string' },
+        'name-zh-cn': { type: 'string' },
+        'name-zh-mo': { type: 'string' },
+        'discovery-url': { type: 'string' },
+        'client-id': { type: 'string' },
+        scopes: { type: 'string' },
+        claim: { type: 'string' },
+        'server-url': { type: 'string' },
+        attribute: { type: 'string' },
+        enabled: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -502,7 +533,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(help);
     return command || values.help ? 0 : 2;
   }
-  if (rest.length > (command === 'licence' ? 2 : command === 'restore' || command === 'admin' || command === 'card-login' ? 1 : 0)) throw new UsageError(`campus ${command} takes no argument "${rest.join(' ')}"\n\n${help}`);
+  if (rest.length > (command === 'licence' || command === 'sso' ? 2 : command === 'restore' || command === 'admin' || command === 'card-login' ? 1 : 0)) throw new UsageError(`campus ${command} takes no argument "${rest.join(' ')}"\n\n${help}`);
   const config = loadConfig();
   switch (command) {
     case 'backup':
@@ -519,6 +550,8 @@ async function main(argv: string[]): Promise<number> {
       return cardLogin(config, values.tenant, rest[0]);
     case 'licence':
       return licence(config, rest, values);
+    case 'sso':
+      return sso(config, rest, values);
     case 'migrate':
       return migrate(config, values['dry-run'] === true);
     case 'version':

@@ -139,8 +139,9 @@ export class SsoService {
       return location;
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
+      // logged in the tenant named; a Start for no tenant at all is nobody's to read
       const tenant = await this.deps.account.tenant(input.tenantCode);
-      await this.logFailure(new RoundTripFailure(error, input.lang, tenant ? tenant.code : null, '', 'failure', input.providerId), input.clientIp);
+      if (tenant) await this.logFailure(new RoundTripFailure(error, input.lang, tenant.code, '', 'failure', input.providerId), input.clientIp);
       return failureLocation(error, input.lang);
     }
   }

@@ -404,6 +404,16 @@ describe.each(databases)('external sign-in through an identity provider (%s)', (
       }
     });
 
+    it('a form that sends a field twice is refused before any provider reads it', async () => {
+      const res = await fetch(`${server.url}${apiPaths.ssoBackchannelLogout}?providerId=${oidcProvider.id}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', language: 'en-US' },
+        body: 'logout_token=sid:a&logout_token=sid:b',
+      });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { code: number }).code).toBe(codes.badRequest);
+    });
+
     it('CAS single logout posted to the service ends the sessions of that ticket', async () => {
       const token = (await exchange(await roundTrip(casProvider.id, 'ST-1'))).body.data.token;
       const reply = await postForm(server, apiPaths.ssoCasCallback, { logoutRequest: 'sid:ST-1' });

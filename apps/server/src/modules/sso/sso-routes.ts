@@ -1,10 +1,9 @@
 import { Type } from 'typebox';
-import formBody from '@fastify/formbody';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { apiPaths, codes, toLanguage } from '@campus/contracts';
 import type { IdentityProviderKind } from '@campus/contracts';
-import { AppError, envelope, failureReplies, languageHeaders, ok } from '../../http/envelope.ts';
+import { AppError, InvalidRequest, envelope, failureReplies, languageHeaders, ok } from '../../http/envelope.ts';
 import { publicOrigin } from '../../http/public-origin.ts';
 import type { App } from '../../http/types.ts';
 import { ProviderId } from './identity-provider-routes.ts';
@@ -18,6 +17,8 @@ export interface SsoRouteDeps {
 }
 
 const printable = '^[^\\u0000-\\u001f\\u007f]*$';
+/** The largest form a provider posts (a logout token, a CAS logoutRequest). */
+const formBodyLimit = 128 * 1024;
 const TenantCode = Type.String({ minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9_-]*$' });
 const State = Type.String({ maxLength: 512, pattern: printable, description: 'The round trip this server sent the provider' });
 const Redirect = Type.Null({ description: 'HTTP 302: Location is where the browser goes next (the provider, or /not-login)' });
@@ -52,7 +53,15 @@ export async function registerSsoRoutes(app: App, deps: SsoRouteDeps): Promise<v
 
   await app.register(async (scope) => {
     const routes = scope.withTypeProvider<TypeBoxTypeProvider>();
-    await routes.register(formBody, { bodyLimit: 128 * 1024 });
+    // the providers' logout messages are form posts: parsed here, for these routes only; a field sent twice is refused
+    routes.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: formBodyLimit }, (_request, body, done) => {
+      const fields: Record<string, string> = {};
+      for (const [name, value] of new URLSearchParams(body as string)) {
+        if (Object.hasOwn(fields, name)) return done(new InvalidRequest(`body/${name.slice(0, 64)} is sent more than once`), undefined);
+        fields[name] = value;
+      }
+      done(null, fields);
+    });
 
     routes.get(
       apiPaths.ssoStart,

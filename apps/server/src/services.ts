@@ -48,7 +48,8 @@ import { KekSealer } from './lib/kek-seal.ts';
 import { IdentityProviderStore } from './modules/sso/identity-providers.ts';
 import { SsoService } from './modules/sso/sso-service.ts';
 import type { ProtocolClients } from './modules/sso/sso-service.ts';
-import { UnavailableProtocolClient } from './modules/sso/unavailable-client.ts';
+import { CasClient } from './modules/sso/cas-client.ts';
+import { lazyProtocolClient } from './modules/sso/lazy-client.ts';
 import { AdminCardLifecycle } from './modules/admin-login-card/admin-card-lifecycle.ts';
 import { seedDemoCards } from './seed/demo-cards.ts';
 import { KeyCardLifecycle } from './modules/system-key-card/key-card-lifecycle.ts';
@@ -143,8 +144,8 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
   // external sign-in through a tenant's identity providers (issue 49, docs/sso.md)
   const identityProviders = new IdentityProviderStore(db, kek, now);
   const ssoClients: ProtocolClients = {
-    oidc: options.ssoClients?.oidc ?? new UnavailableProtocolClient('oidc'),
-    cas: options.ssoClients?.cas ?? new UnavailableProtocolClient('cas'),
+    oidc: options.ssoClients?.oidc ?? lazyProtocolClient('oidc', async () => new (await import('./modules/sso/oidc-client.ts')).OidcClient({ now })),
+    cas: options.ssoClients?.cas ?? new CasClient(),
   };
   const sso = new SsoService({ db, store: identityProviders, clients: ssoClients, account, login, sessions, logs, now });
 

@@ -190,6 +190,17 @@ describe('HTTP errors', () => {
     expect(navigate).toHaveBeenCalledWith('/error?msg=token%20invalid');
   });
 
+  it('401 to a call that signs in (the ticket exchange) is its own refusal: the code and message, no redirect', async () => {
+    path = '/not-login';
+    signIn();
+    answer({ code: 328, msg: 'This sign-in link has expired or was already used', data: null }, 401);
+    await expect(apiPost('/exchange', { ticket: 't' }, { signsIn: true, quiet: true })).rejects.toMatchObject({ status: 401, code: 328, message: 'This sign-in link has expired or was already used' });
+    expect(navigate).not.toHaveBeenCalled();
+    expect(notify).not.toHaveBeenCalled();
+    // a session of this browser (another tab's) is not ended by a refused ticket
+    expect(storage.accessToken.get()).toBe('tok-1');
+  });
+
   it('401 on /error, /login or a card screen clears storage but does not navigate: the page needs no sign-in', async () => {
     for (const where of ['/error', '/login', '/swipe-login', '/key-card-swipe-login', '/tools']) {
       signIn();

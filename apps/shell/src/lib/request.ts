@@ -28,6 +28,11 @@ export interface RequestOptions {
   counted?: boolean;
   /** The caller shows a refusal on its own page (the login form): no message pops up besides. */
   quiet?: boolean;
+  /**
+   * The call itself signs in (the landing's ticket exchange, issue 49): a 401 is its own refusal, answered to the
+   * caller with the server's code and message; no session ends and no redirect follows.
+   */
+  signsIn?: boolean;
 }
 
 /** A successful call of a paged list: its data and the total the server counted. */
@@ -239,7 +244,7 @@ function onHttpError(failure: HttpFailure, options: RequestOptions): unknown {
     // the master-card token expired or was never there: the card screens send the operator to swipe the
     // mother card again
     forgetRefusedCardToken(options);
-  } else if (status === 401) {
+  } else if (status === 401 && !options.signsIn) {
     handleUnauthorised();
   } else if (status === 403) {
     // a refusal of the server's rules (no valid licence) says why; raw callers decide themselves

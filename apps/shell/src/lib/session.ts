@@ -1,4 +1,4 @@
-import type { LanguageCode, TenantSettings } from '@campus/contracts';
+import type { LanguageCode, LogoutReply, TenantSettings } from '@campus/contracts';
 import { apiPaths } from '@campus/contracts';
 import { apiGet, apiPost } from './request.ts';
 import * as storage from './storage.ts';
@@ -20,19 +20,36 @@ export function onSignOut(listener: () => void): () => void {
 }
 
 /**
+ * Where the browser goes after Quit to end the identity provider's session too (RP-initiated logout, CAS /logout;
+ * issue 49): the logout reply's providerLogoutUrl when it is an http(s) address, else null (the shell's /login).
+ */
+export function providerLogoutTarget(reply: unknown): string | null {
+  const url = (reply as LogoutReply | null | undefined)?.providerLogoutUrl;
+  if (typeof url !== 'string' || url === '') return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Logout (spec §4): tell the server (a failure, e.g. a token the server no longer knows, still logs out),
  * then clear storage and menus, and reset what registered with onSignOut (every dialog closes). The caller
- * navigates to /login.
+ * navigates to /login, or to the identity provider's logout this answers (providerLogoutTarget).
  */
-export async function logout(): Promise<void> {
+export async function logout(): Promise<string | null> {
+  let providerLogout: string | null = null;
   try {
-    if (storage.accessToken.get()) await apiPost(apiPaths.logout);
+    if (storage.accessToken.get()) providerLogout = providerLogoutTarget(await apiPost<LogoutReply | null>(apiPaths.logout));
   } catch {
     // logged out locally regardless
   }
   storage.clearSession();
   resetMenus();
   for (const listener of signOutListeners) listener();
+  return providerLogout;
 }
 
 /*

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
@@ -8,7 +8,10 @@ import { http, registerNotifier, type Transport } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';
 import { resetMenus } from '../../lib/menus.ts';
 import { peekSignOutNotice, setSignOutNotice } from '../../lib/sign-out-notice.ts';
+import { leavePage } from '../../lib/leave-page.ts';
 import LoginPage from './login-page.tsx';
+
+vi.mock('../../lib/leave-page.ts', () => ({ leavePage: vi.fn() }));
 import { RouterPageNavigation } from '../../lib/router-page-navigation.tsx';
 
 interface Call {
@@ -19,7 +22,7 @@ interface Call {
 }
 
 let calls: Call[] = [];
-let settings = { imgVerifyCode: false, openLdap: false, mjSystem: 0, systemName: 'Campus' };
+let settings: Record<string, unknown> = { imgVerifyCode: false, openLdap: false, mjSystem: 0, systemName: 'Campus' };
 let tenants = [{ code: '1001', name: 'Demo Campus' }];
 let captchaDown = false;
 let audioDown = false;
@@ -93,6 +96,7 @@ beforeEach(async () => {
   captchaDown = false;
   audioDown = false;
   loginRefusal = null;
+  vi.mocked(leavePage).mockReset();
   http.transport = fakeServer();
   registerNotifier({ error: (text) => messages.push(text) });
   resetMenus();
@@ -104,6 +108,55 @@ afterEach(() => {
 });
 
 describe('LoginPage', () => {
+  it('offers "Sign in with …" for each identity provider of the tenant: the browser leaves for the server\'s Start', async () => {
+    await i18n.changeLanguage('en-US');
+    settings = {
+      ...settings,
+      code: '1001',
+      identityProviders: [
+        { id: 'idp-1', kind: 'oidc', name: 'Campus ID' },
+        { id: 'idp-2', kind: 'cas', name: 'Library CAS' },
+      ],
+    };
+    renderLogin(`/login?fromPath=${encodeURIComponent('/qy/operate-log')}`);
+    const group = await screen.findByRole('group', { name: 'Other ways to sign in' });
+    const campusId = screen.getByRole('button', { name: 'Sign in with Campus ID' });
+    expect(group).toContainElement(campusId);
+    expect(screen.getByRole('button', { name: 'Sign in with Library CAS' })).toBeInTheDocument();
+    // the password form stays as it was
+    expect(screen.getByRole('button', { name: 'Log in' })).toBeInTheDocument();
+
+    // reached with the keyboard, pressed with Enter
+    campusId.focus();
+    await userEvent.keyboard('{Enter}');
+    expect(leavePage).toHaveBeenCalledTimes(1);
+    const target = new URL(vi.mocked(leavePage).mock.calls[0]![0], 'http://shell.test');
+    expect(target.pathname).toBe(apiPaths.ssoStart);
+    expect(Object.fromEntries(target.searchParams)).toEqual({ providerId: 'idp-1', tenantCode: '1001', fromPath: '/qy/operate-log', lang: 'en-US' });
+    // while the browser leaves, the button says so and a second press does nothing
+    expect(campusId).toHaveAttribute('aria-busy', 'true');
+    expect(screen.getByRole('status')).toHaveTextContent('Opening the sign-in of Campus ID…');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in with Library CAS' }));
+    expect(leavePage).toHaveBeenCalledTimes(1);
+    expect(calls.some((call) => call.url === apiPaths.webLogin)).toBe(false);
+  });
+
+  it('leaves a fromPath of another origin out of the provider sign-in (zh-CN names)', async () => {
+    settings = { ...settings, code: '1001', identityProviders: [{ id: 'idp-1', kind: 'cas', name: '统一身份认证' }] };
+    renderLogin(`/login?fromPath=${encodeURIComponent('//evil.example/x')}`);
+    await userEvent.click(await screen.findByRole('button', { name: '使用 统一身份认证 登录' }));
+    const target = new URL(vi.mocked(leavePage).mock.calls[0]![0], 'http://shell.test');
+    expect(Object.fromEntries(target.searchParams)).toEqual({ providerId: 'idp-1', tenantCode: '1001', lang: 'zh-CN' });
+  });
+
+  it('shows no provider buttons when the tenant has none', async () => {
+    settings = { ...settings, code: '1001', identityProviders: [] };
+    renderLogin();
+    await waitFor(() => expect(calls.some((call) => call.url === apiPaths.tenantSettings)).toBe(true));
+    expect(screen.queryByRole('group')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^使用/ })).not.toBeInTheDocument();
+  });
+
   it('focuses the username and requires username and password (zh-CN messages)', async () => {
     renderLogin();
     expect(screen.getByRole('heading', { name: '登录' })).toBeInTheDocument();

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type {
   CaptchaImage,
+  IdentityProviderButton,
   LdapLoginRequest,
   LoginFailureData,
   TenantEntry,
@@ -18,9 +19,11 @@ import { PageLink, usePageNavigation } from '../../lib/page-navigation.tsx';
 import { fetchTenantSettings } from '../../lib/session.ts';
 import { forgetSignOutNotice, peekSignOutNotice } from '../../lib/sign-out-notice.ts';
 import { warmUpSignedInCode } from '../../lib/warm-up.ts';
+import { leavePage } from '../../lib/leave-page.ts';
 import { completeLogin, loginTarget } from './post-login.ts';
 import { createTenantLookup } from './tenant-lookup.ts';
 import { validateLogin, type LoginErrors, type LoginValues } from './login-validation.ts';
+import { ssoStartUrl } from './sso-start.ts';
 import './login-page.css';
 
 // antd's Modal and Radio load only when an account matches several tenants
@@ -86,6 +89,16 @@ function LoginForm({ embedded }: { embedded: boolean }) {
     if (signOutNotice) forgetSignOutNotice();
   }, [signOutNotice]);
   const [tenantChoice, setTenantChoice] = useState<TenantChoice | null>(null);
+  // the identity provider whose sign-in the browser is leaving for (issue 49)
+  const [leavingFor, setLeavingFor] = useState<IdentityProviderButton | null>(null);
+  useEffect(() => {
+    // back from the provider's page, the browser may show this page as it was left (back-forward cache): ready again
+    const shown = (event: PageTransitionEvent) => {
+      if (event.persisted) setLeavingFor(null);
+    };
+    window.addEventListener('pageshow', shown);
+    return () => window.removeEventListener('pageshow', shown);
+  }, []);
   const captchaTicket = useRef(0);
   const usernameRef = useRef<HTMLInputElement>(null);
   const [tenantLookup] = useState(() => createTenantLookup());
@@ -112,6 +125,8 @@ function LoginForm({ embedded }: { embedded: boolean }) {
   }, [settings?.loginLogo]);
 
   const showCaptcha = Boolean(settings?.imgVerifyCode) || captchaRequired;
+  // the card screen's embedded form signs in with a password only
+  const providers = embedded ? [] : (settings?.identityProviders ?? []);
   const showLdap = Boolean(settings?.openLdap);
 
   // in the language shown, again after a switch: the system name is localised
@@ -221,9 +236,16 @@ function LoginForm({ embedded }: { embedded: boolean }) {
     setRefusal({ message: outcome.message, field: 'submit' });
   };
 
+  /** "Sign in with …": the browser goes to the server's Start, which sends it on to the provider's login. */
+  const signInWith = (provider: IdentityProviderButton) => {
+    if (leavingFor || submitting) return;
+    setLeavingFor(provider);
+    leavePage(ssoStartUrl({ providerId: provider.id, tenantCode: settings?.code ?? '', fromPath: params.get('fromPath'), lang: language }));
+  };
+
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (submitting) return;
+    if (submitting || leavingFor) return;
     const found = validateLogin(values, showCaptcha, t);
     setErrors(found);
     if (found.username) return usernameRef.current?.focus();
@@ -381,6 +403,34 @@ function LoginForm({ embedded }: { embedded: boolean }) {
             {t('login.submit')}
           </button>
         </form>
+        {providers.length > 0 ? (
+          <div className="campus-login__providers" role="group" aria-labelledby={`${ids}-providers`}>
+            <p id={`${ids}-providers`} className="campus-login__providers-title">
+              {t('login.otherWays')}
+            </p>
+            {providers.map((provider) => {
+              const leaving = leavingFor?.id === provider.id;
+              return (
+                <button
+                  key={provider.id}
+                  type="button"
+                  className="campus-button campus-login__provider"
+                  // still focusable while the browser leaves (a disabled button would drop the focus to the page)
+                  aria-disabled={leavingFor !== null || submitting ? true : undefined}
+                  aria-busy={leaving ? true : undefined}
+                  data-provider-kind={provider.kind}
+                  onClick={() => signInWith(provider)}
+                >
+                  {leaving ? <span className="campus-spinner" aria-hidden="true" /> : null}
+                  {t('login.signInWith', { name: provider.name })}
+                </button>
+              );
+            })}
+            <p className="campus-visually-hidden" role="status">
+              {leavingFor ? t('login.leavingFor', { name: leavingFor.name }) : ''}
+            </p>
+          </div>
+        ) : null}
         {!embedded && isGateSystem(settings?.mjSystem ?? 0) ? (
           <p className="campus-login__other">
             <PageLink to="/select-func">{t('login.cardWay')}</PageLink>

@@ -20,6 +20,10 @@ const loadAntdRoot = inItsOwnTask(() => import('./antd-root.tsx'));
 const loadSignedInLayout = inItsOwnTask(() => import('./signed-in-layout.tsx'));
 const loadHomePage = inItsOwnTask(() => import('../features/layout/home-page.tsx'));
 const loadMenuPage = inItsOwnTask(() => import('../features/layout/menu-page.tsx'));
+/** The shell's own pages inside the layout (not a sub-system's menu): the tenant administrator's screens. */
+const layoutPageRoutes: RouteObject[] = [
+  { path: '/identity-providers', lazy: async () => ({ Component: (await import('../features/identity-providers/identity-providers-page.tsx')).default }) },
+];
 const warmWindow = () => import('../features/sub-apps/sandbox-warm-up.ts').then(({ warmWindowForSandbox }) => warmWindowForSandbox());
 // antd's theme derived in a task of its own, so the layout's first render need not
 const prepareTheme = () => loadAntdRoot().then(async (antdRoot) => {
@@ -83,7 +87,7 @@ const pageRoutes: RouteObject[] = [
 ];
 
 /** Every main-level path of the route table (spec §2); menu paths are added from the user's menus. */
-export const staticPaths: string[] = ['/', '/home', ...[...plainRoutes, ...pageRoutes].map((route) => route.path!)];
+export const staticPaths: string[] = ['/', '/home', ...[...plainRoutes, ...pageRoutes, ...layoutPageRoutes].map((route) => route.path!)];
 
 export const routes: RouteObject[] = [
   {
@@ -109,6 +113,7 @@ export const routes: RouteObject[] = [
             lazy: async () => ({ Component: (await loadSignedInLayout()).default }),
             children: [
               { path: '/home', lazy: async () => ({ Component: (await loadHomePage()).default }) },
+              ...layoutPageRoutes,
               { path: '*', lazy: async () => ({ Component: (await loadMenuPage()).default }) },
             ],
           },

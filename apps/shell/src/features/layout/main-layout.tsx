@@ -36,6 +36,9 @@ function pickLogo(logos: SystemLogoEntry[] | undefined): SystemLogoEntry | undef
 
 /** The card management tables' routes (spec §2). */
 const cardTableRoutes: Record<CardTable, string> = { adminCards: '/systemadmin-logincard', keyCards: '/system-keycard' };
+/** The shell's own pages inside the layout (app/router.tsx), with their tab titles. */
+const shellPages: Record<string, string> = { '/identity-providers': 'layout.identityProviders' };
+const shellPageTitle = (path: string): string | undefined => shellPages[path.split(/[?#]/)[0]!];
 
 function openWindow(url: string): void {
   window.open(url, '_blank', 'noopener,noreferrer');
@@ -103,13 +106,16 @@ export default function MainLayout({ dialogs, viewport, openers, headerNotice }:
     tabActions.reread();
   }, []);
   useEffect(() => {
-    tabActions.retain((path) => Boolean(findMenuPage(pages, path)) || isAlwaysAcceptedPath(path));
+    tabActions.retain((path) => Boolean(findMenuPage(pages, path)) || isAlwaysAcceptedPath(path) || shellPageTitle(path) !== undefined);
   }, [pages]);
 
   const fullPath = `${location.pathname}${location.search}`;
+  const ownPageTitle = shellPageTitle(location.pathname);
   const pageTab = page
     ? { path: fullPath, titleKey: menuTitleKey(page.id) }
-    : isAlwaysAcceptedPath(location.pathname)
+    : ownPageTitle
+      ? { path: fullPath, titleKey: ownPageTitle }
+      : isAlwaysAcceptedPath(location.pathname)
       ? { path: fullPath, titleKey: 'layout.monitorPage' }
       : null;
   const pageTabPath = pageTab?.path;
@@ -198,6 +204,7 @@ export default function MainLayout({ dialogs, viewport, openers, headerNotice }:
             loginTime={user.data?.loginTime}
             entries={entries}
             cardTables={Boolean(user.data?.mayManageCards)}
+            identityProviders={Boolean(user.data?.isSystemAdmin)}
             actions={{
               ...openers,
               onDeviceService: () => openWindow(`http://127.0.0.1:${localDeviceServicePort}/`),
@@ -205,6 +212,7 @@ export default function MainLayout({ dialogs, viewport, openers, headerNotice }:
                 if (settings?.opsPlatformUrl) openWindow(settings.opsPlatformUrl);
               },
               onCardTable: (table) => void navigate(cardTableRoutes[table]),
+              onIdentityProviders: () => void navigate('/identity-providers'),
               onQuit: () => void quit(),
             }}
           />

@@ -7,11 +7,11 @@ import { UserMenu, type UserMenuActions } from './user-menu.tsx';
 
 
 function actions(): UserMenuActions {
-  return { onChangePassword: vi.fn(), onAbout: vi.fn(), onDeviceService: vi.fn(), onOpsPlatform: vi.fn(), onBackupLogs: vi.fn(), onCardTable: vi.fn(), onQuit: vi.fn() };
+  return { onChangePassword: vi.fn(), onAbout: vi.fn(), onDeviceService: vi.fn(), onOpsPlatform: vi.fn(), onBackupLogs: vi.fn(), onCardTable: vi.fn(), onIdentityProviders: vi.fn(), onQuit: vi.fn() };
 }
 
-async function openMenu(backupLogs: boolean, handlers = actions(), loginTime?: number, cardTables = false) {
-  render(<UserMenu name="Staff" loginTime={loginTime} entries={{ deviceService: false, opsPlatform: false, backupLogs }} cardTables={cardTables} actions={handlers} />);
+async function openMenu(backupLogs: boolean, handlers = actions(), loginTime?: number, cardTables = false, identityProviders = false) {
+  render(<UserMenu name="Staff" loginTime={loginTime} entries={{ deviceService: false, opsPlatform: false, backupLogs }} cardTables={cardTables} identityProviders={identityProviders} actions={handlers} />);
   await userEvent.click(screen.getByTestId('user-menu'));
   await waitFor(() => expect(screen.getByText('About System')).toBeInTheDocument());
   return handlers;
@@ -49,6 +49,20 @@ describe('UserMenu: the card tables of a gate deployment (issue 25, item 17)', (
     await openMenu(false);
     expect(screen.queryByText('System administrator login cards')).toBeNull();
     expect(screen.queryByText('System key cards')).toBeNull();
+  });
+});
+
+describe('UserMenu: the tenant\'s identity providers (issue 49)', () => {
+  it('is listed for a system administrator of the tenant, and opens the screen', async () => {
+    const handlers = await openMenu(false, actions(), undefined, false, true);
+    await userEvent.click(screen.getByRole('menuitem', { name: 'Identity providers' }));
+    expect(handlers.onIdentityProviders).toHaveBeenCalledTimes(1);
+    expect(handlers.onQuit).not.toHaveBeenCalled();
+  });
+
+  it('is not listed for anyone else', async () => {
+    await openMenu(false);
+    expect(screen.queryByText('Identity providers')).toBeNull();
   });
 });
 

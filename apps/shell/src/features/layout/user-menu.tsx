@@ -16,6 +16,8 @@ export interface UserMenuActions {
   onBackupLogs: () => void;
   /** Opens a card management table (gate deployments). */
   onCardTable: (table: CardTable) => void;
+  /** Opens the tenant's identity providers (issue 49). */
+  onIdentityProviders: () => void;
   onQuit: () => void;
 }
 
@@ -38,6 +40,7 @@ export function UserMenu({
   loginTime,
   entries,
   cardTables = false,
+  identityProviders = false,
   actions,
 }: {
   name: string;
@@ -45,6 +48,8 @@ export function UserMenu({
   entries: Pick<HeaderEntries, 'deviceService' | 'opsPlatform' | 'backupLogs'>;
   /** The card management tables, for a system administrator of a gate deployment (the server says: mayManageCards). */
   cardTables?: boolean;
+  /** The tenant's identity providers, for a system administrator of the tenant (the server keeps who may change them). */
+  identityProviders?: boolean;
   actions: UserMenuActions;
 }) {
   const { t } = useTranslation();
@@ -73,6 +78,7 @@ export function UserMenu({
           { key: 'keyCards', label: t('cardSetup.screens.systemKeycard') },
         ]
       : []),
+    ...(identityProviders ? [{ key: 'identityProviders', label: t('layout.identityProviders') }] : []),
     { type: 'divider' },
     { key: 'quit', label: t('layout.quit'), danger: true },
   ];
@@ -84,6 +90,7 @@ export function UserMenu({
     backupLogs: actions.onBackupLogs,
     adminCards: () => actions.onCardTable('adminCards'),
     keyCards: () => actions.onCardTable('keyCards'),
+    identityProviders: actions.onIdentityProviders,
     quit: actions.onQuit,
   };
 

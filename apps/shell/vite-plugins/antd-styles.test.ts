@@ -20,7 +20,7 @@ const hasRulesOnlyFor = (css: string, name: string) =>
 describe('antd’s stylesheet cut for the shell', () => {
   it('keeps the layout’s components in the base and moves the large per-screen ones out of it', () => {
     for (const kept of ['menu', 'btn', 'layout', 'dropdown', 'modal', 'tooltip', 'message', 'drawer', 'alert', 'result']) expect(hasRulesOnlyFor(base, kept), kept).toBe(true);
-    for (const moved of ['table', 'pagination', 'picker', 'upload', 'progress', 'tabs', 'select', 'form', 'col', 'input', 'checkbox', 'radio', 'typography', 'tag', 'descriptions', 'segmented']) {
+    for (const moved of ['table', 'pagination', 'picker', 'upload', 'progress', 'tabs', 'select', 'form', 'col', 'input', 'checkbox', 'radio', 'typography', 'tag', 'descriptions', 'segmented', 'switch']) {
       expect(hasRulesOnlyFor(base, moved), moved).toBe(false);
     }
     expect(hasRulesOnlyFor(split.get('input')!, 'input')).toBe(true);
@@ -35,6 +35,7 @@ describe('antd’s stylesheet cut for the shell', () => {
     expect(hasRulesOnlyFor(split.get('upload')!, 'progress')).toBe(true);
     expect(hasRulesOnlyFor(split.get('tabs')!, 'tabs')).toBe(true);
     expect(hasRulesOnlyFor(split.get('select')!, 'select')).toBe(true);
+    expect(hasRulesOnlyFor(split.get('switch')!, 'switch')).toBe(true);
     expect(base.length).toBeLessThan(antdCss.length / 2);
   });
 

@@ -22,7 +22,7 @@ import type { Plugin } from 'vite';
 const unused = [
   'anchor', 'avatar', 'badge', 'breadcrumb', 'card', 'carousel', 'cascader', 'collapse', 'color-picker',
   'float-btn', 'image', 'input-number', 'masonry', 'mentions', 'notification', 'otp', 'popconfirm', 'popover',
-  'qrcode', 'rate', 'ribbon', 'skeleton', 'slider', 'splitter', 'statistic', 'steps', 'switch', 'timeline', 'tour',
+  'qrcode', 'rate', 'ribbon', 'skeleton', 'slider', 'splitter', 'statistic', 'steps', 'timeline', 'tour',
   'transfer', 'tree', 'tree-select',
 ];
 
@@ -47,6 +47,8 @@ export const perScreen: Record<string, { importedAs: string[]; cssNames: string[
   tag: { importedAs: ['Tag'], cssNames: ['tag'] },
   descriptions: { importedAs: ['Descriptions'], cssNames: ['descriptions'] },
   segmented: { importedAs: ['Segmented'], cssNames: ['segmented'] },
+  // the identity providers screen's switches (issue 49)
+  switch: { importedAs: ['Switch'], cssNames: ['switch'] },
 };
 
 const virtualPrefix = 'virtual:antd-styles/';

@@ -1,15 +1,30 @@
-import { expect, test } from '@playwright/test';
+import { createHash } from 'node:crypto';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import type { IdentityProviderView, SaveIdentityProviderRequest } from '@campus/contracts';
 import { accessTokenStorageKey, apiPaths, codeMessage, codes } from '@campus/contracts';
-import { portFor } from '../support/env.ts';
+import { startCasTestServer } from '../../apps/server/test/support/cas-test-server.ts';
+import { captchaText, portFor } from '../support/env.ts';
 import { chooseUserMenuEntry, demo, signIn, userMenu } from '../support/sign-in.ts';
 
 // The shell's side of the external sign-in (issue 49) against the real server: the landing's refusals, the ticket
-// kept out of the history, the login page's buttons and the tenant administrator's screen. The provider's round
-// trip itself (a real OpenID Provider and a CAS stand-in) is the server's spec; nothing here stands in for the server.
+// kept out of the history, the login page's buttons, the tenant administrator's screen, and a round trip through the
+// CAS stand-in of the server's tests, Quit included. Nothing here stands in for the server.
 
 const identityProvidersEntry = /^(Identity providers|身份提供方|身分提供者)$/;
 /** Where the CAS provider of these tests says its server is; nothing need answer there (no round trip here). */
 const casServerUrl = `http://127.0.0.1:${portFor(7401)}/cas`;
+
+/** A session of the tenant's system administrator through the API, as the administrator's screen would have one. */
+async function administratorHeaders(request: APIRequestContext): Promise<Record<string, string>> {
+  const verifyKey = `e2e-sso-shell-${Date.now()}`;
+  await request.get(`${apiPaths.captchaImage}?verifyKey=${verifyKey}`);
+  const password = createHash('sha256').update(demo.sysadmin.password, 'utf8').digest('hex');
+  const login = await request.post(apiPaths.webLogin, {
+    data: { user: { account: demo.sysadmin.account, password, tenantCode: '1001' }, verifyModel: { verifyKey, imageVerifyCode: captchaText } },
+  });
+  const token = ((await login.json()) as { data: { loginInfo: { token: string } } }).data.loginInfo.token;
+  return { token, tenantCode: '1001', language: 'en-US' };
+}
 
 test.describe('external sign-in in the shell (issue 49)', () => {
   test('a failure of the server\'s redirect ends on /error with its message, and nothing is exchanged', async ({ page }) => {
@@ -96,11 +111,12 @@ test.describe('external sign-in in the shell (issue 49)', () => {
     await dialog.getByLabel('CAS 服务器地址').fill(casServerUrl);
     await dialog.getByRole('switch', { name: '启用' }).click();
     await dialog.getByRole('button', { name: '保存' }).click();
-    // saved: the address to register at the CAS server is shown, to copy
-    await expect(dialog.getByText(/已保存。请在身份提供方登记下面的地址/)).toBeVisible();
-    await expect(dialog.getByLabel('服务地址（Service）')).toHaveValue(/\/iot-login\/api\/v1\.0\/SSO\/CasCallback/);
-    await expect(dialog.getByRole('button', { name: /^复制/ })).toBeVisible();
-    await dialog.getByRole('button', { name: '完成' }).click();
+    // saved, the dialog goes on as the stored provider's: the address to register at the CAS server is shown, to copy
+    const saved = page.getByRole('dialog', { name: '修改身份提供方' });
+    await expect(saved.getByText(/已保存。请在身份提供方登记下面的地址/)).toBeVisible();
+    await expect(saved.getByLabel('服务地址（Service）', { exact: true })).toHaveValue(/\/iot-login\/api\/v1\.0\/SSO\/CasCallback/);
+    await expect(saved.getByRole('button', { name: /^复制/ })).toBeVisible();
+    await saved.getByRole('button', { name: '完成' }).click();
     const row = page.getByRole('row', { name: /图书馆统一认证/ });
     await expect(row).toBeVisible();
     await expect(row.getByRole('switch')).toBeChecked();
@@ -134,5 +150,46 @@ test.describe('external sign-in in the shell (issue 49)', () => {
     await confirm.getByRole('button', { name: '删除' }).click();
     await expect(page.getByText('已删除 图书馆统一认证。')).toBeVisible();
     await expect(page.getByText('尚无身份提供方')).toBeVisible();
+  });
+
+  test('a person signs in through CAS and lands in the layout as login type 4; Quit ends the CAS session too', async ({ page, request }) => {
+    // the CAS 3.0 stand-in of the server's own tests (no CAS server installs here), on a port the system gives
+    const cas = await startCasTestServer({ users: { 'staff.cas': { password: 'Cas#2026', attributes: { uid: demo.staff.account } } } });
+    const headers = await administratorHeaders(request);
+    const provider: SaveIdentityProviderRequest = {
+      kind: 'cas',
+      name: { 'en-US': 'Campus CAS', 'zh-CN': '校园 CAS', 'zh-MO': '校園 CAS' },
+      enabled: true,
+      cas: { serverUrl: cas.serverUrl, accountAttribute: 'uid' },
+    };
+    const saved = await request.post(apiPaths.identityProviderSave, { headers, data: provider });
+    const { id } = ((await saved.json()) as { data: IdentityProviderView }).data;
+    try {
+      await page.goto(`/login?fromPath=${encodeURIComponent('/qy/homePage')}`);
+      await page.getByRole('button', { name: 'Sign in with Campus CAS' }).click();
+      // the CAS server's own login form
+      await expect(page).toHaveURL(new RegExp(`^${cas.serverUrl}/login\\?service=`));
+      await page.getByLabel('Username').fill('staff.cas');
+      await page.getByLabel('Password').fill('Cas#2026');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      // back through the server's callback and the landing, into the layout where fromPath pointed
+      await expect(userMenu(page)).toBeVisible();
+      await expect(page).toHaveURL(/\/qy\/homePage$/);
+      expect(cas.validations.map((validation) => validation.answer)).toEqual(['success']);
+      expect(await page.evaluate(() => localStorage.getItem('campus.isThirdPartyLogin'))).toBe('1');
+      // the session token is never in an address the browser kept
+      const token = await page.evaluate((key) => localStorage.getItem(key), accessTokenStorageKey);
+      expect(token).toBeTruthy();
+      expect(page.url()).not.toContain(token!);
+
+      // Quit: the session ends here and the browser goes on to the CAS logout, which sends it back to the login page
+      await chooseUserMenuEntry(page, /^(Quit|退出)$/);
+      await expect(page).toHaveURL(/\/login$/);
+      expect(cas.logouts).toHaveLength(1);
+      expect(await page.evaluate((key) => localStorage.getItem(key), accessTokenStorageKey)).toBeNull();
+    } finally {
+      await request.post(apiPaths.identityProviderDelete, { headers, data: { id } });
+      await cas.close();
+    }
   });
 });

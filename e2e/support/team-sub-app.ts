@@ -1,11 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect, type Page } from '@playwright/test';
+import type { SubAppManifest } from '@campus/contracts';
 import { sdkVersion } from '@campus/subapp-sdk';
-import { e2eDataDir } from './env.ts';
+import { baseURL, e2eDataDir } from './env.ts';
 
 // What the browser tests of another company's sub-app share: a command run as the team runs it, the team's own
 // server for its build, and the operator's `npm run subapp` on the browser tests' server's data.
@@ -44,4 +46,84 @@ export async function serveFolder(folder: string): Promise<{ origin: string; clo
 /** The server's own command line, on the data of this worker's server (e2e/support/env.ts). */
 export function subappCli(...args: string[]): string {
   return run('npm', ['run', '--silent', 'subapp', '--', ...args], repoRoot, { DATA_DIR: e2eDataDir, DATABASE_URL: '' });
+}
+
+/** A team's app made with the starter, in a folder of its own under the repository's .tmp. */
+export interface StarterApp {
+  /** The folder the team works in (the starter's archive, the manifest the operator registers). */
+  work: string;
+  /** The app the starter made, inside `work`. */
+  app: string;
+  /** Removes `work` and all in it. */
+  discard: () => void;
+}
+
+/**
+ * Downloads the starter from the browser tests' server's /tools and makes `folder` with it, as a team does
+ * (`options` such as `--vue` go to the starter).
+ */
+export async function makeStarterApp(prefix: string, folder: string, options: string[] = []): Promise<StarterApp> {
+  mkdirSync(path.join(repoRoot, '.tmp'), { recursive: true });
+  const work = mkdtempSync(path.join(repoRoot, '.tmp', `${prefix}-`));
+  const discard = () => rmSync(work, { recursive: true, force: true });
+  try {
+    const download = await fetch(`${baseURL}/tools/${starterArchive}`);
+    expect(download.status, `GET /tools/${starterArchive}`).toBe(200);
+    writeFileSync(path.join(work, starterArchive), Buffer.from(await download.arrayBuffer()));
+    // by its full path: under the repository's folder npm would take a relative one from the repository's root
+    run('npx', ['--yes', `--package=file:${path.join(work, starterArchive)}`, '--', 'create-campus-subapp', folder, ...options], work);
+  } catch (error) {
+    discard();
+    throw error;
+  }
+  return { work, app: path.join(work, folder), discard };
+}
+
+/** A starter app built, served from the team's own server and registered in the browser tests' server. */
+export interface RegisteredStarterApp {
+  /** What `npm install` printed. */
+  installOutput: string;
+  /** Unregisters the app and stops the team's server. */
+  remove: () => Promise<void>;
+}
+
+/**
+ * The team's `npm install`, `npm test` and `npm run build`, its server for dist/, and the operator's `npm run subapp
+ * add` of the manifest the starter wrote (issue 48 item 18), checked to name `appNo` and `label`, with the team's
+ * server as its entry.
+ */
+export async function buildServeAndRegister(starter: StarterApp, expected: { appNo: string; label: string }): Promise<RegisteredStarterApp> {
+  const { work, app } = starter;
+  const installOutput = run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], app);
+  run('npm', ['test'], app);
+  run('npm', ['run', 'build'], app);
+  const team = await serveFolder(path.join(app, 'dist'));
+  try {
+    const manifest = JSON.parse(readFileSync(path.join(app, 'subapp-manifest.json'), 'utf8')) as SubAppManifest;
+    expect([manifest.appNo, manifest.basePath, manifest.label['en-US']]).toEqual([expected.appNo, expected.appNo, expected.label]);
+    manifest.entry = `${team.origin}/`;
+    writeFileSync(path.join(work, 'manifest.json'), JSON.stringify(manifest));
+    subappCli('add', path.join(work, 'manifest.json'));
+  } catch (error) {
+    await team.close();
+    throw error;
+  }
+  return {
+    installOutput,
+    remove: async () => {
+      subappCli('remove', expected.appNo);
+      await team.close();
+    },
+  };
+}
+
+/** Where a starter app's page shows in the shell. */
+export const starterView = (page: Page) => page.locator('#subapp-viewport section.starter-app');
+
+/** Opens the app's page; a server node learns the new origin for its content policy within 30 s. */
+export async function openStarterApp(page: Page, appNo: string): Promise<void> {
+  await expect(async () => {
+    await page.goto(`/${appNo}/home`);
+    await expect(starterView(page)).toBeVisible({ timeout: 5_000 });
+  }).toPass({ timeout: 60_000, intervals: [2_000] });
 }

@@ -1,9 +1,7 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import type { SubAppManifest } from '@campus/contracts';
-import { baseURL } from '../support/env.ts';
-import { repoRoot, run, serveFolder, starterArchive, subappCli } from '../support/team-sub-app.ts';
+import { buildServeAndRegister, makeStarterApp, openStarterApp, starterView, type RegisteredStarterApp, type StarterApp } from '../support/team-sub-app.ts';
 import { demo, signIn, switchLanguage } from '../support/sign-in.ts';
 
 // Issue 48 item 17: a team whose app is on React 18. It makes the app with the starter from /tools, moves it to
@@ -11,30 +9,21 @@ import { demo, signIn, switchLanguage } from '../support/sign-in.ts';
 // npm installs it without --legacy-peer-deps, the real shell mounts it, and a throw while rendering shows the shell's
 // failed page (React 18 has no onUncaughtError: the SDK's error boundary catches it).
 
-const root = repoRoot;
-const starter = starterArchive;
 const folder = 'legacy-orders';
 const appNo = 'legacyorders';
 const label = 'Legacy Orders';
 
 test.describe('a sub-app on React 18', () => {
   test.describe.configure({ mode: 'serial' });
-  let work: string;
+  let starter: StarterApp | undefined;
   let app: string;
   let installOutput: string;
-  let team: Awaited<ReturnType<typeof serveFolder>>;
-  let registered = false;
+  let registered: RegisteredStarterApp | undefined;
 
   test.beforeAll(async () => {
     test.setTimeout(300_000);
-    mkdirSync(path.join(root, '.tmp'), { recursive: true });
-    work = mkdtempSync(path.join(root, '.tmp', 'react18-sub-app-'));
-    const download = await fetch(`${baseURL}/tools/${starter}`);
-    expect(download.status, `GET /tools/${starter}`).toBe(200);
-    writeFileSync(path.join(work, starter), Buffer.from(await download.arrayBuffer()));
-    // by its full path: under the repository's folder npm would take a relative one from the repository's root
-    run('npx', ['--yes', `--package=file:${path.join(work, starter)}`, '--', 'create-campus-subapp', folder], work);
-    app = path.join(work, folder);
+    starter = await makeStarterApp('react18-sub-app', folder);
+    app = starter.app;
 
     // the team's changes: React 18 and its types, its own React in the bundle, a page that shows which React runs
     // it and a button that breaks it while rendering
@@ -62,33 +51,16 @@ test.describe('a sub-app on React 18', () => {
     writeFileSync(appFile, `import { BrokenView } from './broken-view.tsx';\n${appSource.replace('</section>', '<BrokenView /></section>')}`);
 
     // no --legacy-peer-deps: the SDK takes React 18 as its peer
-    installOutput = run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], app);
-    run('npm', ['test'], app);
-    run('npm', ['run', 'build'], app);
-    team = await serveFolder(path.join(app, 'dist'));
-    // the manifest the starter wrote (issue 48 item 18), with the team's server as its entry
-    const manifest = JSON.parse(readFileSync(path.join(app, 'subapp-manifest.json'), 'utf8')) as SubAppManifest;
-    expect([manifest.appNo, manifest.basePath, manifest.label['en-US']]).toEqual([appNo, appNo, label]);
-    manifest.entry = `${team.origin}/`;
-    writeFileSync(path.join(work, 'manifest.json'), JSON.stringify(manifest));
-    subappCli('add', path.join(work, 'manifest.json'));
-    registered = true;
+    registered = await buildServeAndRegister(starter, { appNo, label });
+    installOutput = registered.installOutput;
   });
   test.afterAll(async () => {
-    if (registered) subappCli('remove', appNo);
-    await team?.close();
-    if (work) rmSync(work, { recursive: true, force: true });
+    await registered?.remove();
+    starter?.discard();
   });
 
-  const view = (page: Page) => page.locator('#subapp-viewport section.starter-app');
-
-  /** Opens the app's page; a server node learns the new origin for its content policy within 30 s. */
-  async function openApp(page: Page) {
-    await expect(async () => {
-      await page.goto(`/${appNo}/home`);
-      await expect(view(page)).toBeVisible({ timeout: 5_000 });
-    }).toPass({ timeout: 60_000, intervals: [2_000] });
-  }
+  const view = starterView;
+  const openApp = (page: Page) => openStarterApp(page, appNo);
 
   test('installs from the registry without a peer conflict and builds with its own React 18', () => {
     expect(installOutput).not.toMatch(/ERESOLVE|peer dep/i);

@@ -1,10 +1,8 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import { expect, test, type Page } from '@playwright/test';
-import type { SubAppManifest } from '@campus/contracts';
-import { baseURL } from '../support/env.ts';
-import { repoRoot, run, serveFolder, starterArchive, subappCli } from '../support/team-sub-app.ts';
+import { buildServeAndRegister, makeStarterApp, openStarterApp, starterView, type RegisteredStarterApp, type StarterApp } from '../support/team-sub-app.ts';
 import { demo, signIn, switchLanguage } from '../support/sign-in.ts';
 
 // Issue 48 item 16: a team that writes Vue. It makes the app with the starter from /tools (`--vue`), installs Vue
@@ -13,29 +11,20 @@ import { demo, signIn, switchLanguage } from '../support/sign-in.ts';
 // after the bundle's), shows the user's name in the shell's language, and a throw while rendering shows the shell's
 // failed page.
 
-const root = repoRoot;
-const starter = starterArchive;
 const folder = 'vue-orders';
 const appNo = 'vueorders';
 const label = 'Vue Orders';
 
 test.describe('a Vue 3 sub-app made with the starter --vue', () => {
   test.describe.configure({ mode: 'serial' });
-  let work: string;
+  let starter: StarterApp | undefined;
   let app: string;
-  let team: Awaited<ReturnType<typeof serveFolder>>;
-  let registered = false;
+  let registered: RegisteredStarterApp | undefined;
 
   test.beforeAll(async () => {
     test.setTimeout(300_000);
-    mkdirSync(path.join(root, '.tmp'), { recursive: true });
-    work = mkdtempSync(path.join(root, '.tmp', 'vue-sub-app-'));
-    const download = await fetch(`${baseURL}/tools/${starter}`);
-    expect(download.status, `GET /tools/${starter}`).toBe(200);
-    writeFileSync(path.join(work, starter), Buffer.from(await download.arrayBuffer()));
-    // by its full path: under the repository's folder npm would take a relative one from the repository's root
-    run('npx', ['--yes', `--package=file:${path.join(work, starter)}`, '--', 'create-campus-subapp', folder, '--vue'], work);
-    app = path.join(work, folder);
+    starter = await makeStarterApp('vue-sub-app', folder, ['--vue']);
+    app = starter.app;
 
     // the team's change: a part of the page that shows which Vue runs it and a button that breaks it while rendering
     writeFileSync(path.join(app, 'src/BrokenView.vue'), [
@@ -59,32 +48,15 @@ test.describe('a Vue 3 sub-app made with the starter --vue', () => {
     expect(appSource).toContain("import { computed } from 'vue';");
     writeFileSync(appFile, appSource.replace("import { computed } from 'vue';", "import { computed } from 'vue';\nimport BrokenView from './BrokenView.vue';").replace('</section>', '  <BrokenView />\n  </section>'));
 
-    run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], app);
-    run('npm', ['test'], app);
-    run('npm', ['run', 'build'], app);
-    team = await serveFolder(path.join(app, 'dist'));
-    const manifest = JSON.parse(readFileSync(path.join(app, 'subapp-manifest.json'), 'utf8')) as SubAppManifest;
-    expect([manifest.appNo, manifest.basePath, manifest.label['en-US']]).toEqual([appNo, appNo, label]);
-    manifest.entry = `${team.origin}/`;
-    writeFileSync(path.join(work, 'manifest.json'), JSON.stringify(manifest));
-    subappCli('add', path.join(work, 'manifest.json'));
-    registered = true;
+    registered = await buildServeAndRegister(starter, { appNo, label });
   });
   test.afterAll(async () => {
-    if (registered) subappCli('remove', appNo);
-    await team?.close();
-    if (work) rmSync(work, { recursive: true, force: true });
+    await registered?.remove();
+    starter?.discard();
   });
 
-  const view = (page: Page) => page.locator('#subapp-viewport section.starter-app');
-
-  /** Opens the app's page; a server node learns the new origin for its content policy within 30 s. */
-  async function openApp(page: Page) {
-    await expect(async () => {
-      await page.goto(`/${appNo}/home`);
-      await expect(view(page)).toBeVisible({ timeout: 5_000 });
-    }).toPass({ timeout: 60_000, intervals: [2_000] });
-  }
+  const view = starterView;
+  const openApp = (page: Page) => openStarterApp(page, appNo);
 
   test('mounts in the shell with the user’s name, follows a language switch, and leaves nothing behind', async ({ page }) => {
     const failures: string[] = [];

@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildVersion } from './release/build-version.mjs';
 import { fullDiskChecks } from './release/full-disk-checks.mjs';
+import { releaseArchive } from './release/reused-archive.mjs';
 import { issueTestLicence, repoTool as repoToolOf } from './release/repo-tools.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -77,9 +78,8 @@ async function outside() {
   chmodSync(work, 0o755);
   let archive = options.archive && path.resolve(options.archive);
   if (!archive) {
-    const built = existsSync(path.join(root, 'apps/shell/dist/index.html')) && existsSync(path.join(root, 'dist/card-issuer/card-issuer-win-x64.zip'));
-    execFileSync(process.execPath, [path.join(root, 'scripts/release.mjs'), '--out', path.join(work, 'out'), ...(built ? ['--no-build'] : [])], { stdio: 'inherit' });
-    archive = path.join(work, 'out', readdirSync(path.join(work, 'out')).find((file) => file.endsWith('.tar.gz')));
+    // built here, or the one an earlier test built from the same clean commit (scripts/release/reused-archive.mjs)
+    ({ archive } = releaseArchive(root, { outDir: path.join(work, 'out'), who: 'release-test' }));
     check('the archive is named by this build\'s version', path.basename(archive) === `campus-shell-${buildVersion(root)}-linux-x64.tar.gz`, path.basename(archive));
   }
   if (!existsSync(archive)) stop(`no archive ${archive}`);

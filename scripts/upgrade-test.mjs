@@ -1,31 +1,32 @@
 // `npm run upgrade:test [-- --source]`: the previous release (the commit before this version,
 // scripts/release/previous-source.mjs), and an installation one schema behind when the previous release already has
 // this version's schema (so that a migration runs on real data), each make a gate installation's data; this version's release archive (built here
-// with scripts/release.mjs and unpacked in a temporary root) upgrades it and must keep every row and sign-in; then the
+// with scripts/release.mjs, or the release test's of the same clean commit, and unpacked in a temporary root) upgrades it and must keep every row and sign-in; then the
 // documented rollback (campus restore of the backup taken before the upgrade, the old release) must give the old back
 // (e2e/upgrade/run-upgrade.ts). On SQLite, and on PostgreSQL too when DATABASE_URL names one (CI's): each run gets a
 // database of its own beside it. With --source the new side runs from this checkout instead of an archive.
 // Exit code 0 when all of it holds.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { releaseArchive } from './release/reused-archive.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const finder = path.join(root, 'scripts', 'release', 'previous-source.mjs');
 const fromSource = process.argv.includes('--source');
 
-/** This checkout's release archive, built and unpacked under `work`; returns the release's folder. */
+/**
+ * This checkout's release archive, unpacked under `work`; returns the release's folder. The archive is the one the
+ * release test built from the same clean commit when there is one (scripts/release/reused-archive.mjs), built here
+ * otherwise.
+ */
 function unpackedRelease(work) {
-  const out = path.join(work, 'out');
-  const built = ['apps/shell/dist/index.html', 'apps/subapp-qy/dist', 'dist/card-issuer/card-issuer-win-x64.zip'].every((file) => existsSync(path.join(root, file)));
-  execFileSync(process.execPath, [path.join(root, 'scripts/release.mjs'), '--out', out, ...(built ? ['--no-build'] : [])], { cwd: root, stdio: 'inherit' });
-  const archive = readdirSync(out).find((file) => file.endsWith('.tar.gz'));
-  if (!archive) throw new Error(`scripts/release.mjs made no archive in ${out}`);
+  const { archive } = releaseArchive(root, { outDir: path.join(work, 'out'), who: 'upgrade-test' });
   const unpacked = path.join(work, 'root', 'opt');
   mkdirSync(unpacked, { recursive: true });
-  execFileSync('tar', ['-xzf', path.join(out, archive), '-C', unpacked]);
+  execFileSync('tar', ['-xzf', archive, '-C', unpacked]);
   return path.join(unpacked, readdirSync(unpacked)[0]);
 }
 

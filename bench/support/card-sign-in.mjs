@@ -68,7 +68,10 @@ export async function measureCardSignIn({ serverPort, issuerPort, calls = 40 }) 
     await api('/iot-login/api/v1.0/GMAccount/SetSystemInit', { prepareId: init.prepareId, isSuccess: true, image: back.image });
     const master = await api('/iot-login/api/v1.0/GMAccount/MasterCardVerify', { sysKeyCode: back.sysKeyCode, customerNo: back.customerNo, customerPwd: back.customerPwd, devicePublicKey });
     const withMaster = { token: master.token };
-    const { sysKeyData } = await api('/qy/api/SystemUsedCardKind/GetSysKeyData', { devicePublicKey }, withMaster);
+    // the issuer proves its device key (issue 46 item 1): the server's one-time challenge, signed by the issuer
+    const { challenge } = await api('/qy/api/SystemUsedCardKind/GetSysKeyChallenge', { devicePublicKey });
+    const signed = await device('/api/AuthDevice/SignKeyChallenge', { challenge });
+    const { sysKeyData } = await api('/qy/api/SystemUsedCardKind/GetSysKeyData', { devicePublicKey, ...signed }, withMaster);
     await device('/api/GMSystemCard/Init', { sysKeyData });
     await fetch(`${issuerUrl}/reader/api/place`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ fixedNo: 'DE000002' }) });
     const keyBlank = await device('/api/GMSystemCard/CheckSystemKeyCardCanIssue', { cardKind: 11 });

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { bundleServer } from '../../scripts/release/bundle.mjs';
+import { buildVersion } from '../../scripts/release/build-version.mjs';
 import { installNode24 } from '../../scripts/node24.mjs';
 
 const memoryProbe = path.join(path.dirname(fileURLToPath(import.meta.url)), 'memory-probe.mjs');
@@ -25,7 +26,8 @@ export const idleRssAimMb = 120;
 async function releaseFolder(root) {
   const dir = path.join(root, '.tmp', 'bench-release');
   rmSync(dir, { recursive: true, force: true });
-  await bundleServer(root, dir);
+  // the version a release of this tree would carry (scripts/release/build-version.mjs)
+  await bundleServer(root, dir, { version: buildVersion(root) });
   const links = ['apps/shell/dist', 'apps/subapp-qy/dist', 'dist', 'docs', 'apps/server/captcha-voices', 'apps/server/licence-keys'];
   for (const link of links) {
     mkdirSync(path.dirname(path.join(dir, link)), { recursive: true });

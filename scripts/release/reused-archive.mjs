@@ -98,12 +98,19 @@ function keepArchive(root, key, archive) {
   renameSync(staging, folder);
 }
 
+/** scripts/release.mjs for one platform into `outDir`, building the shell first unless it is built. */
+function runRelease(root, platform, outDir) {
+  const built = releaseInputsBuilt(root);
+  execFileSync(process.execPath, [path.join(root, 'scripts/release.mjs'), '--platform', platform, '--out', outDir, ...(built ? ['--no-build'] : [])], { cwd: root, stdio: 'inherit' });
+}
+
 /**
  * This checkout's `platform` archive in `outDir` (with its .sha256): taken from the cache when one was built from the
- * same commit and built files, built with scripts/release.mjs otherwise (and then kept when the tree is clean).
- * Says in the output which, and why it built. Returns {archive, reused}.
+ * same commit and built files, built with scripts/release.mjs otherwise (`build`, its stand-in in a test) and then
+ * kept when the tree is clean. `who` names the caller in the line that says which, and why it built. Returns
+ * {archive, reused}.
  */
-export function releaseArchive(root, { platform = 'linux-x64', outDir, who }) {
+export function releaseArchive(root, { platform = 'linux-x64', outDir, who, build = runRelease, log = console.log }) {
   const source = archiveSource(root, platform);
   const cached = source.key ? cachedArchive(root, source.key) : { reason: source.reason };
   mkdirSync(outDir, { recursive: true });
@@ -111,12 +118,11 @@ export function releaseArchive(root, { platform = 'linux-x64', outDir, who }) {
     const archive = path.join(outDir, path.basename(cached.archive));
     copyFileSync(cached.archive, archive);
     copyFileSync(`${cached.archive}.sha256`, `${archive}.sha256`);
-    console.log(`${who}: reused the release archive ${path.basename(archive)}, built before from the same commit ${source.key.commit.slice(0, 7)} and the same built files (${path.relative(root, cached.archive)}), instead of building it again`);
+    log(`${who}: reused the release archive ${path.basename(archive)}, built before from the same commit ${source.key.commit.slice(0, 7)} and the same built files (${path.relative(root, cached.archive)}), instead of building it again`);
     return { archive, reused: true };
   }
-  console.log(`${who}: building the ${platform} release archive (no archive to reuse: ${cached.reason})`);
-  const built = releaseInputsBuilt(root);
-  execFileSync(process.execPath, [path.join(root, 'scripts/release.mjs'), '--platform', platform, '--out', outDir, ...(built ? ['--no-build'] : [])], { cwd: root, stdio: 'inherit' });
+  log(`${who}: building the ${platform} release archive (no archive to reuse: ${cached.reason})`);
+  build(root, platform, outDir);
   const name = readdirSync(outDir).find((file) => file.endsWith(`-${platform}.tar.gz`));
   if (!name) throw new Error(`scripts/release.mjs made no ${platform} archive in ${outDir}`);
   const archive = path.join(outDir, name);

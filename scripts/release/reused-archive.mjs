@@ -2,8 +2,10 @@
 // linux-x64 archive. The first one to build it keeps a copy in .cache/release-archives/<platform>/ with what it was
 // made from; the next one takes that copy instead of building again, when it was made from the same clean commit
 // (no change that is not committed, no untracked file), from the same built files (the shell, the sub-app, the card
-// issuer's downloads, the SDK package: what scripts/release.mjs copies without building them) and the same installed
-// packages (node_modules/.package-lock.json). Anything else, or a tree with changes, builds afresh. Each says which.
+// issuer's downloads, the SDK package: what scripts/release.mjs copies without building them); the packages it
+// bundles are package-lock.json's at that commit (npm ci). Anything else, or a tree with changes, builds afresh. Each
+// says which. (node_modules/.package-lock.json is no sign: the upgrade test hard-links node_modules into old
+// checkouts, and npm there rewrites that file through the link.)
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,14 +13,13 @@ import path from 'node:path';
 import { buildVersion, sourceState } from './build-version.mjs';
 import { sha256 } from './checksums.mjs';
 
-/** What scripts/release.mjs copies into the archive as it finds it (`--no-build`), and the installed packages. */
+/** What scripts/release.mjs copies into the archive as it finds it (`--no-build`). */
 const builtInputs = [
   'apps/shell/dist',
   'apps/subapp-qy/dist',
   'dist/card-issuer/card-issuer-linux-x64.tar.gz',
   'dist/card-issuer/card-issuer-win-x64.zip',
   'dist/subapp-sdk',
-  'node_modules/.package-lock.json',
 ];
 
 /** Whether the built files release.mjs needs are there (otherwise it builds them first). */

@@ -24,7 +24,6 @@ function checkout(dir: string): void {
     'dist/card-issuer/card-issuer-linux-x64.tar.gz': 'issuer linux',
     'dist/card-issuer/card-issuer-win-x64.zip': 'issuer windows',
     'dist/subapp-sdk/campus-subapp-sdk-1.1.0.tgz': 'sdk',
-    'node_modules/.package-lock.json': '{}\n',
   };
   for (const [file, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });

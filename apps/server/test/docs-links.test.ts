@@ -25,8 +25,6 @@ function allDocuments(): string[] {
   return found.sort();
 }
 
-// Issue 49 writes docs/sso.md beside this change; the README's list links it already. Remove on merge of issue 49.
-const allowedMissing = new Set(['docs/sso.md']);
 
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
 
@@ -86,7 +84,7 @@ function problemOf(file: string, target: string): string | null {
   const [pathPart, anchor] = target.split('#', 2) as [string, string | undefined];
   const resolved = pathPart === '' ? file : path.posix.normalize(path.posix.join(path.posix.dirname(file), decodeURIComponent(pathPart)));
   if (resolved.startsWith('..')) return `${target}: outside the repository`;
-  if (!fs.existsSync(path.join(root, resolved))) return allowedMissing.has(resolved) ? null : `${target}: no file ${resolved}`;
+  if (!fs.existsSync(path.join(root, resolved))) return `${target}: no file ${resolved}`;
   if (anchor === undefined || anchor === '') return null;
   if (!resolved.endsWith('.md')) return `${target}: an anchor into a file that is not markdown`;
   return headingsOf(resolved).anchors.has(anchor) ? null : `${target}: no heading "#${anchor}" in ${resolved}`;
@@ -133,7 +131,7 @@ describe('the README and docs/: links', () => {
     it(`${file}: every section named in words ("README "…"", "docs/x.md "…"") is a heading of that file`, () => {
       const problems = quotedSections(file)
         .filter(({ target, section }) => {
-          if (!fs.existsSync(path.join(root, target))) return !allowedMissing.has(target);
+          if (!fs.existsSync(path.join(root, target))) return true;
           // a heading, or a paragraph's bold lead-in (**Trusted issuers** (issue 46 item 1). …)
           const leads = [...read(target).matchAll(/^\*\*([^*\n]+)\*\*/gm)].map((match) => match[1]!);
           return ![...headingsOf(target).texts, ...leads].some((text) => text.toLowerCase().startsWith(section.toLowerCase()));

@@ -17,10 +17,11 @@ const reservedSegments = new Set<string>([
   'assets', 'api',
   'home', 'login', 'not-login', 'error', 'not-find', 'tools', 'swipe-login', 'pwd-swipe-login', 'system-init', 'create-superuser',
   'swiper-sys-secret', 'swipe-master-card', 'swipe-master-card-gm', 'systemadmin-logincard', 'system-keycard', 'select-func',
-  'super-user-card', 're-swipe-sys-sceret',
+  'super-user-card', 're-swipe-sys-sceret', 'identity-providers',
 ]);
 
-function isReserved(basePath: string): boolean {
+/** Whether a sub-system may not take this base path (its first segment is the server's or a shell route's). */
+export function isReserved(basePath: string): boolean {
   const first = basePath.split('/')[0] ?? '';
   return reservedSegments.has(first) || first.startsWith('key-card-');
 }

@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import type { IdentityProviderView, SaveIdentityProviderRequest } from '@campus/contracts';
 import { accessTokenStorageKey, apiPaths, codeMessage, codes } from '@campus/contracts';
 import { startCasTestServer } from '../../apps/server/test/support/cas-test-server.ts';
-import { captchaText, portFor } from '../support/env.ts';
+import { portFor } from '../support/env.ts';
 import { chooseUserMenuEntry, demo, signIn, userMenu } from '../support/sign-in.ts';
+import { administratorHeaders } from '../support/sso.ts';
 
 // The shell's side of the external sign-in (issue 49) against the real server: the landing's refusals, the ticket
 // kept out of the history, the login page's buttons, the tenant administrator's screen, and a round trip through the
@@ -13,18 +13,6 @@ import { chooseUserMenuEntry, demo, signIn, userMenu } from '../support/sign-in.
 const identityProvidersEntry = /^(Identity providers|身份提供方|身分提供者)$/;
 /** Where the CAS provider of these tests says its server is; nothing need answer there (no round trip here). */
 const casServerUrl = `http://127.0.0.1:${portFor(7401)}/cas`;
-
-/** A session of the tenant's system administrator through the API, as the administrator's screen would have one. */
-async function administratorHeaders(request: APIRequestContext): Promise<Record<string, string>> {
-  const verifyKey = `e2e-sso-shell-${Date.now()}`;
-  await request.get(`${apiPaths.captchaImage}?verifyKey=${verifyKey}`);
-  const password = createHash('sha256').update(demo.sysadmin.password, 'utf8').digest('hex');
-  const login = await request.post(apiPaths.webLogin, {
-    data: { user: { account: demo.sysadmin.account, password, tenantCode: '1001' }, verifyModel: { verifyKey, imageVerifyCode: captchaText } },
-  });
-  const token = ((await login.json()) as { data: { loginInfo: { token: string } } }).data.loginInfo.token;
-  return { token, tenantCode: '1001', language: 'en-US' };
-}
 
 test.describe('external sign-in in the shell (issue 49)', () => {
   test('a failure of the server\'s redirect ends on /error with its message, and nothing is exchanged', async ({ page }) => {

@@ -86,7 +86,11 @@ function check(title, command, args) {
 
 /** A step that runs many tests and reports their counts in a JSON file. */
 function suite(title, command, args, reportFile, count, noteFailures) {
-  const ok = run(title, command, args);
+  countReport(title, reportFile, run(title, command, args), count, noteFailures);
+}
+
+/** Adds a JSON report's counts and failures to the run's totals; `ok` is whether its runner exited 0. */
+function countReport(title, reportFile, ok, count = vitestCounts, noteFailures = noteVitestFailures) {
   let counts;
   try {
     const report = JSON.parse(readFileSync(reportFile, 'utf8'));
@@ -96,22 +100,6 @@ function suite(title, command, args, reportFile, count, noteFailures) {
     counts = { passed: 0, failed: 1 };
   }
   if (!ok && counts.failed === 0) counts.failed = 1; // the runner failed outside any test
-  passed += counts.passed;
-  failed += counts.failed;
-  if (counts.failed > 0) failures.push(`${title} (${counts.failed})`);
-}
-
-/** Adds a vitest JSON report's counts and failures to the run's totals. */
-function countVitestReport(title, reportFile, ok) {
-  let counts;
-  try {
-    const report = JSON.parse(readFileSync(reportFile, 'utf8'));
-    counts = vitestCounts(report);
-    noteVitestFailures(title, report);
-  } catch {
-    counts = { passed: 0, failed: 1 };
-  }
-  if (!ok && counts.failed === 0) counts.failed = 1;
   passed += counts.passed;
   failed += counts.failed;
   if (counts.failed > 0) failures.push(`${title} (${counts.failed})`);
@@ -155,7 +143,7 @@ if (withNode24Suites) {
     console.log(`\n=== ${node24Title}: exit ${status}\n${readFileSync(node24Log, 'utf8')}`);
     ok = status === 0;
   }
-  countVitestReport(node24Title, node24Report, ok);
+  countReport(node24Title, node24Report, ok);
 
   const issuerTitle = 'card issuer tests on Node 24';
   const issuerReport = path.join(reports, 'vitest-node24-issuer.json');
@@ -166,7 +154,7 @@ if (withNode24Suites) {
   } catch (error) {
     console.error(`${issuerTitle}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  countVitestReport(issuerTitle, issuerReport, issuerOk);
+  countReport(issuerTitle, issuerReport, issuerOk);
 }
 
 if (run('shell build', 'npm', ['run', '--silent', 'build'])) {

@@ -167,6 +167,18 @@ export default tseslint.config(
     },
   },
   {
+    // SHA-256 (and the password digest's SM3) through lib/hash.ts only: one place says how the server hashes
+    files: [`${server}/**/*.ts`],
+    ignores: [`${server}/lib/hash.ts`],
+    rules: {
+      'no-restricted-imports': ['error', ...['node:crypto', 'crypto'].map((name) => ({
+        name,
+        importNames: ['createHash', 'hash'],
+        message: 'Hash through lib/hash.ts (sha256Hex, sha256Base64, digestHex): add the shape you need there.',
+      }))],
+    },
+  },
+  {
     files: ['apps/server/test/**/*.ts'],
     rules: { 'no-restricted-syntax': ['error', ...fixedPortSelectors('A fixed port meets the same test in another worker or runtime: take freePort() from test/free-port.ts.')] },
   },

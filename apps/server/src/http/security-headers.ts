@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { signedInPreloadScript } from '@campus/contracts';
 import { devOverrideSources } from '../lib/dev-override-origins.ts';
+import { sha256Base64 } from '../lib/hash.ts';
 
 /** The one inline script of the shell's index.html, allowed by its hash (packages/contracts/src/signed-in-preload.ts). */
-export const signedInPreloadScriptSource = `'sha256-${createHash('sha256').update(signedInPreloadScript, 'utf8').digest('base64')}'`;
+export const signedInPreloadScriptSource = `'sha256-${sha256Base64(signedInPreloadScript)}'`;
 
 /** The card issuer's origin and, for one on loopback, its other name (127.0.0.1 ↔ localhost). */
 export function cardIssuerOrigins(cardIssuerUrl: string): string[] {

@@ -1,15 +1,15 @@
-import { createHash } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import type { Algorithm } from '@node-rs/argon2';
 import { passwordLength } from '@campus/contracts';
 import type { DigestMode } from '@campus/contracts';
+import { digestHex } from '../../lib/hash.ts';
 
 /** argon2id, m=19456 KiB, t=2, p=1 (DESIGN §5). 2 is Algorithm.Argon2id (a const enum). */
 const argonOptions = { algorithm: 2 as Algorithm, memoryCost: 19456, timeCost: 2, parallelism: 1 };
 
 /** What the browser sends: lowercase hex SHA-256 (SM3 in national-crypto mode) of the UTF-8 password. */
 export function passwordDigest(password: string, mode: DigestMode): string {
-  return createHash(mode).update(password, 'utf8').digest('hex');
+  return digestHex(mode, password);
 }
 
 export function hashDigest(digest: string): Promise<string> {

@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +9,7 @@ import type { Dialect } from '../../db/database.ts';
 import { appliedSchema } from '../../db/migrations.ts';
 import { isStorageFull } from '../../db/unavailable.ts';
 import { openSqlite } from '../../db/sqlite-engine.ts';
+import { sha256Hex } from '../../lib/hash.ts';
 import { makePrivateDir } from '../../lib/private-files.ts';
 import { processAlive } from '../../lib/process-alive.ts';
 import type { BackupLogService } from '../backup-log/backup-log-service.ts';
@@ -192,7 +192,7 @@ function copyFolderIfAny(from: string, to: string): void {
 }
 
 export function sha256Of(file: string): string {
-  return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+  return sha256Hex(fs.readFileSync(file));
 }
 
 /** Every regular file under `root`, as paths relative to it with forward slashes, sorted. */

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { codes } from '@campus/contracts';
 import type { DB } from '../../db/schema.ts';
@@ -27,7 +27,7 @@ export interface PreparedWrite<P> {
 }
 
 export function imageHash(image: Uint8Array): string {
-  return createHash('sha256').update(image).digest('hex');
+  return sha256Hex(image);
 }
 
 /**

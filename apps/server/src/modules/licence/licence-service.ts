@@ -1,11 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { codeMessage, codes, isWithinValidity, licenceLimits, licenceStates, licenceTypes } from '@campus/contracts';
 import type { BusinessCode, CustomerInfo, LanguageCode, LicenceApp, LicenceDetail, LicencePayload, LicencePermission, LicenceRow, LicenceUploadResult } from '@campus/contracts';
 import type { ChangeStamps } from '../../db/change-stamps.ts';
 import type { DB } from '../../db/schema.ts';
 import { AppError } from '../../http/envelope.ts';
-import { newId } from '../../lib/hash.ts';
+import { newId, sha256Hex } from '../../lib/hash.ts';
 import { pauseAt } from '../../lib/pause-points.ts';
 import { StampedCache } from '../../lib/stamped-cache.ts';
 import type { InstallationSnapshot } from '../../http/types.ts';
@@ -60,7 +60,7 @@ export interface LicenceReadWithSession {
 type FileCheck = { ok: true; payload: LicencePayload; hash: string } | { ok: false; code: BusinessCode; values?: Record<string, string> };
 
 function fileHash(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
+  return sha256Hex(bytes);
 }
 
 /** A new installation's system code: 16 upper-case hex digits. */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../lib/hash.ts';
 
 /** The smaller encodings of a stored picture that browsers ask for in `Accept`, best first. */
 export const modernFormats = [
@@ -23,7 +23,7 @@ const made = new Map<string, Map<ModernFormat['suffix'], Buffer>>();
  */
 export async function smallerEncodings(contentType: string, body: Buffer): Promise<Map<ModernFormat['suffix'], Buffer>> {
   if (!convertible.has(contentType)) return new Map();
-  const key = createHash('sha256').update(body).digest('hex');
+  const key = sha256Hex(body);
   const known = made.get(key);
   if (known) return known;
   const encodings = new Map<ModernFormat['suffix'], Buffer>();

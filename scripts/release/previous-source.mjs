@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
 const VERSION_FILE = 'packages/contracts/src/shell-constants.ts';
+const MIGRATIONS_FOLDER = 'apps/server/src/db/migrations';
 const MIGRATIONS_FILE = 'apps/server/src/db/migrations.ts';
 const repoRoot = git(['rev-parse', '--show-toplevel'], process.cwd()).trim();
 
@@ -41,8 +42,19 @@ function versionAt(commit) {
   return /shellVersion\s*=\s*['"]([^'"]+)['"]/.exec(text)?.[1];
 }
 
-/** The migrations a commit's server knows, oldest first (their names in MIGRATIONS_FILE). */
+/**
+ * The migrations a commit's server knows, oldest first: the files of MIGRATIONS_FOLDER (one a migration, named as it),
+ * or in a commit from before that folder, the names in MIGRATIONS_FILE.
+ */
 function migrationsAt(commit) {
+  let files = [];
+  try {
+    files = git(['ls-tree', '--name-only', `${commit}:${MIGRATIONS_FOLDER}`]).split('\n');
+  } catch {
+    // no such folder yet
+  }
+  const named = files.map((file) => /^(\d{4}_[a-z0-9_]+)\.ts$/.exec(file)?.[1]).filter(Boolean);
+  if (named.length > 0) return named.sort();
   let text;
   try {
     text = git(['show', `${commit}:${MIGRATIONS_FILE}`]);

@@ -1,7 +1,7 @@
 import { TextEncoder as NodeTextEncoder } from 'node:util';
 import { vi } from 'vitest';
 import { cardIssuerPaths, shellVersion } from '@campus/contracts';
-import { forgetPairing, setIssuerFetch } from '../src/lib/card-issuer.ts';
+import { forgetPairing, setIssuerFetch } from '../src/lib/cards/card-issuer.ts';
 
 /** What the fake card issuer answers on a path: an envelope, or an Error for "does not answer". */
 export type IssuerAnswer = { code: number; msg?: string; data?: unknown } | Error;

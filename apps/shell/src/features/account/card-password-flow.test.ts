@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { apiPaths, cardIssuerPaths, codes, readerCodes, shellVersion } from '@campus/contracts';
-import { forgetPairing, setIssuerFetch } from '../../lib/card-issuer.ts';
-import type { CardProgress, FlowContext } from '../../lib/card-flow.ts';
+import { forgetPairing, setIssuerFetch } from '../../lib/cards/card-issuer.ts';
+import type { CardProgress, FlowContext } from '../../lib/cards/card-flow.ts';
 import { i18n } from '../../lib/i18n.ts';
 import { registerNotifier } from '../../lib/request.ts';
 import { installFakeApi } from '../../../test/fake-api.ts';

@@ -1,10 +1,10 @@
 import type { CardWriteConfirm, PreparedCardWrite } from '@campus/contracts';
 import { apiPaths, cardIssuerPaths } from '@campus/contracts';
-import { issuerCall, pairIssuer } from '../../lib/card-issuer.ts';
-import { readerStep, serverStep } from '../../lib/card-flow.ts';
-import type { FlowContext } from '../../lib/card-flow.ts';
+import { issuerCall, pairIssuer } from '../../lib/cards/card-issuer.ts';
+import { readerStep, serverStep } from '../../lib/cards/card-flow.ts';
+import type { FlowContext } from '../../lib/cards/card-flow.ts';
 import { i18n } from '../../lib/i18n.ts';
-import { checkGateway } from '../../lib/issuer-key.ts';
+import { checkGateway } from '../../lib/cards/issuer-key.ts';
 import { apiPostRaw } from '../../lib/request.ts';
 
 export interface CardPasswordChange {

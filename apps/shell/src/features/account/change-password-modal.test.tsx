@@ -5,7 +5,7 @@ import { message } from 'antd';
 import { sm2 } from 'sm-crypto-v2';
 import type { ChangePasswordRequest } from '@campus/contracts';
 import { apiPaths, cardIssuerPaths, codes, shellVersion } from '@campus/contracts';
-import { forgetPairing, setIssuerFetch } from '../../lib/card-issuer.ts';
+import { forgetPairing, setIssuerFetch } from '../../lib/cards/card-issuer.ts';
 import { i18n } from '../../lib/i18n.ts';
 import { http, registerNotifier, type Transport } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';

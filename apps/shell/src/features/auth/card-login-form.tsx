@@ -4,14 +4,14 @@ import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-do
 import type { CardLoginReply, TenantEntry } from '@campus/contracts';
 import { cardIssuerPaths, codes, loginTypes } from '@campus/contracts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { issuerCall, pairIssuer } from '../../lib/card-issuer.ts';
-import { CardFlowError, readerStep } from '../../lib/card-flow.ts';
-import type { FlowContext } from '../../lib/card-flow.ts';
-import { CardFlowStatus } from '../../lib/card-reader-dialog.tsx';
+import { issuerCall, pairIssuer } from '../../lib/cards/card-issuer.ts';
+import { CardFlowError, readerStep } from '../../lib/cards/card-flow.ts';
+import type { FlowContext } from '../../lib/cards/card-flow.ts';
+import { CardFlowStatus } from '../../lib/cards/card-reader-dialog.tsx';
 import { passwordDigest } from '../../lib/crypto.ts';
 import { i18n } from '../../lib/i18n.ts';
-import { checkGateway } from '../../lib/issuer-key.ts';
-import { useCardFlow } from '../../lib/use-card-flow.ts';
+import { checkGateway } from '../../lib/cards/issuer-key.ts';
+import { useCardFlow } from '../../lib/cards/use-card-flow.ts';
 import { completeLogin } from './post-login.ts';
 import { createTenantLookup } from './tenant-lookup.ts';
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sm2 } from 'sm-crypto-v2';
 import { apiPaths, cardIssuerPaths, readerCodes } from '@campus/contracts';
-import type { CardProgress, FlowContext } from '../../lib/card-flow.ts';
+import type { CardProgress, FlowContext } from '../../lib/cards/card-flow.ts';
 import { i18n } from '../../lib/i18n.ts';
 import { registerNotifier } from '../../lib/request.ts';
 import * as storage from '../../lib/storage.ts';

@@ -2,7 +2,7 @@ import { GateScreenFrame } from '../../lib/gate-screen-frame.tsx';
 import { CardTableScreen } from './card-table-screen.tsx';
 import { cardTableKinds } from './card-table-kinds.ts';
 import type { CardTableKind } from './card-table-kinds.ts';
-import { FinishButton } from '../../lib/finish-button.tsx';
+import { FinishButton } from '../../lib/cards/finish-button.tsx';
 import { TrustedIssuersTable } from './trusted-issuers-table.tsx';
 
 /**

@@ -1,6 +1,6 @@
 import type { Envelope } from '@campus/contracts';
 import { codes, isSuccessCode } from '@campus/contracts';
-import { CardFlowError } from '../../lib/card-flow.ts';
+import { CardFlowError } from '../../lib/cards/card-flow.ts';
 import { i18n } from '../../lib/i18n.ts';
 import { apiPostRaw, RequestError } from '../../lib/request.ts';
 import type { RequestOptions } from '../../lib/request.ts';

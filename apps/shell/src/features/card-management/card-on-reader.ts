@@ -1,7 +1,7 @@
 import type { CardReadReply } from '@campus/contracts';
 import { cardIssuerPaths, readerCodes } from '@campus/contracts';
-import { issuerCall } from '../../lib/card-issuer.ts';
-import { CardFlowError } from '../../lib/card-flow.ts';
+import { issuerCall } from '../../lib/cards/card-issuer.ts';
+import { CardFlowError } from '../../lib/cards/card-flow.ts';
 import { i18n } from '../../lib/i18n.ts';
 
 /** The card a step wants, as the operator is told: an i18n key under cardManagement.wantedCard and its fixed number. */

@@ -3,7 +3,7 @@ import { Alert, Button } from 'antd';
 import { Navigate } from 'react-router-dom';
 import type { CardStateAction, GateSetupState } from '@campus/contracts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import type { CardFlow } from '../../lib/card-reader-dialog.tsx';
+import type { CardFlow } from '../../lib/cards/card-reader-dialog.tsx';
 import { LoadFailedAlert } from '../../lib/load-failed-alert.tsx';
 import { CardActionBar } from './card-action-bar.tsx';
 import { CardFilters } from './card-filters.tsx';

@@ -1,6 +1,6 @@
 import { useMemo, useRef } from 'react';
-import { CardReaderDialog } from '../../lib/card-reader-dialog.tsx';
-import type { CardDialogOutcome, CardFlow } from '../../lib/card-reader-dialog.tsx';
+import { CardReaderDialog } from '../../lib/cards/card-reader-dialog.tsx';
+import type { CardDialogOutcome, CardFlow } from '../../lib/cards/card-reader-dialog.tsx';
 import { useRefreshCardTable } from './card-table-queries.ts';
 import type { CardTableKind } from './card-table-kinds.ts';
 import { useTokenRefusal } from './use-token-refusal.ts';

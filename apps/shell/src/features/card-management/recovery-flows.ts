@@ -1,11 +1,11 @@
 import type { CardReadReply, CardRecoveryCheck, GateSetupState, SystemKeyCardCheck, SystemKeyRecoveryConfirm } from '@campus/contracts';
 import { apiPaths, cardIssuerPaths, codes } from '@campus/contracts';
-import { issuerCall, pairIssuer } from '../../lib/card-issuer.ts';
-import { CardFlowError, readerStep, serverStep } from '../../lib/card-flow.ts';
-import type { FlowContext } from '../../lib/card-flow.ts';
+import { issuerCall, pairIssuer } from '../../lib/cards/card-issuer.ts';
+import { CardFlowError, readerStep, serverStep } from '../../lib/cards/card-flow.ts';
+import type { FlowContext } from '../../lib/cards/card-flow.ts';
 import { passwordDigest } from '../../lib/crypto.ts';
 import { i18n } from '../../lib/i18n.ts';
-import { forgetPrepared } from '../../lib/prepared-card-write.ts';
+import { forgetPrepared } from '../../lib/cards/prepared-card-write.ts';
 import { asCardManager } from './card-manager-calls.ts';
 import { wrongCardError } from './card-on-reader.ts';
 import { managedCardKind } from './card-table-kinds.ts';

@@ -5,12 +5,12 @@ import { useQuery } from '@tanstack/react-query';
 import type { PasswordComplexity, SuperAdmin } from '@campus/contracts';
 import { apiPaths, codes } from '@campus/contracts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import type { CardFlow } from '../../lib/card-reader-dialog.tsx';
+import type { CardFlow } from '../../lib/cards/card-reader-dialog.tsx';
 import { GateScreenFrame, useGateStepPaths } from '../../lib/gate-screen-frame.tsx';
 import { SetupStepDialog } from './setup-step-dialog.tsx';
 import { apiGet, apiPost, RequestError } from '../../lib/request.ts';
 import { superAdminCardFlow } from './setup-flows.ts';
-import { CardPasswordFields } from '../../lib/card-password-fields.tsx';
+import { CardPasswordFields } from '../../lib/cards/card-password-fields.tsx';
 
 interface Values {
   password: string;

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Alert, Button } from 'antd';
 import { useTranslation } from '../../lib/use-translation.ts';
-import type { CardFlow } from '../../lib/card-reader-dialog.tsx';
+import type { CardFlow } from '../../lib/cards/card-reader-dialog.tsx';
 import { GateScreenFrame, useGateStepPaths } from '../../lib/gate-screen-frame.tsx';
 import { SetupStepDialog } from './setup-step-dialog.tsx';
-import { keyCardFlow } from '../../lib/key-card-flow.ts';
+import { keyCardFlow } from '../../lib/cards/key-card-flow.ts';
 
 function KeyCardIssue() {
   const { t } = useTranslation();

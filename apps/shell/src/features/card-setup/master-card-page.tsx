@@ -5,11 +5,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { GateSetupState } from '@campus/contracts';
 import { apiPaths, cardTimings, codes } from '@campus/contracts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { CardFlowStatus } from '../../lib/card-reader-dialog.tsx';
+import { CardFlowStatus } from '../../lib/cards/card-reader-dialog.tsx';
 import { GateScreenFrame, gateStateQueryKey } from '../../lib/gate-screen-frame.tsx';
 import { afterMasterCard, gateFamilyOf, motherCardNeedsPassword } from '../../lib/gate-setup.ts';
 import { apiPost } from '../../lib/request.ts';
-import { useCardFlow } from '../../lib/use-card-flow.ts';
+import { useCardFlow } from '../../lib/cards/use-card-flow.ts';
 import { masterCardFlow } from './setup-flows.ts';
 
 /**

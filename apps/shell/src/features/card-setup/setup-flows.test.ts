@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sm2 } from 'sm-crypto-v2';
 import { apiPaths, cardIssuerPaths, codes, readerCodes } from '@campus/contracts';
-import type { CardProgress, FlowContext } from '../../lib/card-flow.ts';
-import { CardFlowError } from '../../lib/card-flow.ts';
+import type { CardProgress, FlowContext } from '../../lib/cards/card-flow.ts';
+import { CardFlowError } from '../../lib/cards/card-flow.ts';
 import { passwordDigest } from '../../lib/crypto.ts';
 import { i18n } from '../../lib/i18n.ts';
 import { registerNotifier } from '../../lib/request.ts';
@@ -11,7 +11,7 @@ import { installFakeApi } from '../../../test/fake-api.ts';
 import type { FakeRoutes, SeenCall } from '../../../test/fake-api.ts';
 import { devicePublicKey, fakeIssuer, signedKeyChallenge, useOneRealmTextEncoder } from '../../../test/fake-issuer.ts';
 import { masterCardFlow, superAdminCardFlow, systemInitFlow } from './setup-flows.ts';
-import { keyCardFlow } from '../../lib/key-card-flow.ts';
+import { keyCardFlow } from '../../lib/cards/key-card-flow.ts';
 
 const prepared = { prepareId: 'P1', fixedNo: 'DE000002', image: '4353aa', alreadyWritten: false };
 

@@ -1,14 +1,14 @@
 import type { GateSetupState, MasterCardToken, MasterCardReadReply, MasterCardVerifyRequest, PreparedCardWrite, SuperAdminIssueRequest } from '@campus/contracts';
 import { apiPaths, cardIssuerPaths, codes } from '@campus/contracts';
 import type { CanIssueReply } from '@campus/contracts';
-import { issuerCall, pairIssuer } from '../../lib/card-issuer.ts';
-import { CardFlowError, readerStep, serverStep } from '../../lib/card-flow.ts';
-import type { FlowContext } from '../../lib/card-flow.ts';
+import { issuerCall, pairIssuer } from '../../lib/cards/card-issuer.ts';
+import { CardFlowError, readerStep, serverStep } from '../../lib/cards/card-flow.ts';
+import type { FlowContext } from '../../lib/cards/card-flow.ts';
 import { passwordDigest } from '../../lib/crypto.ts';
 import { i18n } from '../../lib/i18n.ts';
-import { loadSystemKey } from '../../lib/issuer-key.ts';
+import { loadSystemKey } from '../../lib/cards/issuer-key.ts';
 import { sealPassword } from '../../lib/password-seal.ts';
-import { forgetPrepared, writeConfirm, writePrepared } from '../../lib/prepared-card-write.ts';
+import { forgetPrepared, writeConfirm, writePrepared } from '../../lib/cards/prepared-card-write.ts';
 import * as storage from '../../lib/storage.ts';
 
 const master = { useMasterToken: true } as const;

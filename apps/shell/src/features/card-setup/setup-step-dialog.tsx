@@ -2,9 +2,9 @@ import { useMemo, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { codes } from '@campus/contracts';
-import { CardFlowError } from '../../lib/card-flow.ts';
-import { CardReaderDialog } from '../../lib/card-reader-dialog.tsx';
-import type { CardFlow } from '../../lib/card-reader-dialog.tsx';
+import { CardFlowError } from '../../lib/cards/card-flow.ts';
+import { CardReaderDialog } from '../../lib/cards/card-reader-dialog.tsx';
+import type { CardFlow } from '../../lib/cards/card-reader-dialog.tsx';
 import { useGateStepPaths } from '../../lib/gate-screen-frame.tsx';
 import * as storage from '../../lib/storage.ts';
 

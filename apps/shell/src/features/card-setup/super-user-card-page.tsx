@@ -6,7 +6,7 @@ import { apiPaths, cardStates, codes } from '@campus/contracts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { GateScreenFrame, useGateStepPaths } from '../../lib/gate-screen-frame.tsx';
 import { apiPost, RequestError } from '../../lib/request.ts';
-import { FinishButton } from '../../lib/finish-button.tsx';
+import { FinishButton } from '../../lib/cards/finish-button.tsx';
 import { SuperAdminIssue } from './create-superuser-page.tsx';
 
 /** The super administrator's cards, and a new card when none is in use (none yet, or lost or frozen). */

@@ -4,8 +4,8 @@ import { cardTimings, codes, customerPasswordMinLength, isCommonCustomerPassword
 import type { GateSetupState, LanguageCode } from '@campus/contracts';
 import { toLanguage } from '@campus/contracts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import type { CardFlowError } from '../../lib/card-flow.ts';
-import type { CardFlow } from '../../lib/card-reader-dialog.tsx';
+import type { CardFlowError } from '../../lib/cards/card-flow.ts';
+import type { CardFlow } from '../../lib/cards/card-reader-dialog.tsx';
 import { messageInLanguage } from '../../lib/code-message.ts';
 import { GateScreenFrame, useGateStepPaths } from '../../lib/gate-screen-frame.tsx';
 import { SetupStepDialog } from './setup-step-dialog.tsx';

@@ -3,12 +3,12 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { cardIssuerPaths, judgeIssuerVersion, minimumIssuerVersion, shellVersion } from '@campus/contracts';
-import { installFakeApi } from '../../test/fake-api.ts';
+import { installFakeApi } from '../../../test/fake-api.ts';
 import { forgetPairing, issuerCall, pairIssuer, setIssuerFetch } from './card-issuer.ts';
 import { readerStep } from './card-flow.ts';
 import type { FlowContext } from './card-flow.ts';
 import { CardReaderDialog } from './card-reader-dialog.tsx';
-import { i18n } from './i18n.ts';
+import { i18n } from '../i18n.ts';
 import { olderIssuerVersion } from './issuer-version.ts';
 
 /** An issuer whose pairing reply names `version` (undefined: an issuer of before, which names none). */

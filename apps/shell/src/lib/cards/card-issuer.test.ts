@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cardIssuerPaths, readerCodes, shellVersion } from '@campus/contracts';
 import { cardDeviceToken, forgetPairing, issuerBaseUrl, issuerCall, IssuerError, setIssuerFetch } from './card-issuer.ts';
-import { i18n } from './i18n.ts';
-import * as storage from './storage.ts';
+import { i18n } from '../i18n.ts';
+import * as storage from '../storage.ts';
 
 interface Seen {
   url: string;

@@ -3,9 +3,9 @@ import { apiPaths, cardIssuerPaths } from '@campus/contracts';
 import { issuerCall, pairIssuer } from './card-issuer.ts';
 import { CardFlowError, readerStep, serverStep } from './card-flow.ts';
 import type { FlowContext } from './card-flow.ts';
-import { i18n } from './i18n.ts';
+import { i18n } from '../i18n.ts';
 import { writeConfirm, writePrepared } from './prepared-card-write.ts';
-import type { RequestOptions } from './request.ts';
+import type { RequestOptions } from '../request.ts';
 
 const master = { useMasterToken: true } as const;
 

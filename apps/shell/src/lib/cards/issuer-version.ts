@@ -1,6 +1,6 @@
 import type { IssuerVersionVerdict } from '@campus/contracts';
 import { minimumIssuerVersion, shellVersion } from '@campus/contracts';
-import { i18n } from './i18n.ts';
+import { i18n } from '../i18n.ts';
 
 /** The version of the issuer last paired with, when it is older than this server but still works with it. */
 let olderIssuer: string | null = null;

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useTranslation } from './use-translation.ts';
+import { useTranslation } from '../use-translation.ts';
 import { abortableSleep, CardFlowError } from './card-flow.ts';
 import { rereadIssuerAddress } from './card-issuer.ts';
 import type { CardProgress, FlowContext } from './card-flow.ts';

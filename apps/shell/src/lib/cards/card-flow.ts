@@ -1,8 +1,8 @@
 import type { Envelope } from '@campus/contracts';
 import { cardTimings, isInterruptedWrite, isRetryableReaderCode, isSuccessCode, readerCodes } from '@campus/contracts';
 import { IssuerError } from './card-issuer.ts';
-import { apiPostRaw, RequestError } from './request.ts';
-import type { RequestOptions } from './request.ts';
+import { apiPostRaw, RequestError } from '../request.ts';
+import type { RequestOptions } from '../request.ts';
 
 /** What a card dialog shows while it works (spec §4 "Card reader flow": the operator always sees it). */
 export type CardPhase = 'connecting' | 'waitingForCard' | 'reading' | 'checking' | 'preparing' | 'writing' | 'rewriting' | 'confirming' | 'verifying' | 'loadingKey' | 'signingIn';

@@ -3,7 +3,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Button, Form } from 'antd';
 import type { PasswordComplexity } from '@campus/contracts';
-import { i18n } from './i18n.ts';
+import { i18n } from '../i18n.ts';
 import { CardPasswordFields } from './card-password-fields.tsx';
 
 const complexity = { regex: btoa('^(?=.*\\d).{8,}$'), tip: 'At least 8 characters with a digit', sealKey: '04ab' } as PasswordComplexity;

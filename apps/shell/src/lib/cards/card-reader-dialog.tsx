@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { Alert, Button, Modal, Result, Spin } from 'antd';
 import { Link, useInRouterContext, useLocation } from 'react-router-dom';
 import { cardTimings, codes, localDeviceServicePort } from '@campus/contracts';
-import { useTranslation } from './use-translation.ts';
+import { useTranslation } from '../use-translation.ts';
 import { issuerBaseUrl } from './card-issuer.ts';
 import { IssuerUpdateAdvice, OlderIssuerWarning } from './issuer-version-notice.tsx';
 import { useCardFlow } from './use-card-flow.ts';

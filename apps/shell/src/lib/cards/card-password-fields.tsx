@@ -1,7 +1,7 @@
 import { Form, Input } from 'antd';
 import type { PasswordComplexity } from '@campus/contracts';
-import { useTranslation } from './use-translation.ts';
-import { checkNewPassword, policyFrom, problemText } from './password-rules.ts';
+import { useTranslation } from '../use-translation.ts';
+import { checkNewPassword, policyFrom, problemText } from '../password-rules.ts';
 
 /**
  * The card password of a new administrator login card and its confirmation (form fields `password` and `confirm`):

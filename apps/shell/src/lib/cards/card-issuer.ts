@@ -1,10 +1,10 @@
 import type { Envelope, LanguageCode, ReaderCode } from '@campus/contracts';
 import { cardDeviceTokenHeader, cardIssuerPaths, isSuccessCode, judgeIssuerVersion, localDeviceServicePort, readerCodeMessages, readerCodes, requestTimeoutMs } from '@campus/contracts';
-import { randomId } from './crypto.ts';
-import { currentLanguage, i18n } from './i18n.ts';
+import { randomId } from '../crypto.ts';
+import { currentLanguage, i18n } from '../i18n.ts';
 import { issuerTooOldMessage, noteIssuerVersion } from './issuer-version.ts';
-import { fetchTenantSettings } from './session.ts';
-import * as storage from './storage.ts';
+import { fetchTenantSettings } from '../session.ts';
+import * as storage from '../storage.ts';
 
 /** Why a call of the card issuer failed. */
 export type IssuerFailureKind =

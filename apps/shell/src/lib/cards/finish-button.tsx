@@ -1,7 +1,7 @@
 import { Button } from 'antd';
 import { useNavigate } from 'react-router-dom';
-import { useTranslation } from './use-translation.ts';
-import * as storage from './storage.ts';
+import { useTranslation } from '../use-translation.ts';
+import * as storage from '../storage.ts';
 
 /**
  * Ends the card-management visit: the master-card token is forgotten; a signed-in administrator goes home, anyone

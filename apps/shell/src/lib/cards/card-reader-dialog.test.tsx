@@ -4,14 +4,14 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import type { TenantSettings } from '@campus/contracts';
 import { apiPaths, cardIssuerPaths, codes, shellVersion } from '@campus/contracts';
-import { installFakeApi } from '../../test/fake-api.ts';
-import { gateSettings } from '../../test/render-card-screen.tsx';
+import { installFakeApi } from '../../../test/fake-api.ts';
+import { gateSettings } from '../../../test/render-card-screen.tsx';
 import { forgetPairing, issuerCall, setIssuerFetch } from './card-issuer.ts';
 import { CardFlowError, readerStep } from './card-flow.ts';
 import type { FlowContext } from './card-flow.ts';
 import { CardReaderDialog } from './card-reader-dialog.tsx';
-import { i18n } from './i18n.ts';
-import * as storage from './storage.ts';
+import { i18n } from '../i18n.ts';
+import * as storage from '../storage.ts';
 
 /** An issuer that answers only on `port`: any other address does not answer, as a stopped or moved issuer. */
 function issuerOnPort(port: string, called: string[]) {

@@ -1,8 +1,8 @@
 import type { CardWriteConfirm, PreparedCardWrite } from '@campus/contracts';
 import { readerStep, serverStep } from './card-flow.ts';
 import type { CardPhase, FlowContext } from './card-flow.ts';
-import { apiPostRaw } from './request.ts';
-import type { RequestOptions } from './request.ts';
+import { apiPostRaw } from '../request.ts';
+import type { RequestOptions } from '../request.ts';
 
 /** Phase two of a prepared card operation (docs/cards.md "two-phase"): where it is confirmed, and the body. */
 export interface PreparedConfirm {

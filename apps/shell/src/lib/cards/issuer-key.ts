@@ -3,7 +3,7 @@ import { apiPaths, cardIssuerPaths, readerCodes } from '@campus/contracts';
 import { issuerCall, issuerPublicKey } from './card-issuer.ts';
 import { CardFlowError, readerStep, serverStep } from './card-flow.ts';
 import type { CardPhase, FlowContext } from './card-flow.ts';
-import * as storage from './storage.ts';
+import * as storage from '../storage.ts';
 
 /**
  * The issuer's proof that it holds its device key (issue 46 item 1): a one-time challenge of the server, signed by

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { Alert } from 'antd';
 import { shellVersion } from '@campus/contracts';
-import { useTranslation } from './use-translation.ts';
+import { useTranslation } from '../use-translation.ts';
 import { olderIssuerVersion, subscribeIssuerVersion } from './issuer-version.ts';
 
 /** The way to the Tools page in a new tab, so that the card screen keeps its place. */

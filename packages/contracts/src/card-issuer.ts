@@ -1,3 +1,4 @@
+import type { managementCardKind } from './card-states.ts';
 /** The local card issuer's calls (spec §7 "Card-device calls"; docs/cards.md). All POST, JSON. */
 export const cardIssuerPaths = {
   addIdentity: '/api/AuthDevice/AddIdentity',
@@ -70,7 +71,7 @@ export interface SetGatewayRequest {
   gatewayAddr: string;
 }
 export interface CardKindRequest {
-  cardKind: 11;
+  cardKind: typeof managementCardKind;
 }
 export interface CardOnReaderRequest extends CardKindRequest {
   cardFixedNo: string;

@@ -17,7 +17,10 @@ export function cardStateLabel(state: number, language: LanguageCode): string {
   return cardStateLabels[state as CardState]?.[language] ?? String(state);
 }
 
-/** Card kind 11 (spec §9): the kind of the administrator login cards and the system key cards, by its name. */
+/** Card kind 11 (spec §9): the kind of the administrator login cards and the system key cards (cardKind of the card calls). */
+export const managementCardKind = 11;
+
+/** The management card kind by its name. */
 export const managementCardKindLabel: Localised = { 'en-US': 'Management card', 'zh-CN': '管理卡', 'zh-MO': '管理卡' };
 
 /** The state actions of the card management tables. */

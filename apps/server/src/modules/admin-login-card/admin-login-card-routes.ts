@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
-import { apiPaths, cardLoginModes, codes } from '@campus/contracts';
+import { apiPaths, cardLoginModes, codes, managementCardKind } from '@campus/contracts';
 import { AppError } from '../../http/envelope.ts';
 import { sessionOf } from '../../http/auth-hook.ts';
 import type { App } from '../../http/types.ts';
@@ -121,7 +121,7 @@ export function registerAdminLoginCardRoutes(app: App, deps: AdminLoginCardRoute
         summary: 'Card sign-in (login type 3): the administrator card as the card issuer read it, with or without the card password',
         headers: languageHeaders,
         body: Type.Object({
-          cardKind: Type.Literal(11),
+          cardKind: Type.Literal(managementCardKind),
           fixedNo: FixedNo,
           image: CardImage,
           oprtNo: Type.Optional(Type.String({ maxLength: 64 })),
@@ -151,7 +151,7 @@ export function registerAdminLoginCardRoutes(app: App, deps: AdminLoginCardRoute
         summary: 'The card password change: phase one (the new image) without isSuccess, phase two with {prepareId, isSuccess}',
         headers: tokenHeaders,
         body: Type.Union([
-          Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), kindNum: Type.Literal(11), fixedNo: FixedNo, oprtPwd: Digest, sealedPwd: SealedPassword, oprtOldPwd: Digest }, { additionalProperties: false }),
+          Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), kindNum: Type.Literal(managementCardKind), fixedNo: FixedNo, oprtPwd: Digest, sealedPwd: SealedPassword, oprtOldPwd: Digest }, { additionalProperties: false }),
           Type.Object({ prepareId: PrepareId, isSuccess: Type.Boolean() }, { additionalProperties: false }),
         ]),
         response: { 200: envelope(Type.Union([PreparedCardWrite, Type.Null()])), ...failureReplies },

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { onRequestHookHandler } from 'fastify';
-import { apiPaths } from '@campus/contracts';
+import { apiPaths, managementCardKind } from '@campus/contracts';
 import type { App } from '../../http/types.ts';
 import { envelope, failureReplies, languageHeaders, ok, tokenHeaders } from '../../http/envelope.ts';
 import {
@@ -62,7 +62,7 @@ export function registerGmAccountRoutes(app: App, deps: GmAccountRouteDeps) {
       onRequest: gate,
       schema: { tags, summary: 'The card layout the server builds (docs/cards.md)', headers: languageHeaders, response: { 200: envelope(Type.Object({ layoutVersion: Type.Integer(), imageSize: Type.Integer(), cardKind: Type.Integer() })), ...failureReplies } },
     },
-    async (request) => ok(request, { layoutVersion: 1, imageSize: 256, cardKind: 11 }),
+    async (request) => ok(request, { layoutVersion: 1, imageSize: 256, cardKind: managementCardKind }),
   );
 
   app.post(

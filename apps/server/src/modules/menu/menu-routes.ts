@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { onRequestHookHandler } from 'fastify';
-import { apiPaths, isGateSystem, languageCodes, ossObjectUrl } from '@campus/contracts';
+import { apiPaths, isGateSystem, languageCodes, managementCardKind, ossObjectUrl } from '@campus/contracts';
 import type { LanguageEntry, SysKeyParamData } from '@campus/contracts';
 import type { App } from '../../http/types.ts';
 import { envelope, failureReplies, languageHeaders, ok, sendShared, tokenHeaders } from '../../http/envelope.ts';
@@ -131,7 +131,7 @@ export function registerMenuRoutes(app: App, deps: MenuRouteDeps) {
     },
     async (request) => {
       const gate = isGateSystem(deps.mjSystem);
-      const data: SysKeyParamData = { mjSystem: deps.mjSystem, isNationalCrypto: gate, sysKeyData: null, keyId: gate ? await deps.gateKeyId() : '', cardKind: 11 };
+      const data: SysKeyParamData = { mjSystem: deps.mjSystem, isNationalCrypto: gate, sysKeyData: null, keyId: gate ? await deps.gateKeyId() : '', cardKind: managementCardKind };
       return ok(request, data);
     },
   );

@@ -1,5 +1,5 @@
 import type { CardWriteConfirm, PreparedCardWrite } from '@campus/contracts';
-import { apiPaths, cardIssuerPaths } from '@campus/contracts';
+import { apiPaths, cardIssuerPaths, managementCardKind } from '@campus/contracts';
 import { issuerCall, pairIssuer } from '../../lib/cards/card-issuer.ts';
 import { readerStep, serverStep } from '../../lib/cards/card-flow.ts';
 import type { FlowContext } from '../../lib/cards/card-flow.ts';
@@ -25,7 +25,7 @@ export function cardPasswordFlow(change: CardPasswordChange) {
     await readerStep(ctx, 'connecting', pairIssuer);
     await checkGateway(ctx);
     await serverStep(ctx, 'verifying', apiPaths.verifyGmPassword, { oprtPwd: change.oldDigest });
-    const card = await readerStep(ctx, 'reading', () => issuerCall<{ fixedNo: string }>(cardIssuerPaths.checkOprtLoginCardCanChangePwd, { cardKind: 11, oprtNo: change.oprtNo }));
+    const card = await readerStep(ctx, 'reading', () => issuerCall<{ fixedNo: string }>(cardIssuerPaths.checkOprtLoginCardCanChangePwd, { cardKind: managementCardKind, oprtNo: change.oprtNo }));
     const prepared = await serverStep<PreparedCardWrite>(ctx, 'preparing', apiPaths.changeGmPassword, {
       id: change.cardId,
       kindNum: 11,

@@ -2,7 +2,7 @@ import { lazy, Suspense, useState } from 'react';
 import { Button, Form, Input } from 'antd';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import type { CardLoginReply, TenantEntry } from '@campus/contracts';
-import { cardIssuerPaths, codes, loginTypes } from '@campus/contracts';
+import { cardIssuerPaths, codes, loginTypes, managementCardKind } from '@campus/contracts';
 import { useTranslation } from '../../lib/use-translation.ts';
 import { issuerCall, pairIssuer } from '../../lib/cards/card-issuer.ts';
 import { CardFlowError, readerStep } from '../../lib/cards/card-flow.ts';
@@ -57,7 +57,7 @@ export function CardLoginForm({ withPassword }: { withPassword: boolean }) {
     const ok = await start(async (ctx: FlowContext) => {
       await readerStep(ctx, 'connecting', pairIssuer);
       await checkGateway(ctx);
-      const info = await readerStep(ctx, 'signingIn', () => issuerCall<CardLoginReply>(cardIssuerPaths.login, { cardKind: 11, oprtNo: account || undefined, oprtPwd, tenantCode }));
+      const info = await readerStep(ctx, 'signingIn', () => issuerCall<CardLoginReply>(cardIssuerPaths.login, { cardKind: managementCardKind, oprtNo: account || undefined, oprtPwd, tenantCode }));
       const outcome = await completeLogin(info, { loginType: loginTypes.card, fromPath: params.get('fromPath') });
       if (outcome.kind === 'no-subsystem') throw new CardFlowError(outcome.message, codes.noSubsystem);
       void navigate(outcome.to, { replace: true });

@@ -1,5 +1,5 @@
 import type { AdminCardIssueRequest, AdminCardRewriteRequest, CanIssueReply, CardReadReply, CardRecycleConfirm, CardRecycleData, PreparedCardWrite } from '@campus/contracts';
-import { apiPaths, cardIssuerPaths } from '@campus/contracts';
+import { apiPaths, cardIssuerPaths, managementCardKind } from '@campus/contracts';
 import { issuerCall, pairIssuer } from '../../lib/cards/card-issuer.ts';
 import { CardFlowError, readerStep, serverStep } from '../../lib/cards/card-flow.ts';
 import type { FlowContext } from '../../lib/cards/card-flow.ts';
@@ -11,7 +11,7 @@ import { completePrepared, writeConfirm, writePrepared } from '../../lib/cards/p
 import { keyCardFlow } from '../../lib/cards/key-card-flow.ts';
 import { asCardManager } from './card-manager-calls.ts';
 import { wantingCard } from './card-on-reader.ts';
-import { cardTableKinds, managedCardKind } from './card-table-kinds.ts';
+import { cardTableKinds } from './card-table-kinds.ts';
 import type { CardRow, CardTableKind } from './card-table-kinds.ts';
 
 export interface AdminCardIssue {
@@ -29,7 +29,7 @@ const sameFixedNo = (a: string, b: string) => a.trim().toUpperCase() === b.trim(
 export function issueAdminCardFlow(issue: AdminCardIssue) {
   return async (ctx: FlowContext): Promise<string> => {
     await readerStep(ctx, 'connecting', pairIssuer);
-    const blank = await readerStep(ctx, 'checking', () => issuerCall<CanIssueReply>(cardIssuerPaths.checkOprtLoginCardCanIssue, { cardKind: managedCardKind }));
+    const blank = await readerStep(ctx, 'checking', () => issuerCall<CanIssueReply>(cardIssuerPaths.checkOprtLoginCardCanIssue, { cardKind: managementCardKind }));
     const body: AdminCardIssueRequest = {
       oprtId: issue.oprtId,
       fixedNo: blank.fixedNo,

@@ -1,4 +1,4 @@
-import type { AdminLoginCardRow, CardKindRequest, CardStateAction, SystemKeyCardRow } from '@campus/contracts';
+import type { AdminLoginCardRow, CardStateAction, SystemKeyCardRow } from '@campus/contracts';
 import { apiPaths, cardIssuerPaths } from '@campus/contracts';
 import { managementMasterCardPaths } from '../../lib/gate-setup.ts';
 
@@ -7,9 +7,6 @@ export type CardTableKind = 'adminCards' | 'keyCards';
 
 /** A row of either table; the administrator's fields only on administrator login cards. */
 export type CardRow = SystemKeyCardRow & Partial<Pick<AdminLoginCardRow, 'oprtNo' | 'oprtName' | 'oprtId' | 'num'>>;
-
-/** Card kind 11: the administrator login and system key card kind (spec §9). */
-export const managedCardKind: CardKindRequest['cardKind'] = 11;
 
 export interface CardTableKindConfig {
   titleKey: string;

@@ -1,5 +1,5 @@
 import type { CardReadReply, CardRecoveryCheck, GateSetupState, SystemKeyCardCheck, SystemKeyRecoveryConfirm } from '@campus/contracts';
-import { apiPaths, cardIssuerPaths, codes } from '@campus/contracts';
+import { apiPaths, cardIssuerPaths, codes, managementCardKind } from '@campus/contracts';
 import { issuerCall, pairIssuer } from '../../lib/cards/card-issuer.ts';
 import { CardFlowError, readerStep, serverStep } from '../../lib/cards/card-flow.ts';
 import type { FlowContext } from '../../lib/cards/card-flow.ts';
@@ -8,7 +8,6 @@ import { i18n } from '../../lib/i18n.ts';
 import { forgetPrepared } from '../../lib/cards/prepared-card-write.ts';
 import { asCardManager } from './card-manager-calls.ts';
 import { wrongCardError } from './card-on-reader.ts';
-import { managedCardKind } from './card-table-kinds.ts';
 
 /** A key card the server agreed may recover the system key: its fixed number and the recovery's prepareId. */
 export interface RecoveryCheck {
@@ -34,7 +33,7 @@ export function forgetRecovery(check: RecoveryCheck): Promise<void> {
 export function checkRecoveryFlow(onChecked: (check: RecoveryCheck) => void) {
   return async (ctx: FlowContext): Promise<string> => {
     await readerStep(ctx, 'connecting', pairIssuer);
-    const card = await readerStep(ctx, 'reading', () => issuerCall<SystemKeyCardCheck>(cardIssuerPaths.checkIsSystemKeyCard, { cardKind: managedCardKind }));
+    const card = await readerStep(ctx, 'reading', () => issuerCall<SystemKeyCardCheck>(cardIssuerPaths.checkIsSystemKeyCard, { cardKind: managementCardKind }));
     // another kind of card: say which card is on the reader and that the system key card in use is wanted
     if (!card.isSystemKeyCard) throw await wrongCardError({ key: 'keyCardInUse' }, codes.keyCardCannotRecover);
     const check = await serverStep<CardRecoveryCheck>(ctx, 'checking', apiPaths.keyCardCheckCanRecovery, { fixedNo: card.fixedNo }, asCardManager);
@@ -58,7 +57,7 @@ export function recoverSystemKeyFlow(check: RecoveryCheck, customerPassword: str
   return async (ctx: FlowContext): Promise<string> => {
     try {
       const customerPwd = await passwordDigest(customerPassword, 'sm3');
-      const card = await readerStep(ctx, 'reading', () => issuerCall<CardReadReply>(cardIssuerPaths.recoverySystemKey, { cardKind: managedCardKind, cardFixedNo: check.fixedNo }));
+      const card = await readerStep(ctx, 'reading', () => issuerCall<CardReadReply>(cardIssuerPaths.recoverySystemKey, { cardKind: managementCardKind, cardFixedNo: check.fixedNo }));
       const confirm: SystemKeyRecoveryConfirm = { prepareId: check.prepareId, isSuccess: true, fixedNo: check.fixedNo, image: card.image, customerPwd };
       await serverStep<GateSetupState>(ctx, 'verifying', apiPaths.keyCardRecoverySystemKey, confirm, asCardManager);
     } catch (error) {

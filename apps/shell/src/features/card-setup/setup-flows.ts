@@ -1,5 +1,5 @@
 import type { GateSetupState, MasterCardToken, MasterCardReadReply, MasterCardVerifyRequest, PreparedCardWrite, SuperAdminIssueRequest } from '@campus/contracts';
-import { apiPaths, cardIssuerPaths, codes } from '@campus/contracts';
+import { apiPaths, cardIssuerPaths, codes, managementCardKind } from '@campus/contracts';
 import type { CanIssueReply } from '@campus/contracts';
 import { issuerCall, pairIssuer } from '../../lib/cards/card-issuer.ts';
 import { CardFlowError, readerStep, serverStep } from '../../lib/cards/card-flow.ts';
@@ -68,7 +68,7 @@ export function masterCardFlow(customerPassword: string | null = null) {
 export function superAdminCardFlow(password: string, sealKey: string) {
   return async (ctx: FlowContext): Promise<string> => {
     await readerStep(ctx, 'connecting', pairIssuer);
-    const blank = await readerStep(ctx, 'checking', () => issuerCall<CanIssueReply>(cardIssuerPaths.checkOprtLoginCardCanIssue, { cardKind: 11 }));
+    const blank = await readerStep(ctx, 'checking', () => issuerCall<CanIssueReply>(cardIssuerPaths.checkOprtLoginCardCanIssue, { cardKind: managementCardKind }));
     const body: SuperAdminIssueRequest = { fixedNo: blank.fixedNo, oprtPwd: await passwordDigest(password, 'sm3'), sealedPwd: await sealPassword(password, sealKey) };
     const prepared = await serverStep<PreparedCardWrite>(ctx, 'preparing', apiPaths.issueSuperAdmin, body, master);
     await writePrepared(ctx, prepared, () => issuerCall(cardIssuerPaths.issueSuperAdminCard, { fixedNo: prepared.fixedNo, image: prepared.image }), writeConfirm(prepared, apiPaths.gmSetIssueSuperAdminCard, master));

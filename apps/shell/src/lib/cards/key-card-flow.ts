@@ -1,5 +1,5 @@
 import type { CanIssueCardReply, CanIssueReply, PreparedCardWrite } from '@campus/contracts';
-import { apiPaths, cardIssuerPaths } from '@campus/contracts';
+import { apiPaths, cardIssuerPaths, managementCardKind } from '@campus/contracts';
 import { issuerCall, pairIssuer } from './card-issuer.ts';
 import { CardFlowError, readerStep, serverStep } from './card-flow.ts';
 import type { FlowContext } from './card-flow.ts';
@@ -16,7 +16,7 @@ const master = { useMasterToken: true } as const;
 export function keyCardFlow(options: RequestOptions = master) {
   return async (ctx: FlowContext): Promise<string> => {
     await readerStep(ctx, 'connecting', pairIssuer);
-    const blank = await readerStep(ctx, 'checking', () => issuerCall<CanIssueReply>(cardIssuerPaths.checkSystemKeyCardCanIssue, { cardKind: 11 }));
+    const blank = await readerStep(ctx, 'checking', () => issuerCall<CanIssueReply>(cardIssuerPaths.checkSystemKeyCardCanIssue, { cardKind: managementCardKind }));
     const check = await serverStep<CanIssueCardReply>(ctx, 'checking', apiPaths.systemKeyCardCheckCanIssue, { fixedNo: blank.fixedNo }, options);
     if (!check.canIssue) throw new CardFlowError(i18n.t('cardSetup.cardAlreadyExists'), 0);
     const prepared = await serverStep<PreparedCardWrite>(ctx, 'preparing', apiPaths.systemKeyCardAdd, { fixedNo: blank.fixedNo }, options);

@@ -1,9 +1,11 @@
 import { Type } from 'typebox';
-import type { Static, TSchema } from 'typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import type { TSchema } from 'typebox';
+import type { FastifyInstance, FastifyRequest, RawServerDefault, RouteGenericInterface } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { blankImage, classifyCard, readHeader, readMotherCard, trimImage } from '@campus/card-crypto';
 import type { CardType } from '@campus/card-crypto';
-import { apiPaths, cardDeviceTokenHeader, cardIssuerPaths, readerCodes, shellVersion } from '@campus/contracts';
+import { apiPaths, cardDeviceTokenHeader, cardIssuerPaths, isSuccessCode, managementCardKind, readerCodes, shellVersion } from '@campus/contracts';
 import type { CanClearReply, CanIssueReply, CardReadReply, Envelope, MasterCardReadReply, NewDeviceKeyReply, PairReply, SignedKeyChallenge } from '@campus/contracts';
 import { ok } from '../http/envelope.ts';
 import { RelayedFailure } from '../http/relayed-failure.ts';
@@ -15,7 +17,7 @@ import type { DeviceIdentity } from '../device-identity.ts';
 import type { Pairings } from '../pairings.ts';
 import type { ReaderLock } from '../reader-lock.ts';
 
-const CardKind = Type.Literal(11, { description: 'Card kind: 11, the administrator login and system key card kind (spec §9)' });
+const CardKind = Type.Literal(managementCardKind, { description: `Card kind: ${managementCardKind}, the administrator login and system key card kind (spec §9)` });
 const FixedNo = Type.String({ pattern: '^[0-9A-Fa-f]{8,20}$', description: "The card's fixed number (UID), 8 to 20 hex digits" });
 const Image = Type.String({ pattern: '^([0-9a-fA-F]{2}){1,256}$', description: 'A card image built by the server, hex, at most 256 bytes' });
 const Token = Type.String({ minLength: 16, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'cardDeviceToken of the browser session' });
@@ -32,7 +34,15 @@ export interface CardRouteDeps {
   fetch: typeof fetch;
 }
 
+/** The body of a call with the schema `B`, as the TypeBox type provider types it. */
+type BodyOf<B extends TSchema> = FastifyRequest<RouteGenericInterface, RawServerDefault, IncomingMessage, { body: B }, TypeBoxTypeProvider>['body'];
+
 const hex = (bytes: Buffer) => bytes.toString('hex');
+
+/** Whether the server's answer to a relayed sign-in is an envelope (a proxy's error page is not). */
+function isEnvelope(value: unknown): value is Envelope {
+  return typeof value === 'object' && value !== null && 'code' in value && typeof value.code === 'number';
+}
 
 /** What every read reports of a card: its number, what it is, its bytes (without the padding) and header. */
 function describe(card: CardOnReader): CardReadReply {
@@ -49,11 +59,13 @@ function describe(card: CardOnReader): CardReadReply {
   };
 }
 
-export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): void {
+export function registerCardRoutes(untyped: FastifyInstance, deps: CardRouteDeps): void {
+  // the bodies typed by their schemas
+  const app = untyped.withTypeProvider<TypeBoxTypeProvider>();
   const { reader, session, identity, pairings, lock } = deps;
 
   /** A POST card call: a paired browser session, one operation at a time, the envelope around `work`. */
-  function card<B extends TSchema>(url: string, summary: string, body: B, work: (body: Static<B>, request: FastifyRequest) => Promise<unknown>) {
+  function card<B extends TSchema>(url: string, summary: string, body: B, work: (body: BodyOf<B>, request: FastifyRequest) => Promise<unknown>) {
     app.post(
       url,
       {
@@ -64,7 +76,7 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
           if (!pairings.has(typeof token === 'string' ? token : undefined)) throw new ReaderError(readerCodes.notPaired);
         },
       },
-      async (request): Promise<Envelope> => ok(request, await lock.run(() => work(request.body as Static<B>, request))),
+      async (request): Promise<Envelope> => ok(request, await lock.run(() => work(request.body, request))),
     );
   }
 
@@ -80,7 +92,7 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
       },
     },
     async (request) => {
-      const { cardDeviceToken } = request.body as { cardDeviceToken: string };
+      const { cardDeviceToken } = request.body;
       if (!pairings.add(cardDeviceToken, request.headers.origin ?? '')) throw new ReaderError(readerCodes.tooManyPairings);
       // the version of the build this issuer came from: the shell tells an issuer older than its server apart by it
       const reply: PairReply = { deviceId: identity.deviceId, devicePublicKey: identity.publicKey, readerName: deps.readerName, issuerVersion: shellVersion };
@@ -92,7 +104,7 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
     cardIssuerPaths.switchIdentity,
     { schema: { tags: ['device'], summary: 'Makes a paired browser session the one operating the reader', body: Type.Object({ cardDeviceToken: Token }) } },
     async (request) => {
-      const { cardDeviceToken } = request.body as { cardDeviceToken: string };
+      const { cardDeviceToken } = request.body;
       if (!pairings.switchTo(cardDeviceToken)) throw new ReaderError(readerCodes.notPaired);
       return ok(request, { deviceId: identity.deviceId });
     },
@@ -171,6 +183,20 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
     return describe(found);
   });
 
+  /**
+   * Writes `image` onto the card on the reader, which must be the card numbered `fixedNo`. A card that holds the image
+   * already is left as it is (the call sent again after its reply was lost); any other card is written once `accept`
+   * takes it as it is (its checks throw the reader code that says why not).
+   */
+  const writeIfNotWritten = async (fixedNo: string, image: Buffer, accept: (found: CardOnReader) => void) => {
+    const found = await reader.read();
+    requireFixedNo(found, fixedNo);
+    if (holdsImage(found, image)) return { fixedNo: found.fixedNo };
+    accept(found);
+    await reader.write(found.fixedNo, image);
+    return { fixedNo: found.fixedNo };
+  };
+
   // ---- issuing: a blank card, then the server's image onto that very card ----
 
   const checkCanIssue = async (): Promise<CanIssueReply> => {
@@ -184,12 +210,7 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
   const issue = (type: CardType) => async (body: { fixedNo: string; image: string }) => {
     const image = Buffer.from(body.image, 'hex');
     requireImageType(image, type);
-    const found = await reader.read();
-    requireFixedNo(found, body.fixedNo);
-    if (holdsImage(found, image)) return { fixedNo: found.fixedNo };
-    requireBlank(found, session);
-    await reader.write(found.fixedNo, image);
-    return { fixedNo: found.fixedNo };
+    return writeIfNotWritten(body.fixedNo, image, (found) => requireBlank(found, session));
   };
   const IssueBody = Type.Object({ fixedNo: FixedNo, image: Image });
   card(cardIssuerPaths.issueSuperAdminCard, 'Writes the super administrator card the server prepared onto the blank card', IssueBody, issue('adminLogin'));
@@ -202,22 +223,19 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
     Type.Object({ fixedNo: FixedNo, image: Image, expect: Type.Union([Type.Literal('blank'), Type.Literal('mother'), Type.Literal('ours')]) }),
     async (body) => {
       const image = Buffer.from(body.image, 'hex');
-      const found = await reader.read();
-      requireFixedNo(found, body.fixedNo);
-      if (holdsImage(found, image)) return { fixedNo: found.fixedNo };
-      const kind = classifyCard(found.image);
-      if (body.expect === 'blank') requireBlank(found, session);
-      else if (body.expect === 'mother') {
-        if (kind !== 'mother') throw new ReaderError(readerCodes.wrongCardKind);
-        requireImageType(image, 'mother');
-      } else {
-        if (kind === 'adminLogin') openOurAdminCard(found, session);
-        else if (kind === 'systemKey') openOurKeyCard(found, session);
-        else throw new ReaderError(readerCodes.wrongCardKind);
-        requireImageType(image, kind);
-      }
-      await reader.write(found.fixedNo, image);
-      return { fixedNo: found.fixedNo };
+      return writeIfNotWritten(body.fixedNo, image, (found) => {
+        const kind = classifyCard(found.image);
+        if (body.expect === 'blank') requireBlank(found, session);
+        else if (body.expect === 'mother') {
+          if (kind !== 'mother') throw new ReaderError(readerCodes.wrongCardKind);
+          requireImageType(image, 'mother');
+        } else {
+          if (kind === 'adminLogin') openOurAdminCard(found, session);
+          else if (kind === 'systemKey') openOurKeyCard(found, session);
+          else throw new ReaderError(readerCodes.wrongCardKind);
+          requireImageType(image, kind);
+        }
+      });
     },
   );
 
@@ -231,15 +249,7 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
     requireOurs(type, found);
     return found;
   };
-  const clear = (type: 'adminLogin' | 'systemKey') => async (body: { cardFixedNo: string }) => {
-    const blank = blankImage();
-    const found = await reader.read();
-    requireFixedNo(found, body.cardFixedNo);
-    if (holdsImage(found, blank)) return { fixedNo: found.fixedNo };
-    requireOurs(type, found);
-    await reader.write(found.fixedNo, blank);
-    return { fixedNo: found.fixedNo };
-  };
+  const clear = (type: 'adminLogin' | 'systemKey') => (body: { cardFixedNo: string }) => writeIfNotWritten(body.cardFixedNo, blankImage(), (found) => requireOurs(type, found));
   card(cardIssuerPaths.checkOprtLoginCardCanClear, 'Checks that the card on the reader is this installation’s administrator card', ClearBody, async (body): Promise<CanClearReply> => ({ fixedNo: (await checkClear('adminLogin')(body)).fixedNo, canClear: true }));
   card(cardIssuerPaths.checkSystemKeyCardCanClear, 'Checks that the card on the reader is this installation’s system key card', ClearBody, async (body): Promise<CanClearReply> => ({ fixedNo: (await checkClear('systemKey')(body)).fixedNo, canClear: true }));
   card(cardIssuerPaths.clearOprtLoginCard, 'Blanks this installation’s administrator card on the reader', ClearBody, clear('adminLogin'));
@@ -257,12 +267,7 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
   card(cardIssuerPaths.changePwdOprtLoginCard, 'Rewrites the administrator card with the image the server prepared', IssueBody, async (body) => {
     const image = Buffer.from(body.image, 'hex');
     requireImageType(image, 'adminLogin');
-    const found = await reader.read();
-    requireFixedNo(found, body.fixedNo);
-    if (holdsImage(found, image)) return { fixedNo: found.fixedNo };
-    openOurAdminCard(found, session);
-    await reader.write(found.fixedNo, image);
-    return { fixedNo: found.fixedNo };
+    return writeIfNotWritten(body.fixedNo, image, (found) => openOurAdminCard(found, session));
   });
 
   card(
@@ -290,9 +295,9 @@ export function registerCardRoutes(app: FastifyInstance, deps: CardRouteDeps): v
       } catch {
         throw new ReaderError(readerCodes.gatewayUnreachable);
       }
-      const envelope = (await reply.json().catch(() => null)) as Envelope | null;
-      if (!envelope || typeof envelope.code !== 'number') throw new ReaderError(readerCodes.gatewayUnreachable);
-      if (envelope.code % 10 !== 0) throw new RelayedFailure(envelope);
+      const envelope: unknown = await reply.json().catch(() => null);
+      if (!isEnvelope(envelope)) throw new ReaderError(readerCodes.gatewayUnreachable);
+      if (!isSuccessCode(envelope.code)) throw new RelayedFailure(envelope);
       return envelope.data;
     },
   );

@@ -1,12 +1,12 @@
-import type { AdminCardIssueRequest, AdminCardRewriteRequest, CanIssueReply, CardReadReply, CardRecycleConfirm, CardRecycleData, PreparedCardWrite } from '@campus/contracts';
-import { apiPaths, cardIssuerPaths, managementCardKind } from '@campus/contracts';
+import type { AdminCardRewriteRequest, CardReadReply, CardRecycleConfirm, CardRecycleData, PreparedCardWrite } from '@campus/contracts';
+import { apiPaths, cardIssuerPaths } from '@campus/contracts';
+import { issueAdminCard } from '../../lib/cards/admin-card-flow.ts';
+import type { AdminCardIssuePaths } from '../../lib/cards/admin-card-flow.ts';
 import { issuerCall, pairIssuer } from '../../lib/cards/card-issuer.ts';
 import { CardFlowError, readerStep, serverStep } from '../../lib/cards/card-flow.ts';
 import type { FlowContext } from '../../lib/cards/card-flow.ts';
-import { passwordDigest } from '../../lib/crypto.ts';
 import { i18n } from '../../lib/i18n.ts';
 import { readerStepWithKey } from '../../lib/cards/issuer-key.ts';
-import { sealPassword } from '../../lib/password-seal.ts';
 import { completePrepared, writeConfirm, writePrepared } from '../../lib/cards/prepared-card-write.ts';
 import { keyCardFlow } from '../../lib/cards/key-card-flow.ts';
 import { asCardManager } from './card-manager-calls.ts';
@@ -25,20 +25,12 @@ export interface AdminCardIssue {
 
 const sameFixedNo = (a: string, b: string) => a.trim().toUpperCase() === b.trim().toUpperCase();
 
+const adminCardPaths: AdminCardIssuePaths = { prepare: apiPaths.adminCardGetIssueData, write: cardIssuerPaths.issueOprtLoginCard, confirm: apiPaths.adminCardIssue };
+
 /** A new administrator login card onto the blank card on the reader, with its card password (two-phase). */
 export function issueAdminCardFlow(issue: AdminCardIssue) {
   return async (ctx: FlowContext): Promise<string> => {
-    await readerStep(ctx, 'connecting', pairIssuer);
-    const blank = await readerStep(ctx, 'checking', () => issuerCall<CanIssueReply>(cardIssuerPaths.checkOprtLoginCardCanIssue, { cardKind: managementCardKind }));
-    const body: AdminCardIssueRequest = {
-      oprtId: issue.oprtId,
-      fixedNo: blank.fixedNo,
-      oprtPwd: await passwordDigest(issue.password, 'sm3'),
-      sealedPwd: await sealPassword(issue.password, issue.sealKey),
-    };
-    const prepared = await serverStep<PreparedCardWrite>(ctx, 'preparing', apiPaths.adminCardGetIssueData, body, asCardManager);
-    const write = () => issuerCall(cardIssuerPaths.issueOprtLoginCard, { fixedNo: prepared.fixedNo, image: prepared.image });
-    await writePrepared(ctx, prepared, write, writeConfirm(prepared, apiPaths.adminCardIssue, asCardManager));
+    await issueAdminCard(ctx, { paths: adminCardPaths, options: asCardManager, password: issue.password, sealKey: issue.sealKey, holder: { oprtId: issue.oprtId } });
     return i18n.t('cardManagement.issue.done', { holder: issue.holder });
   };
 }

@@ -1,14 +1,14 @@
-import type { GateSetupState, MasterCardToken, MasterCardReadReply, MasterCardVerifyRequest, PreparedCardWrite, SuperAdminIssueRequest } from '@campus/contracts';
-import { apiPaths, cardIssuerPaths, codes, managementCardKind } from '@campus/contracts';
-import type { CanIssueReply } from '@campus/contracts';
+import type { GateSetupState, MasterCardToken, MasterCardReadReply, MasterCardVerifyRequest, PreparedCardWrite } from '@campus/contracts';
+import { apiPaths, cardIssuerPaths, codes } from '@campus/contracts';
+import { issueAdminCard } from '../../lib/cards/admin-card-flow.ts';
+import type { AdminCardIssuePaths } from '../../lib/cards/admin-card-flow.ts';
 import { issuerCall, pairIssuer } from '../../lib/cards/card-issuer.ts';
 import { CardFlowError, readerStep, serverStep } from '../../lib/cards/card-flow.ts';
 import type { FlowContext } from '../../lib/cards/card-flow.ts';
 import { passwordDigest } from '../../lib/crypto.ts';
 import { i18n } from '../../lib/i18n.ts';
 import { loadSystemKey } from '../../lib/cards/issuer-key.ts';
-import { sealPassword } from '../../lib/password-seal.ts';
-import { forgetPrepared, writeConfirm, writePrepared } from '../../lib/cards/prepared-card-write.ts';
+import { forgetPrepared, writeConfirm } from '../../lib/cards/prepared-card-write.ts';
 import * as storage from '../../lib/storage.ts';
 
 const master = { useMasterToken: true } as const;
@@ -64,14 +64,12 @@ export function masterCardFlow(customerPassword: string | null = null) {
   };
 }
 
+const superAdminCardPaths: AdminCardIssuePaths = { prepare: apiPaths.issueSuperAdmin, write: cardIssuerPaths.issueSuperAdminCard, confirm: apiPaths.gmSetIssueSuperAdminCard };
+
 /** Issuing the super administrator's login card (spec §2 /create-superuser) with its card password. */
 export function superAdminCardFlow(password: string, sealKey: string) {
   return async (ctx: FlowContext): Promise<string> => {
-    await readerStep(ctx, 'connecting', pairIssuer);
-    const blank = await readerStep(ctx, 'checking', () => issuerCall<CanIssueReply>(cardIssuerPaths.checkOprtLoginCardCanIssue, { cardKind: managementCardKind }));
-    const body: SuperAdminIssueRequest = { fixedNo: blank.fixedNo, oprtPwd: await passwordDigest(password, 'sm3'), sealedPwd: await sealPassword(password, sealKey) };
-    const prepared = await serverStep<PreparedCardWrite>(ctx, 'preparing', apiPaths.issueSuperAdmin, body, master);
-    await writePrepared(ctx, prepared, () => issuerCall(cardIssuerPaths.issueSuperAdminCard, { fixedNo: prepared.fixedNo, image: prepared.image }), writeConfirm(prepared, apiPaths.gmSetIssueSuperAdminCard, master));
+    await issueAdminCard(ctx, { paths: superAdminCardPaths, options: master, password, sealKey });
     return i18n.t('cardSetup.superAdmin.done');
   };
 }

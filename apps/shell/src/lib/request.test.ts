@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { apiGet, apiGetCounted, apiPost, apiPostForm, apiPostRaw, fetchTransport, http, type HttpCall, plainGet, registerCurrentPath, registerNavigate, registerNotifier, registerPasswordChangeRequired, RequestError, resetRequestState } from './request.ts';
+import { apiGet, apiGetCounted, apiPost, apiPostForm, apiPostRaw, apiPostReply, fetchTransport, http, type HttpCall, plainGet, registerCurrentPath, registerNavigate, registerNotifier, registerPasswordChangeRequired, RequestError, resetRequestState } from './request.ts';
 import * as storage from './storage.ts';
 import { applyLanguage, i18n } from './i18n.ts';
 
@@ -88,12 +88,12 @@ describe('headers', () => {
     expect(seen[0]!.headers.has('tenantCode')).toBe(false);
   });
 
-  it('uses the master-card token and the cardDeviceToken when asked', async () => {
+  it('uses the master-card token when asked; the cardDeviceToken is for the card issuer only (lib/cards/card-issuer.ts)', async () => {
     signIn();
     answer({ code: 0, msg: 'ok', data: null });
-    await apiPost('/qy/api/SystemKeyCard/Search', {}, { useMasterToken: true, cardDevice: true });
+    await apiPost('/qy/api/SystemKeyCard/Search', {}, { useMasterToken: true });
     expect(seen[0]!.headers.get('token')).toBe('master-1');
-    expect(seen[0]!.headers.get('cardDeviceToken')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(seen[0]!.headers.get('cardDeviceToken')).toBeNull();
   });
 });
 
@@ -109,6 +109,18 @@ describe('envelope', () => {
     await expect(apiPostRaw('/a')).resolves.toEqual({ code: 0, msg: 'ok', data: [1], recordCount: 1 });
     answer({ code: 990481, msg: 'no card', data: null });
     await expect(apiPostRaw('/a')).resolves.toMatchObject({ code: 990481 });
+    expect(notify).not.toHaveBeenCalled();
+  });
+
+  it('answers a caller that shows failures itself the whole envelope, else rejects with the server text and shows nothing', async () => {
+    answer({ code: 0, msg: 'ok', data: [1], recordCount: 7 });
+    await expect(apiPostReply('/a')).resolves.toEqual({ code: 0, msg: 'ok', data: [1], recordCount: 7 });
+    answer({ code: 233, msg: 'the card is not valid', data: { fixedNo: 'DE000001' } });
+    await expect(apiPostReply('/a')).rejects.toMatchObject({ name: 'RequestError', code: 233, status: null, message: 'the card is not valid', data: { fixedNo: 'DE000001' } });
+    answer({ code: 221, msg: '', data: null });
+    await expect(apiPostReply('/a')).rejects.toMatchObject({ code: 221, message: 'internal server error!' });
+    answer({ code: 192, msg: 'no valid licence', data: null }, 403);
+    await expect(apiPostReply('/a')).rejects.toMatchObject({ code: 192, status: null, message: 'no valid licence' });
     expect(notify).not.toHaveBeenCalled();
   });
 

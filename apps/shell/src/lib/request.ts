@@ -16,8 +16,6 @@ export interface RequestOptions {
    * the card screens send the operator to swipe the mother card.
    */
   cardManager?: boolean;
-  /** Send the cardDeviceToken header (card-device calls). */
-  cardDevice?: boolean;
   /** Resolve with the whole envelope, also on a failed code (card-management and device-list calls). */
   raw?: boolean;
   /** No envelope at all: static JSON such as /tools/tools.json. */
@@ -107,12 +105,6 @@ export function registerCurrentPath(fn: () => string): void {
   currentPathImpl = fn;
 }
 
-let cardDeviceToken: string | null = null;
-function deviceToken(): string {
-  cardDeviceToken ??= randomId();
-  return cardDeviceToken;
-}
-
 // Only one 401 redirect at a time.
 let unauthorisedRedirectPending = false;
 
@@ -170,7 +162,6 @@ function headersFor(options: RequestOptions, body: HttpCall['data']): Headers {
   if (tenant) headers.set('tenantCode', tenant);
   headers.set('language', options.language ?? currentLanguage());
   headers.set('transID', randomId());
-  if (options.cardDevice) headers.set('cardDeviceToken', deviceToken());
   return headers;
 }
 
@@ -343,7 +334,7 @@ export function apiPostForm<T>(url: string, form: FormData, options: RequestOpti
   return send<T>({ method: 'post', url, data: form }, options);
 }
 
-/** POST that resolves with the whole envelope (card-management and device-list calls). */
+/** POST that resolves with the whole envelope, also on a failed code (calls whose answer nobody waits for). */
 export function apiPostRaw<T>(url: string, data?: unknown, options: RequestOptions = {}): Promise<Envelope<T>> {
   return send<Envelope<T>>({ method: 'post', url, data: data ?? {} }, { ...options, raw: true });
 }
@@ -366,4 +357,15 @@ export function apiPostCounted<T>(url: string, data?: unknown, options: RequestO
 /** GET of static JSON without an envelope. */
 export function plainGet<T>(url: string): Promise<T> {
   return send<T>({ method: 'get', url }, { plain: true });
+}
+
+/**
+ * POST for a caller that shows what went wrong itself, where it happened (the card dialogs, card management, the
+ * backup log): the whole successful envelope (its data and recordCount); a failed code, also one the server refused
+ * with 403 or 429, rejects with the server's text as a RequestError of that code, and nothing pops up.
+ */
+export async function apiPostReply<T>(url: string, data?: unknown, options: RequestOptions = {}): Promise<Envelope<T>> {
+  const reply = await apiPostRaw<T>(url, data, options);
+  if (isSuccessCode(reply.code)) return reply;
+  throw new RequestError(failureText(reply), { code: reply.code, data: reply.data });
 }

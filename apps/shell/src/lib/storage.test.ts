@@ -50,4 +50,12 @@ describe('storage', () => {
     expect(storage.language.get()).toBe('zh-MO');
     expect(storage.previousPath.get()).toBe('/qy/operate-log');
   });
+
+  it('a stored cardDeviceToken that is not 16 to 64 of [A-Za-z0-9_-] is replaced', () => {
+    sessionStorage.setItem('campus.cardDeviceToken', 'short');
+    const token = storage.cardDeviceToken.get();
+    expect(token).not.toBe('short');
+    expect(token).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
+    sessionStorage.clear();
+  });
 });

@@ -1,5 +1,6 @@
 import type { LanguageCode, MenuData, TenantSettings } from '@campus/contracts';
 import { accessTokenStorageKey, languageStorageKey, toLanguage } from '@campus/contracts';
+import { randomId } from './crypto.ts';
 
 /**
  * The one place that knows the shell's localStorage keys (spec §3 "Locally stored items").
@@ -168,6 +169,8 @@ export const rememberedTheme = {
 /** Keys kept in sessionStorage: they last for the browser tab's session only. */
 export const sessionKeys = {
   pageTabs: 'campus.pageTabs',
+  /** The tab session's cardDeviceToken, which pairs it with the card issuer (lib/cards/card-issuer.ts). */
+  cardDeviceToken: 'campus.cardDeviceToken',
 } as const;
 
 /** The open page tabs (spec §2): kept for the browser session, cleared on logout. */
@@ -186,6 +189,24 @@ export const pageTabs = {
       else sessionStorage.setItem(sessionKeys.pageTabs, JSON.stringify(value));
     } catch {
       // storage full or disabled: tabs live in memory for this page view
+    }
+  },
+};
+
+/**
+ * This browser session's cardDeviceToken (spec §7): one per tab session, kept across reloads of the tab and across
+ * sign-outs (the pairing with the card issuer is the tab's, not the user's).
+ */
+export const cardDeviceToken = {
+  get: (): string => {
+    try {
+      const stored = sessionStorage.getItem(sessionKeys.cardDeviceToken);
+      if (stored && /^[A-Za-z0-9_-]{16,64}$/.test(stored)) return stored;
+      const made = randomId().replace(/[^A-Za-z0-9]/g, '');
+      sessionStorage.setItem(sessionKeys.cardDeviceToken, made);
+      return made;
+    } catch {
+      return 'campus-shell-device-session';
     }
   },
 };

@@ -3,9 +3,9 @@ import { Button, DatePicker, Modal, Space } from 'antd';
 import type { GetProps, TableColumnsType } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { BackupLogRow, BackupLogSearchRequest } from '@campus/contracts';
-import { apiPaths, backupLogPaging, isSuccessCode } from '@campus/contracts';
+import { apiPaths, backupLogPaging } from '@campus/contracts';
 import { useTranslation } from '../../lib/use-translation.ts';
-import { apiPostRaw, RequestError } from '../../lib/request.ts';
+import { apiPostReply, RequestError } from '../../lib/request.ts';
 import { closeBackupLogs, useBackupLogDialog } from './backup-log-state.ts';
 import { backupLogSearchBody, filterFromRange, formatBackupTime, formatFileSize, noFilter } from './backup-log-format.ts';
 import type { BackupLogFilter } from './backup-log-format.ts';
@@ -25,8 +25,7 @@ interface BackupLogPage {
 
 /** SearchBackupLog with its recordCount (the plain call would drop it); a failed code rejects with the server's text. */
 async function searchBackupLogs(body: BackupLogSearchRequest): Promise<BackupLogPage> {
-  const reply = await apiPostRaw<BackupLogRow[] | null>(apiPaths.backupLogSearch, body);
-  if (!isSuccessCode(reply.code)) throw new RequestError(reply.msg, { code: reply.code, data: reply.data });
+  const reply = await apiPostReply<BackupLogRow[] | null>(apiPaths.backupLogSearch, body);
   const rows = Array.isArray(reply.data) ? reply.data : [];
   return { rows, total: reply.recordCount ?? rows.length };
 }

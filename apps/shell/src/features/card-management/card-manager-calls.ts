@@ -1,8 +1,8 @@
 import type { Envelope } from '@campus/contracts';
-import { codes, isSuccessCode } from '@campus/contracts';
+import { codes } from '@campus/contracts';
 import { CardFlowError } from '../../lib/cards/card-flow.ts';
 import { i18n } from '../../lib/i18n.ts';
-import { apiPostRaw, RequestError } from '../../lib/request.ts';
+import { apiPostReply, RequestError } from '../../lib/request.ts';
 import type { RequestOptions } from '../../lib/request.ts';
 
 /** Every card management call: the master-card token when there is one, else the access token (spec §6). */
@@ -12,10 +12,8 @@ export const asCardManager: RequestOptions = { cardManager: true };
  * A card management call: the whole successful envelope (data and recordCount), else a RequestError with the
  * server's message. Nothing is shown here: the screen says what went wrong where it happened.
  */
-export async function cardManagerCall<T>(url: string, body: unknown = {}): Promise<Envelope<T>> {
-  const reply = await apiPostRaw<T>(url, body, asCardManager);
-  if (!isSuccessCode(reply.code)) throw new RequestError(reply.msg || i18n.t('request.internalError'), { code: reply.code, data: reply.data });
-  return reply;
+export function cardManagerCall<T>(url: string, body: unknown = {}): Promise<Envelope<T>> {
+  return apiPostReply<T>(url, body, asCardManager);
 }
 
 /** Codes of a token the server did not take: neither a master-card token nor a session (221), or a dead one. */

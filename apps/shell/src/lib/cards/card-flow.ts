@@ -1,7 +1,6 @@
-import type { Envelope } from '@campus/contracts';
-import { cardTimings, isInterruptedWrite, isRetryableReaderCode, isSuccessCode, readerCodes } from '@campus/contracts';
+import { cardTimings, isInterruptedWrite, isRetryableReaderCode, readerCodes } from '@campus/contracts';
 import { IssuerError } from './card-issuer.ts';
-import { apiPostRaw, RequestError } from '../request.ts';
+import { apiPostReply, RequestError } from '../request.ts';
 import type { RequestOptions } from '../request.ts';
 
 /** What a card dialog shows while it works (spec §4 "Card reader flow": the operator always sees it). */
@@ -83,12 +82,9 @@ export async function readerStep<T>(ctx: FlowContext, phase: CardPhase, run: () 
 export async function serverStep<T>(ctx: FlowContext, phase: CardPhase, url: string, body: unknown, options: RequestOptions = {}): Promise<T> {
   if (ctx.signal.aborted) throw ctx.signal.reason;
   ctx.report({ phase, detail: null });
-  let reply: Envelope<T>;
   try {
-    reply = await apiPostRaw<T>(url, body, options);
+    return (await apiPostReply<T>(url, body, options)).data;
   } catch (error) {
     throw asFlowError(error);
   }
-  if (!isSuccessCode(reply.code)) throw new CardFlowError(reply.msg, reply.code);
-  return reply.data;
 }

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cardIssuerPaths, readerCodes, shellVersion } from '@campus/contracts';
-import { cardDeviceToken, forgetPairing, issuerBaseUrl, issuerCall, IssuerError, setIssuerFetch } from './card-issuer.ts';
+import { forgetPairing, issuerBaseUrl, issuerCall, IssuerError, setIssuerFetch } from './card-issuer.ts';
 import { i18n } from '../i18n.ts';
 import * as storage from '../storage.ts';
 
@@ -42,9 +42,9 @@ describe('the card issuer client', () => {
 
   it('pairs this tab session first, then sends its cardDeviceToken with every call', async () => {
     answer(paired, switched, { code: 0, msg: 'ok', data: { fixedNo: 'DE000001' } });
-    const token = cardDeviceToken();
+    const token = storage.cardDeviceToken.get();
     expect(token).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
-    expect(cardDeviceToken()).toBe(token);
+    expect(storage.cardDeviceToken.get()).toBe(token);
     await expect(issuerCall(cardIssuerPaths.readMasterCard)).resolves.toEqual({ fixedNo: 'DE000001' });
     expect(seen.map((s) => s.url.replace('http://127.0.0.1:18085', ''))).toEqual([cardIssuerPaths.addIdentity, cardIssuerPaths.switchIdentity, cardIssuerPaths.readMasterCard]);
     expect(seen[0]?.body).toEqual({ cardDeviceToken: token });
@@ -75,13 +75,6 @@ describe('the card issuer client', () => {
   it('something else on the issuer\'s port (no envelope) is also "not installed", not a reader failure', async () => {
     setIssuerFetch(async () => new Response('<html>proxy</html>', { status: 502, headers: { 'content-type': 'text/html' } }));
     await expect(issuerCall(cardIssuerPaths.readMasterCard)).rejects.toMatchObject({ kind: 'notInstalled', code: 0 });
-  });
-
-  it('a stored cardDeviceToken that is not 16 to 64 of [A-Za-z0-9_-] is replaced', () => {
-    sessionStorage.setItem('campus.cardDeviceToken', 'short');
-    const token = cardDeviceToken();
-    expect(token).not.toBe('short');
-    expect(token).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
   });
 
   it('reader messages follow the interface language; the pairing is kept between card calls', async () => {

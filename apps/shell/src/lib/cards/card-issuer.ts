@@ -1,6 +1,5 @@
 import type { Envelope, LanguageCode, ReaderCode } from '@campus/contracts';
 import { cardDeviceTokenHeader, cardIssuerPaths, isSuccessCode, judgeIssuerVersion, localDeviceServicePort, readerCodeMessages, readerCodes, requestTimeoutMs } from '@campus/contracts';
-import { randomId } from '../crypto.ts';
 import { currentLanguage, i18n } from '../i18n.ts';
 import { issuerTooOldMessage, noteIssuerVersion } from './issuer-version.ts';
 import { fetchTenantSettings } from '../session.ts';
@@ -42,21 +41,6 @@ export async function rereadIssuerAddress(): Promise<void> {
   if (issuerBaseUrl() !== before) forgetPairing();
 }
 
-const deviceTokenKey = 'campus.cardDeviceToken';
-
-/** This browser session's cardDeviceToken (spec §7): one per tab session, kept across reloads of the tab. */
-export function cardDeviceToken(): string {
-  try {
-    const stored = sessionStorage.getItem(deviceTokenKey);
-    if (stored && /^[A-Za-z0-9_-]{16,64}$/.test(stored)) return stored;
-    const made = randomId().replace(/[^A-Za-z0-9]/g, '');
-    sessionStorage.setItem(deviceTokenKey, made);
-    return made;
-  } catch {
-    return 'campus-shell-device-session';
-  }
-}
-
 /** The message of a failure code: the reader's own (990xxx) in the current language, else what the issuer said. */
 export function readerMessage(code: number, fallback: string, language: LanguageCode = currentLanguage()): string {
   const known = readerCodeMessages[code as ReaderCode];
@@ -81,7 +65,7 @@ async function post<T>(path: string, body: unknown): Promise<T> {
   try {
     response = await fetcher(`${issuerBaseUrl()}${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', [cardDeviceTokenHeader]: cardDeviceToken(), language: currentLanguage() },
+      headers: { 'content-type': 'application/json', [cardDeviceTokenHeader]: storage.cardDeviceToken.get(), language: currentLanguage() },
       body: JSON.stringify(body ?? {}),
       signal: AbortSignal.timeout(requestTimeoutMs),
     });
@@ -114,7 +98,7 @@ let lastPairing: PairedIssuer | null = null;
  * An issuer too old for this server is not switched to: the pairing fails with the versions and what to do.
  */
 export async function pairIssuer(): Promise<PairedIssuer> {
-  const token = cardDeviceToken();
+  const token = storage.cardDeviceToken.get();
   const pairing = await post<PairedIssuer>(cardIssuerPaths.addIdentity, { cardDeviceToken: token });
   // a reply without data is no issuer of today either
   const verdict = judgeIssuerVersion((pairing as PairedIssuer | null)?.issuerVersion);

@@ -18,6 +18,7 @@ import type { AdminLoginCardDeps } from './admin-login-card-deps.ts';
 import { AdminLoginCardRepository } from './admin-login-card-repository.ts';
 import { holderHasCard, holderName } from './card-holder.ts';
 import { refuseLastCardInUse } from './last-card-in-use.ts';
+import { CardTableService } from '../card-primitives/card-table-service.ts';
 
 /** What an issue keeps until its confirm. */
 export interface AdminCardIssuePayload {
@@ -107,13 +108,9 @@ export async function recordAdminCardIssue(repo: AdminLoginCardRepository, fixed
  * ReWrite, GetCardRecycleData / Recycle), each two-phase: the server prepares, the issuer writes, the shell
  * confirms once. Everything acts inside the actor's tenant.
  */
-export class AdminCardLifecycle {
-  private readonly repo: AdminLoginCardRepository;
-  private readonly prepared: PreparedCardWrites;
-
-  constructor(private readonly deps: AdminLoginCardDeps) {
-    this.repo = new AdminLoginCardRepository(deps.db);
-    this.prepared = new PreparedCardWrites(deps.db, deps.now);
+export class AdminCardLifecycle extends CardTableService<AdminLoginCardRepository, AdminLoginCardDeps> {
+  constructor(deps: AdminLoginCardDeps) {
+    super(deps, (db) => new AdminLoginCardRepository(db));
   }
 
   /** An enabled system administrator of the actor's tenant: who may hold an administrator login card. */
@@ -218,17 +215,9 @@ export class AdminCardLifecycle {
    * Recycle: phase two. A blanked card is recycled even if another administrator reported it lost or froze it
    * meanwhile (the card on the reader is blank: the server agrees with it); its card sessions end.
    */
-  async confirmRecycle(actor: CardActor, confirm: CardRecycleConfirm, clientIp: string): Promise<void> {
-    return countedCardOperation('admin-card-recycle', () => this.confirmRecycleUncounted(actor, confirm, clientIp));
-  }
-
-  private async confirmRecycleUncounted(actor: CardActor, confirm: CardRecycleConfirm, clientIp: string): Promise<void> {
-    await this.deps.db.transaction().execute(async (trx) => {
-      const write = await PreparedCardWrites.take<RecyclePayload>(trx, 'adminCardRecycle', confirm.prepareId, this.deps.now());
-      if (write.payload.cardId !== confirm.id) throw new AppError(codes.cardWriteUnknown);
-      const repo = new AdminLoginCardRepository(trx);
-      const [found] = await repo.byIds([confirm.id], actor.tenantCode);
-      if (!found) throw new AppError(codes.cardWriteUnknown);
+  confirmRecycle(actor: CardActor, confirm: CardRecycleConfirm, clientIp: string): Promise<void> {
+    const find = async (repo: AdminLoginCardRepository, id: string) => (await repo.byIds([id], actor.tenantCode))[0];
+    return this.confirmRecycleOf('admin-card-recycle', 'adminCardRecycle', confirm, find, async (trx, repo, found) => {
       if (confirm.isSuccess) {
         const unknown = () => new AppError(codes.cardWriteUnknown);
         if ((await repo.transition([found.id], issuedStates, cardStates.recycled, this.deps.now(), unknown)) !== 1) throw unknown();

@@ -12,13 +12,14 @@ import { confirmOperatorPassword, refuseIfLocked } from '../account/operator-pas
 import { hashDigest, verifyDigest } from '../account/password.ts';
 import { lockedError, throttledError } from '../sessions/lockout-errors.ts';
 import type { Attempt } from '../auth/login-service.ts';
-import { actionNotAllowed, cardStates, mayIssueOnto, requireInUse } from '../card-primitives/card-states.ts';
+import { actionNotAllowed, cardStates, requireInUse } from '../card-primitives/card-states.ts';
 import type { CardActor } from '../card-primitives/card-states.ts';
 import { PreparedCardWrites } from '../card-primitives/prepared-card-writes.ts';
 import { prepareAdminCardIssue, recordAdminCardIssue } from './admin-card-lifecycle.ts';
 import type { AdminCardIssuePayload } from './admin-card-lifecycle.ts';
 import { fixedNoOf, hexBytes } from '../card-primitives/card-input.ts';
 import { toCardSearch } from '../card-primitives/card-search.ts';
+import { CardTableService } from '../card-primitives/card-table-service.ts';
 import type { AdminLoginCardRow } from './admin-login-card-repository.ts';
 import { AdminLoginCardRepository } from './admin-login-card-repository.ts';
 import { holderHasCard, holderName } from './card-holder.ts';
@@ -41,22 +42,13 @@ function superAdminOf(user: UserRow): SuperAdmin {
  * Administrator login cards (spec §7 OprtLoginCard, System, Operator and Account card calls): the super
  * administrator's card of the set-up, card sign-in (login type 3) and the card password.
  */
-export class AdminLoginCardService {
-  private readonly repo: AdminLoginCardRepository;
-  private readonly prepared: PreparedCardWrites;
-
-  constructor(private readonly deps: AdminLoginCardDeps) {
-    this.repo = new AdminLoginCardRepository(deps.db);
-    this.prepared = new PreparedCardWrites(deps.db, deps.now);
+export class AdminLoginCardService extends CardTableService<AdminLoginCardRepository, AdminLoginCardDeps> {
+  constructor(deps: AdminLoginCardDeps) {
+    super(deps, (db) => new AdminLoginCardRepository(db));
   }
 
   anySuperAdminIssued(): Promise<boolean> {
     return this.repo.anySuperAdminIssued();
-  }
-
-  /** Whether a fixed number holds, or held, an administrator card that is not recycled. */
-  async isRegistered(fixedNo: string): Promise<boolean> {
-    return !mayIssueOnto((await this.repo.byFixedNo(fixedNo))?.state);
   }
 
   private async superAdminUser(): Promise<UserRow> {

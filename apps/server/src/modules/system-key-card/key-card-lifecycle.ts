@@ -14,6 +14,7 @@ import type { GmAccountService } from '../gm-account/gm-account-service.ts';
 import type { SystemKeyCardDeps } from './system-key-card-service.ts';
 import { keyCardLogEntry } from './key-card-log.ts';
 import { SystemKeyCardRepository } from './system-key-card-repository.ts';
+import { CardTableService } from '../card-primitives/card-table-service.ts';
 
 export interface KeyCardLifecycleDeps extends SystemKeyCardDeps {
   gm: Pick<GmAccountService, 'systemKey' | 'installation' | 'restoreSystemKey' | 'state' | 'upgradeCustomerSeal'>;
@@ -30,13 +31,9 @@ interface KeyCardRef {
  * CheckCardCanRecovery / RecoverySystemKey), two-phase like every card write: the server prepares, the issuer
  * acts on the card, the shell confirms once.
  */
-export class KeyCardLifecycle {
-  private readonly repo: SystemKeyCardRepository;
-  private readonly prepared: PreparedCardWrites;
-
-  constructor(private readonly deps: KeyCardLifecycleDeps) {
-    this.repo = new SystemKeyCardRepository(deps.db);
-    this.prepared = new PreparedCardWrites(deps.db, deps.now);
+export class KeyCardLifecycle extends CardTableService<SystemKeyCardRepository, KeyCardLifecycleDeps> {
+  constructor(deps: KeyCardLifecycleDeps) {
+    super(deps, (db) => new SystemKeyCardRepository(db));
   }
 
   /** GetCardRecycleData: phase one of blanking a key card in use or frozen. */
@@ -50,17 +47,8 @@ export class KeyCardLifecycle {
   }
 
   /** Recycle: phase two; a blanked key card is recycled even if its state changed meanwhile (the card is blank). */
-  async confirmRecycle(actor: CardActor, confirm: CardRecycleConfirm, clientIp: string): Promise<void> {
-    return countedCardOperation('key-card-recycle', () => this.confirmRecycleUncounted(actor, confirm, clientIp));
-  }
-
-  private async confirmRecycleUncounted(actor: CardActor, confirm: CardRecycleConfirm, clientIp: string): Promise<void> {
-    await this.deps.db.transaction().execute(async (trx) => {
-      const write = await PreparedCardWrites.take<KeyCardRef>(trx, 'keyCardRecycle', confirm.prepareId, this.deps.now());
-      if (write.payload.cardId !== confirm.id) throw new AppError(codes.cardWriteUnknown);
-      const repo = new SystemKeyCardRepository(trx);
-      const found = await repo.byId(confirm.id);
-      if (!found) throw new AppError(codes.cardWriteUnknown);
+  confirmRecycle(actor: CardActor, confirm: CardRecycleConfirm, clientIp: string): Promise<void> {
+    return this.confirmRecycleOf('key-card-recycle', 'keyCardRecycle', confirm, (repo, id) => repo.byId(id), async (trx, repo, found) => {
       if (confirm.isSuccess && !(await repo.transition(found.id, issuedStates, cardStates.recycled, this.deps.now()))) throw new AppError(codes.cardWriteUnknown);
       // the log entry in the same transaction: a recycle is never recorded without it
       await this.log(actor, 'card-recycle', confirm.isSuccess ? 'success' : 'failure', `system key card ${found.fixed_no}${confirm.isSuccess ? '' : ': the reader did not blank it'}`, clientIp, trx);

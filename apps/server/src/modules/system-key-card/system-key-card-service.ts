@@ -17,6 +17,7 @@ import { keyCardLogEntry } from './key-card-log.ts';
 import { keyCardInUse, SystemKeyCardRepository } from './system-key-card-repository.ts';
 import type { SystemKeyCardRow as SystemKeyCardRecord } from './system-key-card-repository.ts';
 import { toCardSearch } from '../card-primitives/card-search.ts';
+import { CardTableService } from '../card-primitives/card-table-service.ts';
 
 interface KeyCardPayload {
   issueSeq: number;
@@ -32,22 +33,13 @@ export interface SystemKeyCardDeps {
 }
 
 /** The system key card (spec §7 /qy/api/SystemKeyCard/): issued in the set-up, proves a card issuer later. */
-export class SystemKeyCardService {
-  private readonly repo: SystemKeyCardRepository;
-  private readonly prepared: PreparedCardWrites;
-
-  constructor(private readonly deps: SystemKeyCardDeps) {
-    this.repo = new SystemKeyCardRepository(deps.db);
-    this.prepared = new PreparedCardWrites(deps.db, deps.now);
+export class SystemKeyCardService extends CardTableService<SystemKeyCardRepository, SystemKeyCardDeps> {
+  constructor(deps: SystemKeyCardDeps) {
+    super(deps, (db) => new SystemKeyCardRepository(db));
   }
 
   anyIssued(): Promise<boolean> {
     return this.repo.anyIssued();
-  }
-
-  /** Whether a fixed number holds, or held, a system key card that is not recycled. */
-  async isRegistered(fixedNo: string): Promise<boolean> {
-    return !mayIssueOnto((await this.repo.byFixedNo(fixedNo))?.state);
   }
 
   /** CheckCardCanIssue: the card is new to the server (or recycled). */

@@ -95,3 +95,43 @@ test('a fromPath to another site is dropped: the person lands at home, on this o
   expect(new URL(page.url()).origin).toBe(baseURL);
   expect(page.url()).not.toContain('evil');
 });
+
+/**
+ * Signs in at the provider and into the layout, noting the provider's redirect to the server's callback (a route
+ * sees no request a redirect made, the request event does).
+ */
+async function signInNotingCallback(page: Page, username: string): Promise<URL> {
+  let callback: URL | null = null;
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname === apiPaths.ssoOidcCallback) callback ??= url;
+  });
+  await signInAtProvider(page, username);
+  await expect(userMenu(page)).toContainText(demo.staff.name);
+  expect(callback).not.toBeNull();
+  return callback!;
+}
+
+test('a callback whose state was changed ends on /error: the round trip is not found', async ({ page, context }) => {
+  const callback = await signInNotingCallback(page, demo.staff.account);
+  callback.searchParams.set('state', `${callback.searchParams.get('state')}x`);
+  const tampered = await context.newPage();
+  await tampered.goto(callback.href);
+  await expect(tampered).toHaveURL(/\/error/);
+  await expect(tampered.getByText(codeMessage(codes.ssoStateInvalid, 'en-US'))).toBeVisible();
+});
+
+test('a callback sent again after it signed someone in ends on /error: its code and state are spent', async ({ page, context }) => {
+  const callback = await signInNotingCallback(page, demo.staff.account);
+  // the same redirect again, from another tab of the same browser
+  const again = await context.newPage();
+  await again.goto(callback.href);
+  await expect(again).toHaveURL(/\/error/);
+  await expect(again.getByText(codeMessage(codes.ssoStateInvalid, 'en-US'))).toBeVisible();
+});
+
+test('after the provider rotated its signing keys, and dropped the old one, a person still signs in', async ({ page }) => {
+  await op.rotateKeys({ dropOld: true });
+  await signInAtProvider(page, demo.staff.account);
+  await expect(userMenu(page)).toContainText(demo.staff.name);
+});

@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { apiPaths, codes, toLanguage } from '@campus/contracts';
 import type { IdentityProviderKind } from '@campus/contracts';
 import { AppError, InvalidRequest, envelope, failureReplies, languageHeaders, ok } from '../../http/envelope.ts';
+import { browserLanguage } from '../../http/browser-language.ts';
 import { publicOrigin } from '../../http/public-origin.ts';
 import type { App } from '../../http/types.ts';
 import { ProviderId } from './identity-provider-routes.ts';
@@ -46,7 +47,7 @@ export async function registerSsoRoutes(app: App, deps: SsoRouteDeps): Promise<v
       location = await work();
     } catch (error) {
       if (!(error instanceof AppError)) request.log.error({ err: error }, 'external sign-in failed');
-      location = failureLocation(error instanceof AppError ? error : new AppError(codes.internalError, 500), request.lang);
+      location = failureLocation(error instanceof AppError ? error : new AppError(codes.internalError, 500), browserLanguage(request));
     }
     return redirect(reply, location);
   };
@@ -82,14 +83,14 @@ export async function registerSsoRoutes(app: App, deps: SsoRouteDeps): Promise<v
       },
       async (request, reply) => {
         const q = request.query;
-        const lang = q.lang === undefined ? request.lang : toLanguage(q.lang);
+        const lang = q.lang === undefined ? browserLanguage(request) : toLanguage(q.lang);
         return landed(request, reply, () => sso.start({ providerId: q.providerId, tenantCode: q.tenantCode, fromPath: q.fromPath, lang, origin: origin(request), clientIp: request.ip }));
       },
     );
 
     const callback = (kind: IdentityProviderKind) => async (request: FastifyRequest<{ Querystring: { state?: string } }>, reply: FastifyReply) =>
       landed(request, reply, () =>
-        sso.callback({ kind, state: request.query.state, callbackUrl: new URL(request.url, origin(request)), origin: origin(request), lang: request.lang, clientIp: request.ip }),
+        sso.callback({ kind, state: request.query.state, callbackUrl: new URL(request.url, origin(request)), origin: origin(request), lang: browserLanguage(request), clientIp: request.ip }),
       );
 
     routes.get(

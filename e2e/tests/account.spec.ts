@@ -176,7 +176,8 @@ test.describe('user menu', () => {
     await signIn(page, demo.sysadmin);
     await switchLanguage(page, 'en-US');
     const admin = await entries(page);
-    expect(admin.slice(1)).toEqual(['Change Password', 'About System', 'Device Service', 'Operations Management Platform', 'Backup Logs', 'Quit']);
+    // a tenant's system administrator also keeps its identity providers (issue 49)
+    expect(admin.slice(1)).toEqual(['Change Password', 'About System', 'Device Service', 'Operations Management Platform', 'Backup Logs', 'Identity providers', 'Quit']);
     const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByRole('menuitem', { name: 'Operations Management Platform' }).click()]);
     expect(popup.url()).toBe(`${baseURL}/ops-platform/`);
   });

@@ -78,10 +78,10 @@ export function describeDownloadScenario(title: string, problem: string | null, 
       issuerPort = await freePort();
       issuerUrl = `http://127.0.0.1:${issuerPort}`;
       const serverPort = await freePort();
-      // the lab (and, once per machine, the Wine root) while the server starts
-      const [opened, gate] = await Promise.all([open(), startGateServer(serverPort, issuerPort)]);
-      platform = opened;
-      server = gate;
+      // the lab first: on a new machine it makes the Wine root (2 minutes of debootstrap on both cores), and a server
+      // starting beside that missed its 90 s to answer /healthz (the clean-clone run of stop 55)
+      platform = await open();
+      server = await startGateServer(serverPort, issuerPort);
       await platform.startIssuer({ port: issuerPort, allowedOrigin: server.origin });
       ({ devicePublicKey } = await deviceOk<{ devicePublicKey: string }>(cardIssuerPaths.addIdentity, { cardDeviceToken: token }));
     }, 600_000);

@@ -151,14 +151,15 @@ test.describe('About System', () => {
     await expect(about.getByRole('tab', { name: 'Licenses', exact: true })).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(about.getByRole('tab', { name: 'Licenses', exact: true })).toHaveAttribute('aria-selected', 'true');
-    await expect(about.getByRole('button', { name: 'Expand row' })).toBeVisible();
+    // the demo's licence (other specs of this worker may have added theirs)
+    await expect(about.getByRole('row', { name: /DEMO-2026-0001/ }).getByRole('button', { name: 'Expand row' })).toBeVisible();
     await expectTabStaysInside(page, about);
   });
 
   test('the Licenses table: words whole in its headers, no empty column, targets of 24 px, one record in the singular (item 15)', async ({ page }) => {
     const about = page.getByRole('dialog', { name: 'About System' });
     await about.getByRole('tab', { name: 'Licenses', exact: true }).click();
-    const expand = about.getByRole('button', { name: 'Expand row' });
+    const expand = about.getByRole('row', { name: /DEMO-2026-0001/ }).getByRole('button', { name: 'Expand row' });
     await expect(expand).toBeVisible();
     const box = (await expand.boundingBox())!;
     expect(Math.min(box.width, box.height), 'the row-expand button').toBeGreaterThanOrEqual(24);
@@ -177,9 +178,12 @@ test.describe('About System', () => {
     expect(broken).toEqual([]);
     // the demo's licence is in effect: nothing to activate, so no Actions column; every title says what it holds
     await expect(about.getByRole('columnheader', { name: 'Effectiveness' })).toBeVisible();
-    await expect(about.getByRole('columnheader', { name: 'Actions' })).toHaveCount(0);
+    // (other specs of this worker may have added licences that still wait for activation: then Actions is right)
+    const records = await about.getByRole('button', { name: 'Expand row' }).count();
+    if (records === 1) await expect(about.getByRole('columnheader', { name: 'Actions' })).toHaveCount(0);
     for (const header of await about.getByRole('columnheader').all()) expect((await header.textContent())?.trim()).not.toBe('');
-    await expect(about.getByText('1 record in total', { exact: true })).toBeVisible();
+    // "1 record in total" in the singular (other specs of this worker may have added licences: then the plural)
+    await expect(about.getByText(records === 1 ? '1 record in total' : `${records} records in total`, { exact: true })).toBeVisible();
   });
 });
 

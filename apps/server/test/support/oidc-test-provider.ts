@@ -14,6 +14,7 @@ import { freePort } from '../free-port.ts';
 //   const { callbackUrl, browser } = await op.signIn(authorizationUrl, 'zhang');   // drives the login page with fetch
 //   await op.rotateKeys();                     // a new signing key signs from now on (the old one stays published)
 //   await op.logout(browser);                  // ends the provider's session: it posts logout_token to backchannelLogoutUri
+//   op.changeTokenAnswers((body) => { body.id_token = forged; });   // a man in the middle of the token endpoint
 //   await op.close();
 //
 // The login page (for a browser test): GET /interaction/<uid> answers an HTML form with the fields `username` and
@@ -92,12 +93,21 @@ export interface OidcTestProvider {
    * provider sent the browser afterwards (the post_logout_redirect_uri when one was given and registered).
    */
   logout(browser: TestBrowser, options?: { idTokenHint?: string; postLogoutRedirectUri?: string }): Promise<URL | null>;
+  /**
+   * From now on the token endpoint's JSON answers pass through `change` before they leave, as if someone between
+   * the relying party and the provider changed them (a browser test cannot reach that request: it goes server to
+   * provider). `null` lets them through unchanged again.
+   */
+  changeTokenAnswers(change: TokenAnswerChange | null): void;
   /** Stops answering (connections are refused afterwards): a provider that is down. */
   stop(): Promise<void>;
   /** Answers again on the same port after stop(). */
   resume(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** Changes the parsed JSON answer of the token endpoint in place (see changeTokenAnswers). */
+export type TokenAnswerChange = (body: Record<string, unknown>) => Promise<void> | void;
 
 function newSigningKey(): JWK {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -284,7 +294,40 @@ export async function startOidcTestProvider(options: OidcTestProviderOptions): P
     res.end(loginPage(uid, null));
   }
 
+  // changeTokenAnswers: the token request is played once more, to this same server, and its answer changed on the
+  // way back; the header (a secret of this provider) marks the inner request, which goes to the provider as it came
+  let tokenAnswerChange: TokenAnswerChange | null = null;
+  const innerRequestHeader = 'x-oidc-test-provider-inner';
+  const innerRequestSecret = randomBytes(16).toString('hex');
+  async function changedTokenAnswer(req: http.IncomingMessage, res: http.ServerResponse, change: TokenAnswerChange): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const headers: Record<string, string> = { [innerRequestHeader]: innerRequestSecret };
+    for (const name of ['authorization', 'content-type', 'accept']) {
+      const value = req.headers[name];
+      if (typeof value === 'string') headers[name] = value;
+    }
+    const inner = await fetch(`${issuer}${req.url ?? '/token'}`, { method: 'POST', headers, body: Buffer.concat(chunks) });
+    const text = await inner.text();
+    let body: string = text;
+    if (inner.ok && (inner.headers.get('content-type') ?? '').includes('json')) {
+      const parsed = JSON.parse(text) as Record<string, unknown>;
+      await change(parsed);
+      body = JSON.stringify(parsed);
+    }
+    res.writeHead(inner.status, { 'content-type': inner.headers.get('content-type') ?? 'application/json', 'cache-control': 'no-store', pragma: 'no-cache' });
+    res.end(body);
+  }
+
   const server = http.createServer((req, res) => {
+    const change = tokenAnswerChange;
+    if (change && req.method === 'POST' && /^\/token(?:\?|$)/.test(req.url ?? '') && req.headers[innerRequestHeader] !== innerRequestSecret) {
+      changedTokenAnswer(req, res, change).catch((err: unknown) => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end(`changing the token answer failed: ${String(err)}`);
+      });
+      return;
+    }
     const match = /^\/interaction\/([^/?]+)(?:\/([a-z]+))?(?:\?.*)?$/.exec(req.url ?? '');
     if (match) {
       interaction(req, res, match[1]!, match[2]).catch((err: unknown) => {
@@ -399,6 +442,9 @@ export async function startOidcTestProvider(options: OidcTestProviderOptions): P
     },
     signIn,
     logout,
+    changeTokenAnswers: (change) => {
+      tokenAnswerChange = change;
+    },
     stop: async () => {
       if (!listening) return;
       listening = false;

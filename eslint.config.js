@@ -104,6 +104,20 @@ const serverLayerZones = [
 ];
 
 /**
+ * cli/ parses a command's arguments and prints what it did (DESIGN §3, the top): the rows of a table are read and
+ * written by the repository of the area that owns it, called through that area's service (or a module's service
+ * that composes them, as modules/backup/restore-service.ts does for `campus restore`). So no query builder that
+ * names a table, no raw SQL and no value import of kysely there; a type import is fine.
+ */
+const cliTableMessage = "cli/ does not touch tables: call the owning area's service (services.ts, or the module's own service) and add the method there.";
+const cliTableSelectors = [
+  'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto|executeQuery)$/]',
+  'TaggedTemplateExpression[tag.name="sql"]',
+  'TaggedTemplateExpression[tag.object.name="sql"]',
+  'ImportDeclaration[source.value="kysely"][importKind!="type"]',
+].map((selector) => ({ selector, message: cliTableMessage }));
+
+/**
  * Ports written as numbers where a test listens: the server suite runs its files in parallel workers (and on Node 20
  * and 24 at once), the browser suite in two workers, so a fixed port meets itself. A server test asks the system
  * (apps/server/test/free-port.ts); a browser spec names its number through portFor (e2e/support/env.ts), which moves
@@ -177,6 +191,10 @@ export default tseslint.config(
         message: 'Hash through lib/hash.ts (sha256Hex, sha256Base64, digestHex): add the shape you need there.',
       }))],
     },
+  },
+  {
+    files: [`${server}/cli/**/*.ts`],
+    rules: { 'no-restricted-syntax': ['error', ...cliTableSelectors] },
   },
   {
     files: ['apps/server/test/**/*.ts'],

@@ -59,6 +59,28 @@ describe('server layers (eslint.config.js)', () => {
     expect(errors).toContainEqual(expect.objectContaining({ ruleId: 'import-x/no-restricted-paths', message: expect.stringContaining('Only the top') }));
   });
 
+  it('cli/ touches no table: no query builder naming one, no raw SQL, no kysely value import', async () => {
+    const code = [
+      "import { sql } from 'kysely';",
+      "import type { Kysely } from 'kysely';",
+      "import type { DB } from '../db/schema.ts';",
+      'export async function bad(db: Kysely<DB>) {',
+      "  await db.deleteFrom('sessions').execute();",
+      "  await db.selectFrom('backup_logs').select('id').execute();",
+      '  await sql`drop schema public cascade`.execute(db);',
+      '}',
+      '',
+    ].join('\n');
+    const [result] = await eslint.lintText(code, { filePath: `${repoRoot}${src}/cli/campus.ts` });
+    const refused = result!.messages.filter((m) => m.ruleId === 'no-restricted-syntax');
+    // the value import, the two builders and the tagged SQL; the type import is fine
+    expect(refused.map((m) => m.line)).toEqual([1, 5, 6, 7]);
+    expect(refused[0]!.message).toContain('cli/ does not touch tables');
+    // a service that owns the table may
+    const [service] = await eslint.lintText(code, { filePath: `${repoRoot}${src}/modules/backup/restore-service.ts` });
+    expect(service!.messages.filter((m) => m.ruleId === 'no-restricted-syntax')).toEqual([]);
+  });
+
   it('the files of one module do not import each other in a circle', async () => {
     // admin-login-card-service.ts imports admin-card-lifecycle.ts; the reverse would close a circle
     const errors = await layerErrors('modules/admin-login-card/admin-card-lifecycle.ts', "import { AdminLoginCardService } from './admin-login-card-service.ts';\nexport const s = AdminLoginCardService;\n");

@@ -7,12 +7,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { sql } from 'kysely';
 import { cardLoginModes, licenceCalendarUtcDiff, licenceCondition, licenceLimits, licenceStates, shellVersion } from '@campus/contracts';
 import type { CardLoginMode, LicenceCondition } from '@campus/contracts';
 import { ConfigError, describeDatabase, loadConfig } from '../config.ts';
 import type { Config } from '../config.ts';
-import { openDatabase } from '../db/database.ts';
+import { dialectOf, openDatabase } from '../db/database.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { appliedSchema, knownMigrations, migrateToLatestNamed, pendingMigrations } from '../db/migrations.ts';
 import { withStartLock } from '../db/start-lock.ts';
@@ -21,9 +20,9 @@ import { probeWrite } from '../lib/storage-watch.ts';
 import { BackupLogRepository } from '../modules/backup-log/backup-log-repository.ts';
 import { BackupLogService } from '../modules/backup-log/backup-log-service.ts';
 import { BackupError, takeBackup } from '../modules/backup/backup-archive.ts';
-import { putInPlace, RestoreError, unpackAndCheck } from '../modules/backup/restore-archive.ts';
-import { OperationLogRepository } from '../modules/operation-log/operation-log-repository.ts';
-import { installationWide, OperationLogService } from '../modules/operation-log/operation-log-service.ts';
+import { RestoreError } from '../modules/backup/restore-archive.ts';
+import { RestoreService } from '../modules/backup/restore-service.ts';
+import { installationWide } from '../modules/operation-log/operation-log-service.ts';
 import { cardLoginModeOf, setCardLoginMode } from '../modules/admin-login-card/card-login-setting.ts';
 import type { LicenceCheck } from '../modules/licence/licence-service.ts';
 import { createServices, isDemoInstallation } from '../services.ts';
@@ -103,8 +102,13 @@ ${ssoHelp}
 Exit codes: 0 done, 1 failed (the message says what and where), 2 bad usage or configuration.
 `;
 
+/** The database as a command uses it: no statement timeout (a restore's or migration's may run long), no prepared statements. */
+function openForCommand(config: Config): DatabaseHandle {
+  return openDatabase({ ...config, databaseStatementTimeoutMs: 0, databasePreparedStatements: false });
+}
+
 async function withDatabase<T>(config: Config, work: (handle: DatabaseHandle) => Promise<T>): Promise<T> {
-  const handle = openDatabase({ ...config, databaseStatementTimeoutMs: 0, databasePreparedStatements: false });
+  const handle = openForCommand(config);
   try {
     return await work(handle);
   } finally {
@@ -132,69 +136,18 @@ async function backup(config: Config, values: { remarks?: string; scheduled?: bo
   });
 }
 
-/** Whether a server answers on this installation's port (a restore under a running server would be lost or worse). */
-async function serverAnswers(config: Config): Promise<string | null> {
-  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}/livez`;
-  try {
-    const reply = await fetch(url, { signal: AbortSignal.timeout(2_000) });
-    return reply.ok ? url : null;
-  } catch {
-    return null;
-  }
-}
-
 async function restore(config: Config, archive: string | undefined, values: { kek?: string; yes?: boolean }): Promise<number> {
   if (!archive) throw new UsageError('restore needs the archive: campus restore <archive> [--kek <file>] --yes');
   if (values.yes !== true) throw new UsageError(`campus restore replaces this installation's database, tools and sub-app builds with the copies in ${archive}: add --yes to go on`);
-  const running = await serverAnswers(config);
-  if (running) throw new RestoreError(`a server answers at ${running}: stop it first (systemctl stop campus-server, and every other node on this database), then restore`);
-  const dialect = config.databaseUrl ? 'postgres' : 'sqlite';
-  const checked = await unpackAndCheck(fromCaller(archive), config, dialect, knownMigrations(dialect));
-  try {
-    const resetPostgres = () =>
-      withDatabase(config, async (handle) => {
-        await sql`drop schema public cascade`.execute(handle.db);
-        await sql`create schema public`.execute(handle.db);
-      });
-    await putInPlace(checked, config, dialect, values.kek ? fromCaller(values.kek) : null, resetPostgres);
-  } finally {
-    fs.rmSync(checked.folder, { recursive: true, force: true });
-  }
-  const { manifest } = checked;
-  await withDatabase(config, async (handle) => {
-    // whoever was signed in when the backup was taken signs in again
-    const ended = await handle.db.deleteFrom('sessions').executeTakeFirst();
-    // a copy holds the rows of the backups before it, not its own: listed again when it lies in BACKUP_DIR, so
-    // About System shows it and its retention removes it in time
-    const file = fromCaller(archive);
-    const backupLogs = new BackupLogService(new BackupLogRepository(handle.db), () => Date.now());
-    if (path.dirname(file) === config.backupDir && !(await handle.db.selectFrom('backup_logs').select('id').where('name', '=', path.basename(file)).executeTakeFirst())) {
-      await backupLogs.add({
-        name: path.basename(file),
-        backupTime: manifest.createdAt,
-        filePath: config.backupDir,
-        addr: manifest.host,
-        retentionDay: config.backupRetentionDays,
-        size: fs.statSync(file).size,
-        remarks: 'Listed again after it was restored',
-      });
-    }
-    const logs = new OperationLogService(new OperationLogRepository(handle.db), () => Date.now());
-    await logs.record({
-      tenantCode: installationWide,
-      account: `cli:${os.userInfo().username}`,
-      action: 'restore',
-      result: 'success',
-      clientIp: 'localhost',
-      detail: `restored from ${path.basename(archive)} (taken ${new Date(manifest.createdAt).toISOString()} on ${manifest.host} by release ${manifest.version}, schema ${manifest.schema}); ${Number(ended.numDeletedRows)} session(s) ended`,
-    });
+  const restorer = new RestoreService({ settings: config, openDatabase: () => openForCommand(config), now: () => Date.now() });
+  const { manifest, kekLeftBeside } = await restorer.restore({
+    archive: fromCaller(archive),
+    kek: values.kek ? fromCaller(values.kek) : null,
+    actor: { account: `cli:${os.userInfo().username}`, clientIp: 'localhost' },
   });
   process.stdout.write(`Restored ${archive} (taken ${new Date(manifest.createdAt).toISOString()} by release ${manifest.version}, schema ${manifest.schema}) into ${describeDatabase(config)}.
 `);
-  if (!values.kek && fs.existsSync(path.join(path.dirname(fromCaller(archive)), path.basename(archive).replace(/\.tar\.gz$/, '.kek')))) {
-    process.stdout.write('The KEK copy beside the archive was not restored (give it with --kek if the installation lost its own).\n');
-  }
+  if (kekLeftBeside) process.stdout.write('The KEK copy beside the archive was not restored (give it with --kek if the installation lost its own).\n');
   process.stdout.write('Every session has ended. Start the server: it applies any migration this release adds.\n');
   return 0;
 }
@@ -452,7 +405,7 @@ async function check(config: Config): Promise<number> {
       say(low ? 'warn' : 'ok', `${name}: ${(free.bytes / 1024 ** 3).toFixed(1)} GiB free (${Math.round(free.share * 100)} %)${low ? ': under 10 % or 1 GiB' : ''}`);
     }
   }
-  for (const [name, file] of [['the SQLite database', config.databaseUrl ? null : config.sqliteFile], ['the KEK file (SYSTEM_KEY_KEK_FILE)', config.systemKeyKekFile]] as const) {
+  for (const [name, file] of [['the SQLite database', dialectOf(config) === 'sqlite' ? config.sqliteFile : null], ['the KEK file (SYSTEM_KEY_KEK_FILE)', config.systemKeyKekFile]] as const) {
     if (file === null) continue;
     const wide = wideBits(file);
     if (wide === null) {
@@ -477,7 +430,7 @@ async function check(config: Config): Promise<number> {
 }
 
 async function version(config: Config): Promise<number> {
-  const latest = knownMigrations(config.databaseUrl ? 'postgres' : 'sqlite').at(-1) ?? '';
+  const latest = knownMigrations(dialectOf(config)).at(-1) ?? '';
   process.stdout.write(`campus-shell ${shellVersion}\nNode.js ${process.version} on ${os.platform()}-${os.arch()}\nDatabase ${describeDatabase(config)}\n`);
   try {
     const schema = await withDatabase(config, (handle) => appliedSchema(handle.db));

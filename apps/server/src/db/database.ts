@@ -10,6 +10,14 @@ import { isDatabaseUnavailable } from './unavailable.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/**
+ * The database an installation's settings name, before it is opened: PostgreSQL with a DATABASE_URL, else the
+ * embedded SQLite file (the test openDatabase makes; an open handle says it as `dialect`).
+ */
+export function dialectOf(settings: { databaseUrl: string | null }): Dialect {
+  return settings.databaseUrl ? 'postgres' : 'sqlite';
+}
+
 export interface DatabaseHandle {
   db: Kysely<DB>;
   dialect: Dialect;

@@ -43,6 +43,11 @@ export class BackupLogRepository {
       .execute();
   }
 
+  /** Whether a row names the backup file `name`. */
+  async hasName(name: string): Promise<boolean> {
+    return (await this.db.selectFrom('backup_logs').select('id').where('name', '=', name).executeTakeFirst()) !== undefined;
+  }
+
   async remove(id: string): Promise<void> {
     await this.db.deleteFrom('backup_logs').where('id', '=', id).execute();
   }

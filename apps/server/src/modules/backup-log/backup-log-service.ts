@@ -61,6 +61,11 @@ export class BackupLogService {
     return this.repo.newestBackupTime();
   }
 
+  /** Whether the log lists a backup file of this name. */
+  isListed(name: string): Promise<boolean> {
+    return this.repo.hasName(name);
+  }
+
   remove(id: string): Promise<void> {
     return this.repo.remove(id);
   }

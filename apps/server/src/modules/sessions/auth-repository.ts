@@ -138,6 +138,12 @@ export class AuthRepository {
     return Number(row.n);
   }
 
+  /** Removes every session row, live or ended; answers how many there were. */
+  async deleteAllSessions(): Promise<number> {
+    const result = await this.db.deleteFrom('sessions').executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   async deleteSessionsEndedBefore(time: number): Promise<void> {
     await this.db.deleteFrom('sessions').where('absolute_expires_at', '<', time).execute();
   }

@@ -6,8 +6,8 @@ import { AccountRepository } from '../src/modules/account/account-repository.ts'
 import { AccountService } from '../src/modules/account/account-service.ts';
 import { AuthRepository } from '../src/modules/sessions/auth-repository.ts';
 import { SessionService } from '../src/modules/sessions/session-service.ts';
-import type { ProtocolClient, ProviderForProtocol, RoundTrip, SignedInAtProvider } from '../src/modules/sso/protocol.ts';
-import { attachServer, call, databases, signIn, startServer } from './helpers.ts';
+import type { ProtocolClient, ProviderForProtocol, ProviderLogout, RoundTrip, SignedInAtProvider } from '../src/modules/sso/protocol.ts';
+import { attachServer, call, databases, sha256, signIn, startServer } from './helpers.ts';
 import type { TestServer } from './helpers.ts';
 
 /**
@@ -45,11 +45,16 @@ class PlayedProvider implements ProtocolClient {
     return `https://idp.example.test/logout?id_token_hint=${session.idToken}&post_logout_redirect_uri=${encodeURIComponent(postLogoutRedirectUri)}`;
   }
 
-  async readLogout(_provider: ProviderForProtocol, form: Record<string, string>) {
+  /** The server's clock (a logout message's jti is acceptable for 10 minutes by it). */
+  now: () => number = Date.now;
+
+  /** A logout message is `sid:<sid>` or `sub:<subject>`, then `:<jti>` when it has one (a logout token's jti). */
+  async readLogout(_provider: ProviderForProtocol, form: Record<string, string>): Promise<ProviderLogout> {
     const message = form.logout_token ?? form.logoutRequest ?? '';
-    const [kind, value] = message.split(':');
-    if (kind === 'sid' && value) return { providerSession: value };
-    if (kind === 'sub' && value) return { subject: value };
+    const [kind, value, jti] = message.split(':');
+    const once = jti ? { once: { id: jti, acceptableUntil: this.now() + 600_000 } } : {};
+    if (kind === 'sid' && value) return { providerSession: value, ...once };
+    if (kind === 'sub' && value) return { subject: value, ...once };
     throw new AppError(codes.ssoTokenRejected, 400);
   }
 
@@ -108,6 +113,8 @@ describe.each(databases)('external sign-in through an identity provider (%s)', (
 
   beforeAll(async () => {
     server = await startServer(kind, { ssoClients: { oidc, cas } });
+    oidc.now = server.clock.now;
+    cas.now = server.clock.now;
     admin = await signIn(server, 'sysadmin', 'Sysadmin#2026');
     oidc.people.set('staff-code', { account: 'staff', subject: 'sub-staff', providerSession: 'sid-1', idToken: 'id.token.staff' });
     oidc.people.set('stranger-code', { account: 'nobody-here', subject: 'sub-x', providerSession: 'sid-x', idToken: 'id.token.x' });
@@ -388,17 +395,62 @@ describe.each(databases)('external sign-in through an identity provider (%s)', (
         expect(forged.status).toBe(400);
         expect(forged.body.code).toBe(codes.ssoTokenRejected);
 
-        const bySid = await postForm(second, `${apiPaths.ssoBackchannelLogout}?providerId=${oidcProvider.id}`, { logout_token: 'sid:sid-bc-1' });
+        const bySid = await postForm(second, `${apiPaths.ssoBackchannelLogout}?providerId=${oidcProvider.id}`, { logout_token: 'sid:sid-bc-1:jti-bc-1' });
         expect(bySid.body).toMatchObject({ code: 0, data: { ended: 1 } });
         expect((await call(server, 'GET', apiPaths.userDetail, undefined, { token: one })).status).toBe(401);
         expect((await call(server, 'GET', apiPaths.userDetail, undefined, { token: two })).status).toBe(200);
-        const bySubject = await postForm(server, `${apiPaths.ssoBackchannelLogout}?providerId=${oidcProvider.id}`, { logout_token: 'sub:sub-staff' });
+        const bySubject = await postForm(server, `${apiPaths.ssoBackchannelLogout}?providerId=${oidcProvider.id}`, { logout_token: 'sub:sub-staff:jti-bc-2' });
         expect(bySubject.body.code).toBe(0);
         expect((await call(second, 'GET', apiPaths.userDetail, undefined, { token: two })).status).toBe(401);
         // the password session is no provider's
         expect((await call(second, 'GET', apiPaths.userDetail, undefined, { token: password })).status).toBe(200);
         const log = await logRows('sso-logout');
         expect(log.map((row) => `${row.result} ${row.detail}`)).toContain(`failure provider ${oidcProvider.id}: ssoTokenRejected`);
+      } finally {
+        await second.close();
+      }
+    });
+
+    it('a logout token acts once: its replay answers 400, is logged once and ends nothing new; one without jti is refused', async () => {
+      const backchannel = `${apiPaths.ssoBackchannelLogout}?providerId=${oidcProvider.id}`;
+      oidc.people.set('staff-code-r', { account: 'staff', subject: 'sub-staff', providerSession: 'sid-r', idToken: 'id.token.r' });
+      const first = (await exchange(await roundTrip(oidcProvider.id, 'staff-code-r'))).body.data.token;
+      expect((await postForm(server, backchannel, { logout_token: 'sid:sid-r:jti-replayed' })).body).toMatchObject({ code: 0, data: { ended: 1 } });
+      expect((await call(server, 'GET', apiPaths.userDetail, undefined, { token: first })).status).toBe(401);
+
+      // the same provider session signs in again; the captured token posted again ends nothing
+      const again = (await exchange(await roundTrip(oidcProvider.id, 'staff-code-r'))).body.data.token;
+      const replay = await postForm(server, backchannel, { logout_token: 'sid:sid-r:jti-replayed' });
+      expect(replay.status).toBe(400);
+      expect(replay.body.code).toBe(codes.ssoTokenRejected);
+      expect((await call(server, 'GET', apiPaths.userDetail, undefined, { token: again })).status).toBe(200);
+      const withoutJti = await postForm(server, backchannel, { logout_token: 'sid:sid-r' });
+      expect(withoutJti.status).toBe(400);
+      expect(withoutJti.body.code).toBe(codes.ssoTokenRejected);
+      expect((await call(server, 'GET', apiPaths.userDetail, undefined, { token: again })).status).toBe(200);
+
+      const details = (await logRows('sso-logout')).map((row) => `${row.result} ${row.detail}`);
+      expect(details.filter((d) => d === `failure provider ${oidcProvider.id}: ssoTokenRejected (replayed logout token)`)).toHaveLength(1);
+      expect(details.filter((d) => d === `failure provider ${oidcProvider.id}: ssoTokenRejected (no jti)`)).toHaveLength(1);
+      // the jti is kept only hashed, for this provider
+      const kept = await server.handle.db.selectFrom('sso_logout_tokens').selectAll().where('provider_id', '=', oidcProvider.id).execute();
+      expect(kept.map((row) => row.jti_hash)).toContain(sha256('jti-replayed'));
+      expect(JSON.stringify(kept)).not.toContain('jti-replayed');
+    });
+
+    it('the same logout token reaching two nodes at once acts once', async () => {
+      const second = await attachServer(server, {}, { ssoClients: { oidc, cas } });
+      try {
+        const backchannel = `${apiPaths.ssoBackchannelLogout}?providerId=${oidcProvider.id}`;
+        for (let round = 0; round < 5; round += 1) {
+          oidc.people.set(`staff-code-c${round}`, { account: 'staff', subject: 'sub-staff', providerSession: `sid-c${round}`, idToken: 'id.token.c' });
+          const token = (await exchange(await roundTrip(oidcProvider.id, `staff-code-c${round}`))).body.data.token;
+          const form = { logout_token: `sid:sid-c${round}:jti-c${round}` };
+          const replies = await Promise.all([postForm(server, backchannel, form), postForm(second, backchannel, form)]);
+          expect(replies.map((reply) => reply.status).sort()).toEqual([200, 400]);
+          expect(replies.map((reply) => (reply.body.data as { ended?: number } | null)?.ended ?? 0).reduce((a, b) => a + b)).toBe(1);
+          expect((await call(second, 'GET', apiPaths.userDetail, undefined, { token })).status).toBe(401);
+        }
       } finally {
         await second.close();
       }
@@ -421,6 +473,51 @@ describe.each(databases)('external sign-in through an identity provider (%s)', (
       expect((reply.body.data as { ended: number }).ended).toBeGreaterThanOrEqual(1);
       expect((await call(server, 'GET', apiPaths.userDetail, undefined, { token })).status).toBe(401);
     });
+  });
+
+  it('pruning removes the links of ended sessions, expired round trips, tickets and logout tokens, and keeps the live ones', async () => {
+    const db = server.handle.db;
+    const backchannel = `${apiPaths.ssoBackchannelLogout}?providerId=${oidcProvider.id}`;
+    const prune = () => new AuthRepository(db, server.handle.dialect).pruneEnded(server.clock.now());
+    const hasLink = async (token: string) => (await db.selectFrom('sso_sessions').select('token_hash').where('token_hash', '=', sha256(token)).executeTakeFirst()) !== undefined;
+    const states = async () => new Set((await db.selectFrom('sso_round_trips').select('state_hash').execute()).map((row) => row.state_hash));
+    const tickets = async () => new Set((await db.selectFrom('sso_login_tickets').select('ticket_hash').execute()).map((row) => row.ticket_hash));
+    const jtis = async () => new Set((await db.selectFrom('sso_logout_tokens').select('jti_hash').where('provider_id', '=', oidcProvider.id).execute()).map((row) => row.jti_hash));
+    /** Start only: a round trip nobody came back from; its state hash. */
+    const startOnly = async () => {
+      const atProvider = locationOf(await get(server, `${apiPaths.ssoStart}?providerId=${oidcProvider.id}&tenantCode=1001`));
+      return sha256(atProvider.searchParams.get('state') ?? '');
+    };
+    oidc.people.set('staff-code-p', { account: 'staff', subject: 'sub-staff', providerSession: 'sid-p', idToken: 'id.token.p' });
+
+    const quit = (await exchange(await roundTrip(oidcProvider.id, 'staff-code-p'))).body.data.token;
+    expect((await call(server, 'POST', apiPaths.logout, {}, { token: quit })).body.code).toBe(0);
+    const goneByHand = (await exchange(await roundTrip(oidcProvider.id, 'staff-code-p'))).body.data.token;
+    await db.deleteFrom('sessions').where('token_hash', '=', sha256(goneByHand)).execute();
+    const expiring = (await exchange(await roundTrip(oidcProvider.id, 'staff-code-p'))).body.data.token;
+    const oldTicket = sha256((await roundTrip(oidcProvider.id, 'staff-code-p')).searchParams.get('token') ?? '');
+    const oldState = await startOnly();
+    expect((await postForm(server, backchannel, { logout_token: 'sub:sub-nobody:jti-old' })).status).toBe(200);
+    for (const token of [quit, goneByHand, expiring]) expect(await hasLink(token)).toBe(true);
+
+    // past the idle time of a session and an hour past the life of a round trip and a ticket
+    server.clock.advance(server.config.sessionIdleMinutes * 60_000 + 2 * 3600_000);
+    admin = await signIn(server, 'sysadmin', 'Sysadmin#2026');
+    const live = (await exchange(await roundTrip(oidcProvider.id, 'staff-code-p'))).body.data.token;
+    const liveTicket = sha256((await roundTrip(oidcProvider.id, 'staff-code-p')).searchParams.get('token') ?? '');
+    const liveState = await startOnly();
+    expect((await postForm(server, backchannel, { logout_token: 'sub:sub-nobody:jti-live' })).status).toBe(200);
+    expect((await call(server, 'GET', apiPaths.userDetail, undefined, { token: expiring })).status).toBe(401);
+
+    await prune();
+    for (const token of [quit, goneByHand, expiring]) expect(await hasLink(token)).toBe(false);
+    expect(await hasLink(live)).toBe(true);
+    expect([(await tickets()).has(oldTicket), (await tickets()).has(liveTicket)]).toEqual([false, true]);
+    expect([(await states()).has(oldState), (await states()).has(liveState)]).toEqual([false, true]);
+    expect([(await jtis()).has(sha256('jti-old')), (await jtis()).has(sha256('jti-live'))]).toEqual([false, true]);
+    // the live session still knows its provider: Quit answers the provider's logout
+    const out = await call<{ providerLogoutUrl: string } | null>(server, 'POST', apiPaths.logout, {}, { token: live });
+    expect(out.body.data?.providerLogoutUrl).toContain('id_token_hint=id.token.p');
   });
 
   it('removing a provider takes its button away; the sessions it opened stay until they end', async () => {

@@ -251,16 +251,16 @@ describe('campus migrate and version', () => {
       const env = { NODE_ENV: 'test', DATA_DIR: dataDir };
       const dry = await campus(['migrate', '--dry-run'], env);
       expect(dry.code).toBe(0);
-      expect(dry.stdout).toContain('Would apply 6 migration(s)');
-      expect(dry.stdout).toContain('  0019_master_token_issuer\n  0020_trusted_issuer_registry\n  0021_installation_admin\n  0022_customer_password_guard\n  0023_card_login_setting\n  0024_identity_providers\n');
-      expect((await campus(['version'], env)).stdout).toMatch(/Schema 0018_card_issue_history \(this release's is 0024_\w+: run campus migrate\)/);
+      expect(dry.stdout).toContain('Would apply 7 migration(s)');
+      expect(dry.stdout).toContain('  0019_master_token_issuer\n  0020_trusted_issuer_registry\n  0021_installation_admin\n  0022_customer_password_guard\n  0023_card_login_setting\n  0024_identity_providers\n  0025_sso_logout_tokens\n');
+      expect((await campus(['version'], env)).stdout).toMatch(/Schema 0018_card_issue_history \(this release's is 0025_\w+: run campus migrate\)/);
       const real = await campus(['migrate'], env);
       expect(real.code).toBe(0);
-      expect(real.stdout).toBe('Applied 0019_master_token_issuer\nApplied 0020_trusted_issuer_registry\nApplied 0021_installation_admin\nApplied 0022_customer_password_guard\nApplied 0023_card_login_setting\nApplied 0024_identity_providers\nThe database is at 0024_identity_providers.\n');
-      expect((await campus(['migrate', '--dry-run'], env)).stdout).toBe('The database is up to date (0024_identity_providers).\n');
+      expect(real.stdout).toBe('Applied 0019_master_token_issuer\nApplied 0020_trusted_issuer_registry\nApplied 0021_installation_admin\nApplied 0022_customer_password_guard\nApplied 0023_card_login_setting\nApplied 0024_identity_providers\nApplied 0025_sso_logout_tokens\nThe database is at 0025_sso_logout_tokens.\n');
+      expect((await campus(['migrate', '--dry-run'], env)).stdout).toBe('The database is up to date (0025_sso_logout_tokens).\n');
       const version = await campus(['version'], env);
       expect(version.stdout).toMatch(/^campus-shell \d+\.\d+\.\d+\.\d+\nNode\.js v\d+/);
-      expect(version.stdout).toContain('Schema 0024_identity_providers (up to date)');
+      expect(version.stdout).toContain('Schema 0025_sso_logout_tokens (up to date)');
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
@@ -351,7 +351,7 @@ describe('campus migrate and version', () => {
       fs.chmodSync(dataDir, 0o700);
       const good = await campus(['check'], env);
       expect(good.code).toBe(0);
-      expect(good.stdout).toContain('ok    the database is migrated (0024_identity_providers)');
+      expect(good.stdout).toContain('ok    the database is migrated (0025_sso_logout_tokens)');
       expect(good.stdout).toContain(`ok    data folder (DATA_DIR) ${dataDir} takes writes`);
       expect(good.stdout).toContain(`warn  backup folder (BACKUP_DIR) ${path.join(dataDir, 'backups')} does not exist (the first backup makes it)`);
       fs.chmodSync(path.join(dataDir, 'campus.db'), 0o644);

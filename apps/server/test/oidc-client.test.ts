@@ -1,6 +1,6 @@
 import http from 'node:http';
 import net from 'node:net';
-import { SignJWT, decodeJwt, decodeProtectedHeader, generateKeyPair } from 'jose';
+import { SignJWT, decodeJwt, decodeProtectedHeader, generateKeyPair, importJWK } from 'jose';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codes, ssoClockSkewSeconds } from '@campus/contracts';
@@ -460,7 +460,31 @@ describe('logout', () => {
     logoutTokens.length = 0;
     await op.logout(browser);
     expect(logoutTokens).toHaveLength(1);
-    expect(await client.readLogout(provider, { logout_token: logoutTokens[0]! })).toEqual({ providerSession: signedIn.providerSession });
+    const { jti, iat, exp } = decodeJwt(logoutTokens[0]!);
+    // remembered while the token could still be accepted: its exp or its iat's largest age (420 s), plus the skew
+    const lastSecond = Math.min(exp ?? Infinity, iat! + ssoClockSkewSeconds + 300) + ssoClockSkewSeconds + 1;
+    expect(await client.readLogout(provider, { logout_token: logoutTokens[0]! })).toEqual({ providerSession: signedIn.providerSession, once: { id: jti, acceptableUntil: lastSecond * 1000 } });
+  });
+
+  it("refuses a logout token without jti, signed with the provider's own key; without exp it is remembered by its iat", async () => {
+    const client = new OidcClient();
+    const provider = providerOf(op);
+    const { roundTrip, callbackUrl, browser } = await toCallback(client, provider);
+    await client.finish(provider, roundTrip, callbackUrl);
+    logoutTokens.length = 0;
+    await op.logout(browser);
+    const { jti, exp, ...genuine } = decodeJwt(logoutTokens[0]!);
+    expect(jti).toBeTruthy();
+    const kid = op.signingKid();
+    const key = await importJWK(op.signingKeys().find((k) => k.kid === kid)!, 'RS256');
+    const sign = (claims: Record<string, unknown>) => new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid, typ: 'logout+jwt' }).sign(key);
+    expect(await refusal(client.readLogout(provider, { logout_token: await sign({ ...genuine, exp }) }))).toBe(codes.ssoTokenRejected);
+    expect(await refusal(client.readLogout(provider, { logout_token: await sign({ ...genuine, exp, jti: '' }) }))).toBe(codes.ssoTokenRejected);
+    expect(await refusal(client.readLogout(provider, { logout_token: await sign({ ...genuine, exp, jti: 42 }) }))).toBe(codes.ssoTokenRejected);
+    // the same claims with the jti verify: what refused them was the jti alone
+    expect(await client.readLogout(provider, { logout_token: await sign({ ...genuine, exp, jti }) })).toHaveProperty('once.id', jti);
+    const withoutExp = await client.readLogout(provider, { logout_token: await sign({ ...genuine, jti }) });
+    expect(withoutExp.once).toEqual({ id: jti, acceptableUntil: (genuine.iat! + ssoClockSkewSeconds + 300 + ssoClockSkewSeconds + 1) * 1000 });
   });
 
   it('refuses a forged logout token, an ID token posted as one, and a form without one', async () => {
@@ -498,7 +522,7 @@ describe('logout', () => {
       logoutTokens.length = 0;
       await rotating.logout(browser);
       expect(decodeProtectedHeader(logoutTokens[0]!).kid).toBe(newKid);
-      expect(await client.readLogout(provider, { logout_token: logoutTokens[0]! })).toEqual({ providerSession: signedIn.providerSession });
+      expect(await client.readLogout(provider, { logout_token: logoutTokens[0]! })).toMatchObject({ providerSession: signedIn.providerSession });
     } finally {
       await rotating.close();
     }

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
+import { SignJWT, importJWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths, codes, loginTypes } from '@campus/contracts';
 import type { IdentityProviderView, UserInfo } from '@campus/contracts';
-import { attachServer, call, databases, signIn, startServer } from './helpers.ts';
+import { attachServer, call, databases, sha256, signIn, startServer } from './helpers.ts';
 import type { TestServer } from './helpers.ts';
 import { startOidcTestProvider } from './support/oidc-test-provider.ts';
 import type { OidcTestProvider } from './support/oidc-test-provider.ts';
@@ -93,6 +95,53 @@ describe.each(databases)('external sign-in with the real protocol clients (%s)',
       expect((await call(second, 'GET', apiPaths.userDetail, undefined, { token })).status).toBe(200);
       await idp.logout(browser);
       expect((await call(second, 'GET', apiPaths.userDetail, undefined, { token })).status).toBe(401);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('OpenID Connect: a logout token acts once, on one node of two; its replay and one without jti answer 400 and end nothing', async () => {
+    const second = await attachServer(server);
+    try {
+      const backchannel = `${apiPaths.ssoBackchannelLogout}?providerId=${oidcView.id}`;
+      const post = async (at: { url: string }, logoutToken: string) => {
+        const res = await fetch(`${at.url}${backchannel}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ logout_token: logoutToken }).toString() });
+        return { status: res.status, body: (await res.json()) as { code: number; data: { ended: number } | null } };
+      };
+      const live = async (token: string) => (await call(second, 'GET', apiPaths.userDetail, undefined, { token })).status === 200;
+      const sidOf = async (token: string) => (await server.handle.db.selectFrom('sso_sessions').select('provider_session').where('token_hash', '=', sha256(token)).executeTakeFirstOrThrow()).provider_session;
+      // a logout token as the provider signs one (its key, its issuer, this client)
+      const kid = idp.signingKid();
+      const key = await importJWK(idp.signingKeys().find((k) => k.kid === kid)!, 'RS256');
+      const logoutToken = (claims: Record<string, unknown>) =>
+        new SignJWT({ events: { 'http://schemas.openid.net/event/backchannel-logout': {} }, ...claims })
+          .setProtectedHeader({ alg: 'RS256', kid, typ: 'logout+jwt' })
+          .setIssuer(idp.issuer)
+          .setAudience(idp.clientId)
+          .setIssuedAt(Math.floor(server.clock.now() / 1000))
+          .setExpirationTime(Math.floor(server.clock.now() / 1000) + 120)
+          .sign(key);
+
+      const { callbackUrl, browser } = await idp.signIn((await get(`${server.url}${apiPaths.ssoStart}?providerId=${oidcView.id}&tenantCode=1001`)).href, 'staff');
+      const first = await exchange(await get(callbackUrl.href));
+      const sid = await sidOf(first);
+      expect(sid).toBeTruthy();
+      const captured = await logoutToken({ sid, jti: randomUUID() });
+      const replies = await Promise.all([post(server, captured), post(second, captured)]);
+      expect(replies.map((r) => r.status).sort()).toEqual([200, 400]);
+      expect(replies.find((r) => r.status === 200)!.body.data).toEqual({ ended: 1 });
+      expect(replies.find((r) => r.status === 400)!.body.code).toBe(codes.ssoTokenRejected);
+      expect(await live(first)).toBe(false);
+
+      // signed in again in the same provider session: the captured token ends nothing now, nor one without jti
+      const again = await exchange(await get((await idp.signIn((await get(`${server.url}${apiPaths.ssoStart}?providerId=${oidcView.id}&tenantCode=1001`)).href, 'staff', { browser })).callbackUrl.href));
+      expect(await sidOf(again)).toBe(sid);
+      expect(await post(second, captured)).toMatchObject({ status: 400, body: { code: codes.ssoTokenRejected } });
+      expect(await post(server, await logoutToken({ sid }))).toMatchObject({ status: 400, body: { code: codes.ssoTokenRejected } });
+      expect(await live(again)).toBe(true);
+      // the provider's own next logout token still acts
+      await idp.logout(browser);
+      expect(await live(again)).toBe(false);
     } finally {
       await second.close();
     }

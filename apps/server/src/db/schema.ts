@@ -384,6 +384,16 @@ export interface SsoSessionsTable {
   created_at: number;
 }
 
+export interface SsoLogoutTokensTable {
+  // sso
+  provider_id: string;
+  /** SHA-256 of the logout token's jti: the token was acted on once, a replay is refused. */
+  jti_hash: string;
+  created_at: number;
+  /** When the token could no longer be accepted anyway (its exp or iat bound, plus the clock skew); pruned after. */
+  expires_at: number;
+}
+
 export interface AdminLoginCardsTable {
   // admin-login-card
   id: string;
@@ -456,4 +466,5 @@ export interface DB {
   sso_round_trips: SsoRoundTripsTable;
   sso_login_tickets: SsoLoginTicketsTable;
   sso_sessions: SsoSessionsTable;
+  sso_logout_tokens: SsoLogoutTokensTable;
 }

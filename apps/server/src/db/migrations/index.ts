@@ -24,6 +24,7 @@ import { migration as installationAdmin } from './0021_installation_admin.ts';
 import { migration as customerPasswordGuard } from './0022_customer_password_guard.ts';
 import { migration as cardLoginSetting } from './0023_card_login_setting.ts';
 import { migration as identityProviders } from './0024_identity_providers.ts';
+import { migration as ssoLogoutTokens } from './0025_sso_logout_tokens.ts';
 
 /**
  * Every migration of the server, in the order they run: one file each, named as the migration, and listed here by
@@ -55,4 +56,5 @@ export const migrationList: readonly (readonly [name: string, migration: (dialec
   ['0022_customer_password_guard', customerPasswordGuard],
   ['0023_card_login_setting', cardLoginSetting],
   ['0024_identity_providers', identityProviders],
+  ['0025_sso_logout_tokens', ssoLogoutTokens],
 ];

@@ -24,6 +24,11 @@ type SessionReadRow = SessionRow & {
   latest_seen: number | null;
 };
 export type FailureRow = Selectable<LoginFailuresTable>;
+
+/** An ended session's row is deleted this long after its absolute expiry (pruneEnded). */
+const endedSessionKeptMs = 24 * 3600_000;
+/** An external sign-in's round trip or login ticket is deleted this long after its expiry (pruneEnded). */
+const expiredSsoRowKeptMs = 3600_000;
 export type FailureScope = 'pair' | 'account' | 'address';
 
 /** Sessions, captchas and sign-in failure counters. */
@@ -144,8 +149,32 @@ export class AuthRepository {
     return Number(result.numDeletedRows);
   }
 
-  async deleteSessionsEndedBefore(time: number): Promise<void> {
-    await this.db.deleteFrom('sessions').where('absolute_expires_at', '<', time).execute();
+  /**
+   * The one rule for what sign-in leaves behind (SessionService runs it now and then): sessions a day past their
+   * absolute expiry; the links of external sign-ins (sso_sessions) whose session is gone, revoked or expired (an
+   * ended session is never live again); round trips and login tickets an hour past their expiry; and remembered
+   * logout tokens past the time they could still be accepted (their token is refused for its age by then).
+   */
+  async pruneEnded(now: number): Promise<void> {
+    await this.db.deleteFrom('sessions').where('absolute_expires_at', '<', now - endedSessionKeptMs).execute();
+    await this.db
+      .deleteFrom('sso_sessions')
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('sessions')
+              .select('sessions.token_hash')
+              .whereRef('sessions.token_hash', '=', 'sso_sessions.token_hash')
+              .where('sessions.revoked_at', 'is', null)
+              .where('sessions.idle_expires_at', '>', now)
+              .where('sessions.absolute_expires_at', '>', now),
+          ),
+        ),
+      )
+      .execute();
+    await this.db.deleteFrom('sso_round_trips').where('expires_at', '<', now - expiredSsoRowKeptMs).execute();
+    await this.db.deleteFrom('sso_login_tickets').where('expires_at', '<', now - expiredSsoRowKeptMs).execute();
+    await this.db.deleteFrom('sso_logout_tokens').where('expires_at', '<', now).execute();
   }
 
   // captchas

@@ -41,8 +41,13 @@ export class SessionService {
       password_change_required: passwordChangeRequired ? 1 : 0,
       card_id: cardId,
     });
-    if (Math.random() < 0.05) await this.repo.deleteSessionsEndedBefore(now - 24 * 3600_000);
+    if (Math.random() < 0.05) await this.pruneEnded();
     return token;
+  }
+
+  /** Deletes what ended sign-ins leave behind (AuthRepository.pruneEnded: the one rule); run now and then by create. */
+  pruneEnded(): Promise<void> {
+    return this.repo.pruneEnded(this.now());
   }
 
   async resolve(token: string): Promise<SessionInfo | 'invalid' | 'expired'> {

@@ -219,12 +219,13 @@ export class IdentityProviderStore {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  /** Removes the provider with its round trips, login tickets and session links (the sessions it opened stay). */
+  /** Removes the provider with its round trips, login tickets, session links and remembered logout tokens (the sessions it opened stay). */
   async remove(id: string): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('sso_round_trips').where('provider_id', '=', id).execute();
       await trx.deleteFrom('sso_login_tickets').where('provider_id', '=', id).execute();
       await trx.deleteFrom('sso_sessions').where('provider_id', '=', id).execute();
+      await trx.deleteFrom('sso_logout_tokens').where('provider_id', '=', id).execute();
       const result = await trx.deleteFrom('identity_providers').where('id', '=', id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
     });

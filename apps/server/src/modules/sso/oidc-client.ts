@@ -23,10 +23,13 @@ import type { ProtocolClient, ProviderForProtocol, ProviderLogout, RoundTrip, Si
 //   ssoTokenRejected (401)        the code refused by the token endpoint (used twice, expired, other PKCE verifier),
 //                                 the ID token's signature, iss, aud, nonce, exp or iat, the response's iss
 //   ssoAccountClaimMissing (401)  neither the ID token nor userinfo has settings.accountClaim
-//   readLogout: ssoResponseInvalid (400) no logout_token; ssoTokenRejected (400) one that does not verify
-//                                 (Back-Channel Logout 1.0, 2.8: the relying party answers 400 to a refused one)
+//   readLogout: ssoResponseInvalid (400) no logout_token; ssoTokenRejected (400) one that does not verify or lacks
+//                                 its jti (Back-Channel Logout 1.0, 2.8: the relying party answers 400 to a refused
+//                                 one); the flow refuses a jti it already acted on the same way (sso-service.ts)
 
 const backchannelLogoutEvent = 'http://schemas.openid.net/event/backchannel-logout';
+/** A logout token older than this (by its iat, beyond the clock skew) is refused, whatever its exp says. */
+const logoutTokenMaxAgeSeconds = ssoClockSkewSeconds + 300;
 const wellKnown = '/.well-known/openid-configuration';
 
 export interface OidcClientDeps {
@@ -262,7 +265,7 @@ export class OidcClient implements ProtocolClient {
         algorithms: (metadata.id_token_signing_alg_values_supported ?? ['RS256']).filter((alg) => /^(RS|PS|ES|Ed)/.test(alg)),
         clockTolerance: ssoClockSkewSeconds,
         currentDate: new Date(this.now()),
-        maxTokenAge: ssoClockSkewSeconds + 300,
+        maxTokenAge: logoutTokenMaxAgeSeconds,
         requiredClaims: ['iat', 'jti', 'events'],
       });
     let claims: Record<string, unknown>;
@@ -286,8 +289,15 @@ export class OidcClient implements ProtocolClient {
     const event = events && typeof events === 'object' ? (events as Record<string, unknown>)[backchannelLogoutEvent] : undefined;
     if (!event || typeof event !== 'object' || Array.isArray(event)) throw refused();
     if ('nonce' in claims) throw refused();
-    if (typeof claims.sid === 'string' && claims.sid !== '') return { providerSession: claims.sid };
-    if (typeof claims.sub === 'string' && claims.sub !== '') return { subject: claims.sub };
+    // 2.4: jti is REQUIRED; the flow acts on each token once, so it is remembered while the token could still be
+    // accepted: until its exp, or its iat plus the largest age, whichever comes first, plus the clock skew (jose's
+    // checks above, in whole seconds: one more for the rounding)
+    const { jti, iat, exp } = claims;
+    if (typeof jti !== 'string' || jti === '' || typeof iat !== 'number') throw refused();
+    const lastSecond = Math.min(typeof exp === 'number' ? exp : Infinity, iat + logoutTokenMaxAgeSeconds) + ssoClockSkewSeconds + 1;
+    const once = { id: jti, acceptableUntil: lastSecond * 1000 };
+    if (typeof claims.sid === 'string' && claims.sid !== '') return { providerSession: claims.sid, once };
+    if (typeof claims.sub === 'string' && claims.sub !== '') return { subject: claims.sub, once };
     throw refused();
   }
 

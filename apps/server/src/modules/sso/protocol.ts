@@ -32,8 +32,12 @@ export interface SignedInAtProvider {
   idToken: string | null;
 }
 
-/** Which sessions a provider's logout message names (back-channel logout, CAS single logout). */
-export type ProviderLogout = { providerSession: string } | { subject: string };
+/**
+ * Which sessions a provider's logout message names (back-channel logout, CAS single logout), and for a message that
+ * is acted on once (the OIDC logout token, by its jti) what the flow remembers of it: the id and until when (ms) the
+ * message could still be accepted; the flow refuses the same id from the same provider before then.
+ */
+export type ProviderLogout = ({ providerSession: string } | { subject: string }) & { once?: { id: string; acceptableUntil: number } };
 
 export interface ProtocolClient {
   readonly kind: IdentityProviderKind;

@@ -135,7 +135,6 @@ export class SsoService {
           used_at: null,
         })
         .execute();
-      if (Math.random() < 0.05) await this.deps.db.deleteFrom('sso_round_trips').where('expires_at', '<', now - 3600_000).execute();
       return location;
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
@@ -208,7 +207,6 @@ export class SsoService {
         used_at: null,
       })
       .execute();
-    if (Math.random() < 0.05) await this.deps.db.deleteFrom('sso_login_tickets').where('expires_at', '<', now - 3600_000).execute();
     const query = new URLSearchParams({ token: ticket, tenantCode: row.tenant_code, code: '0' });
     if (trip.from_path !== '') query.set('fromPath', trip.from_path);
     return `${landingPath}?${query.toString()}`;
@@ -270,7 +268,36 @@ export class SsoService {
     const row = await this.deps.store.byId(providerId);
     if (!row || row.kind !== 'oidc') throw new AppError(codes.ssoProviderUnknown, 404);
     const logout = await this.readLogout(row, form, clientIp);
-    return this.endSessions(row, logout, clientIp);
+    // each logout token acts once (Back-Channel Logout 1.0, 2.4 jti, 2.6 step 8; 2.8: a refused one is answered 400)
+    const refuse = async (why: string) => {
+      await this.logs(row.tenant_code, '', 'failure', `provider ${row.id}: ssoTokenRejected (${why})`, clientIp, 'sso-logout');
+      return new AppError(codes.ssoTokenRejected, 400);
+    };
+    if (!logout.once) throw await refuse('no jti');
+    const jtiHash = sha256Hex(logout.once.id);
+    if (!(await this.remember(row.id, jtiHash, logout.once.acceptableUntil))) throw await refuse('replayed logout token');
+    try {
+      return await this.endSessions(row, logout, clientIp);
+    } catch (error) {
+      // not acted on: the provider's retry of the same token may be
+      await this.deps.db.deleteFrom('sso_logout_tokens').where('provider_id', '=', row.id).where('jti_hash', '=', jtiHash).execute();
+      throw error;
+    }
+  }
+
+  /**
+   * Remembers a logout token's jti (hashed) for its provider: true when this call is the first, false when the token
+   * was already acted on, here or on another node (the primary key makes the insert of the second do nothing).
+   * Pruned with the sessions (AuthRepository.pruneEnded) once the token could no longer be accepted.
+   */
+  private async remember(providerId: string, jtiHash: string, acceptableUntil: number): Promise<boolean> {
+    const now = this.deps.now();
+    const inserted = await this.deps.db
+      .insertInto('sso_logout_tokens')
+      .values({ provider_id: providerId, jti_hash: jtiHash, created_at: now, expires_at: Math.max(acceptableUntil, now) })
+      .onConflict((oc) => oc.columns(['provider_id', 'jti_hash']).doNothing())
+      .executeTakeFirst();
+    return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
   }
 
   /**

@@ -29,6 +29,8 @@ const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/
     OPS_PLATFORM_URL: `http://127.0.0.1:${process.env.PORT ?? '6391'}/ops-platform/`,
     // a second sub-app (attendance, kq) beside the bundled enterprise-data one; door access (mj) stays absent
     SUBAPPS_DIR: path.join(root, 'e2e', 'fixtures', 'subapps'),
+    // the test identity providers (OpenID Connect, CAS) run on this machine: loopback opened to them
+    SSO_PROVIDER_NETWORKS: process.env.SSO_PROVIDER_NETWORKS ?? '127.0.0.0/8,::1',
   },
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { httpUrlProblem, subAppEntryProblem } from './lib/sub-app-entry-url.ts';
 import { isPausePoint, pausePoints } from './lib/pause-points.ts';
 import { parseDevOverrides } from './lib/dev-override-origins.ts';
+import { parseProviderNetworks, providerNetworksSetting } from './lib/outbound-addresses.ts';
 import type { PausePoint } from './lib/pause-points.ts';
 import { customerNoPattern, isGateSystem, localDeviceServicePort, subAppFolderPattern } from '@campus/contracts';
 
@@ -62,6 +63,11 @@ export interface Config {
    * absolute callback addresses of external sign-in (docs/sso.md); '' derives them from each request (TRUST_PROXY).
    */
   publicUrl: string;
+  /**
+   * SSO_PROVIDER_NETWORKS: the networks (CIDR ranges, addresses) and host names beyond the public internet the server
+   * may reach for a tenant's identity provider (lib/outbound-addresses.ts); empty: public addresses only.
+   */
+  ssoProviderNetworks: readonly string[];
   /** CARD_ISSUER_URL (else http://127.0.0.1:CARD_ISSUER_PORT): the local card issuer the browser calls (gate deployments), an http(s) origin. */
   cardIssuerUrl: string;
   /** ISSUER_DOWNLOADS_DIR: where `npm run build:issuer` put the card issuer downloads offered under /tools on gate deployments. */
@@ -316,6 +322,17 @@ function hostListVar(env: Env, name: string): readonly string[] {
   return [...new Set(hosts)];
 }
 
+/** SSO_PROVIDER_NETWORKS: comma-separated addresses, address/prefix ranges and host names (lowercase). */
+function providerNetworksVar(env: Env): readonly string[] {
+  const raw = textVar(env, providerNetworksSetting);
+  if (raw === null) return [];
+  const parsed = parseProviderNetworks(raw);
+  if ('problem' in parsed) {
+    throw new ConfigError(providerNetworksSetting, `must be addresses, address/prefix ranges or host names separated by commas (10.0.0.0/8,cas.campus.local); "${parsed.item}" ${parsed.problem}`);
+  }
+  return parsed.items;
+}
+
 /** Reads the configuration from environment variables (documented in apps/server/CONFIG.md). */
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   const nodeEnv = textVar(env, 'NODE_ENV') ?? 'development';
@@ -416,6 +433,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     opsPlatformUrl: httpUrlVar(env, 'OPS_PLATFORM_URL'),
     cardIssuerUrl: cardIssuerUrlVar(env),
     publicUrl: publicUrlVar(env),
+    ssoProviderNetworks: providerNetworksVar(env),
     issuerDownloadsDir: path.resolve(cwd, textVar(env, 'ISSUER_DOWNLOADS_DIR') ?? path.join(repoRoot, 'dist', 'card-issuer')),
     sdkDownloadsDir: path.join(repoRoot, 'dist', 'subapp-sdk'),
     operatorGuideFile: path.join(repoRoot, 'docs', 'operator-pc.md'),

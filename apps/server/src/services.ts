@@ -50,6 +50,8 @@ import { SsoService } from './modules/sso/sso-service.ts';
 import type { ProtocolClients } from './modules/sso/sso-service.ts';
 import { CasClient } from './modules/sso/cas-client.ts';
 import { lazyProtocolClient } from './modules/sso/lazy-client.ts';
+import { providerFetch } from './modules/sso/provider-fetch.ts';
+import { ProviderNetworkPolicy } from './lib/outbound-addresses.ts';
 import { AdminCardLifecycle } from './modules/admin-login-card/admin-card-lifecycle.ts';
 import { seedDemoCards } from './seed/demo-cards.ts';
 import { KeyCardLifecycle } from './modules/system-key-card/key-card-lifecycle.ts';
@@ -142,10 +144,13 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
   const kek = new KekSealer(config.systemKeyKekFile);
 
   // external sign-in through a tenant's identity providers (issue 49, docs/sso.md)
-  const identityProviders = new IdentityProviderStore(db, kek, now);
+  // every call to a provider goes through the operator's outbound policy (SSO_PROVIDER_NETWORKS), checked at connect time
+  const providerNetworks = new ProviderNetworkPolicy(config.ssoProviderNetworks);
+  const toProvider = providerFetch({ policy: providerNetworks });
+  const identityProviders = new IdentityProviderStore(db, kek, now, providerNetworks);
   const ssoClients: ProtocolClients = {
-    oidc: options.ssoClients?.oidc ?? lazyProtocolClient('oidc', async () => new (await import('./modules/sso/oidc-client.ts')).OidcClient({ now })),
-    cas: options.ssoClients?.cas ?? new CasClient(),
+    oidc: options.ssoClients?.oidc ?? lazyProtocolClient('oidc', async () => new (await import('./modules/sso/oidc-client.ts')).OidcClient({ now, fetch: toProvider })),
+    cas: options.ssoClients?.cas ?? new CasClient({ fetch: toProvider }),
   };
   const sso = new SsoService({ db, store: identityProviders, clients: ssoClients, account, login, sessions, logs, now });
 

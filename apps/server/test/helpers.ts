@@ -156,6 +156,8 @@ export async function startServer(kind: DatabaseKind, options: StartOptions = {}
     SHELL_DIST: path.join(dataDir, 'no-shell'),
     IMAGE_CODE: 'off',
     RATE_LIMIT_PER_MINUTE: '100000',
+    // the test identity providers run on this machine: loopback opened to them (api-sso-networks.test.ts: unset)
+    SSO_PROVIDER_NETWORKS: '127.0.0.0/8,::1',
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...options.env,
   };

@@ -32,6 +32,7 @@ export const codeMessages: Record<BusinessCode, Localised> = {
   [codes.ssoProviderConfigInvalid]: { 'en-US': 'The sign-in service settings are not valid: {field}', 'zh-CN': '登录服务设置不正确：{field}', 'zh-MO': '登入服務設定不正確：{field}' },
   [codes.ssoResponseInvalid]: { 'en-US': 'The sign-in service sent an answer that is not valid, please contact the administrator', 'zh-CN': '登录服务的应答格式不正确，请联系管理员', 'zh-MO': '登入服務的應答格式不正確，請聯絡管理員' },
   [codes.ssoSignInDeclined]: { 'en-US': 'The sign-in service did not sign you in (cancelled or refused), please try again', 'zh-CN': '登录服务未完成登录（已取消或被拒绝），请重试', 'zh-MO': '登入服務未完成登入（已取消或被拒絕），請重試' },
+  [codes.ssoProviderAddressRefused]: { 'en-US': 'The sign-in service address is on a network the operator has not opened to sign-in services (refused by policy; the operator opens networks with {setting}): {field}', 'zh-CN': '登录服务地址位于运维人员未向登录服务开放的网络（被策略拒绝；由运维人员通过 {setting} 开放网络）：{field}', 'zh-MO': '登入服務位址位於運維人員未向登入服務開放的網路（被策略拒絕；由運維人員透過 {setting} 開放網路）：{field}' },
   [codes.noPermission]: { 'en-US': 'No permission', 'zh-CN': '没有权限', 'zh-MO': '沒有權限' },
   [codes.notFound]: { 'en-US': 'Not found', 'zh-CN': '资源不存在', 'zh-MO': '資源不存在' },
   [codes.passwordPolicy]: { 'en-US': 'The new password does not meet the password policy', 'zh-CN': '新密码不符合密码规则', 'zh-MO': '新密碼不符合密碼規則' },

@@ -135,6 +135,12 @@ export const codes = {
   ssoResponseInvalid: 331,
   /** The provider sent the browser back without signing the user in (an error such as access_denied; HTTP 401). */
   ssoSignInDeclined: 336,
+  /**
+   * The provider's address is on a network the operator has not opened to identity providers (loopback, private,
+   * link-local, ...: SSO_PROVIDER_NETWORKS; HTTP 400 on save and test connection). At sign-in the user sees
+   * ssoProviderUnreachable instead, and the operation log says the address was refused by policy.
+   */
+  ssoProviderAddressRefused: 337,
   /** The server's storage (database or data folder) is full (HTTP 507): nothing was written; the administrator must free space. */
   storageFull: 997,
   /** The database cannot be reached or dropped the connection (HTTP 503): nothing was answered from it, try again. */

@@ -6,6 +6,8 @@ import { CasRefusal } from './cas-refusal.ts';
 import { child, readXml } from './cas-xml.ts';
 import type { XmlElement } from './cas-xml.ts';
 import type { ProtocolClient, ProviderForProtocol, ProviderLogout, RoundTrip, SignedInAtProvider } from './protocol.ts';
+import { isAddressRefused } from './provider-fetch.ts';
+import { providerNetworksSetting } from '../../lib/outbound-addresses.ts';
 
 export { CasRefusal } from './cas-refusal.ts';
 
@@ -174,8 +176,9 @@ export class CasClient implements ProtocolClient {
       const { status } = await this.get(loginUrl);
       const ok = status < 400;
       steps.push({ step: 'discovery', ok, detail: say(ok ? testTexts.loginAnswered : testTexts.loginStatus, lang, { status }) });
-    } catch {
-      steps.push({ step: 'discovery', ok: false, detail: say(testTexts.noAnswer, lang, { url: loginUrl, seconds }) });
+    } catch (error) {
+      const refused = error instanceof AppError && error.code === codes.ssoProviderAddressRefused;
+      steps.push({ step: 'discovery', ok: false, detail: refused ? error.messageIn(lang) : say(testTexts.noAnswer, lang, { url: loginUrl, seconds }) });
     }
 
     // a ticket no CAS server issued, for a service no CAS server knows: a CAS 3.0 server answers authenticationFailure
@@ -194,7 +197,8 @@ export class CasClient implements ProtocolClient {
       }
     } catch (error) {
       const timedOut = error instanceof AppError && error.code === codes.ssoProviderUnreachable;
-      steps.push({ step: 'validation', ok: false, detail: timedOut ? say(testTexts.noAnswer, lang, { url: `${base}/p3/serviceValidate`, seconds }) : say(testTexts.validationNotCas, lang) });
+      const refused = error instanceof AppError && error.code === codes.ssoProviderAddressRefused;
+      steps.push({ step: 'validation', ok: false, detail: refused ? error.messageIn(lang) : timedOut ? say(testTexts.noAnswer, lang, { url: `${base}/p3/serviceValidate`, seconds }) : say(testTexts.validationNotCas, lang) });
     }
     return { ok: steps.every((step) => step.ok), steps, clockSkewSeconds: null };
   }
@@ -206,6 +210,9 @@ export class CasClient implements ProtocolClient {
     try {
       response = await this.fetch(url, { signal, redirect: 'manual', headers: { accept: 'application/xml, text/xml;q=0.9, */*;q=0.1' } });
     } catch (error) {
+      if (isAddressRefused(error)) {
+        throw new CasRefusal(codes.ssoProviderAddressRefused, 400, `the address is refused by policy (${providerNetworksSetting})`, { field: 'cas.serverUrl', setting: providerNetworksSetting });
+      }
       throw unreachable(`${new URL(url).pathname}: ${error instanceof Error ? error.name : 'no answer'}`);
     }
     try {

@@ -16,6 +16,8 @@ import { AppError } from '../../http/envelope.ts';
 import { newId } from '../../lib/hash.ts';
 import type { KekSealer } from '../../lib/kek-seal.ts';
 import { pickLocalised, toLocalisedJson } from '../../lib/localised.ts';
+import { ProviderNetworkPolicy } from '../../lib/outbound-addresses.ts';
+import { checkProviderUrl } from './provider-fetch.ts';
 import type { ProviderForProtocol } from './protocol.ts';
 
 export type ProviderRow = IdentityProvidersTable;
@@ -143,7 +145,18 @@ export class IdentityProviderStore {
     private readonly db: Kysely<DB>,
     private readonly sealer: KekSealer,
     private readonly now: () => number,
+    /** SSO_PROVIDER_NETWORKS: what a provider's address may be besides a public one (none unless told). */
+    private readonly networks: ProviderNetworkPolicy = new ProviderNetworkPolicy(),
   ) {}
+
+  /**
+   * ssoProviderAddressRefused when the provider's address resolves now to an address the operator's policy refuses
+   * (save and test connection; every connection is checked again, lib/outbound-addresses.ts).
+   */
+  async checkAddress(kind: IdentityProviderKind, settings: OidcProviderSettings | CasProviderSettings): Promise<void> {
+    if (kind === 'oidc') await checkProviderUrl((settings as OidcProviderSettings).discoveryUrl, 'oidc.discoveryUrl', this.networks);
+    else await checkProviderUrl((settings as CasProviderSettings).serverUrl, 'cas.serverUrl', this.networks);
+  }
 
   list(tenantCode: string): Promise<ProviderRow[]> {
     return this.db.selectFrom('identity_providers').selectAll().where('tenant_code', '=', tenantCode).orderBy('created_at').orderBy('id').execute();
@@ -180,6 +193,7 @@ export class IdentityProviderStore {
   /** Creates (no id) or changes (id) a provider of the tenant; ssoProviderUnknown for an id the tenant has not. */
   async save(tenantCode: string, request: SaveIdentityProviderRequest): Promise<ProviderRow> {
     const checked = checkProvider(request);
+    await this.checkAddress(checked.kind, checked.settings);
     const now = this.now();
     const sealedSecret = (secret: string | undefined, stored: string | null) =>
       checked.kind !== 'oidc' ? null : secret === undefined ? stored : secret === '' ? null : this.sealer.sealText('sso-client-secret', secret);

@@ -5,6 +5,7 @@ import { codes, ssoClockSkewSeconds } from '@campus/contracts';
 import type { IdentityProviderTestResult, LanguageCode, Localised, OidcProviderSettings } from '@campus/contracts';
 import { AppError } from '../../http/envelope.ts';
 import type { ProtocolClient, ProviderForProtocol, ProviderLogout, RoundTrip, SignedInAtProvider } from './protocol.ts';
+import { addressRefusedError, isAddressRefused } from './provider-fetch.ts';
 
 // The OpenID Connect side of external sign-in (issue 49, docs/sso.md): openid-client 6 (an OpenID-certified relying
 // party) does the protocol: authorization code with PKCE (S256), state, nonce, the `iss` of the authorization
@@ -18,6 +19,8 @@ import type { ProtocolClient, ProviderForProtocol, ProviderLogout, RoundTrip, Si
 //                           a discovery document that is not one or names another issuer; clientSecret when the
 //                           token endpoint refuses this server as its client (invalid_client)
 //   ssoProviderUnreachable (502)  a call refused, reset, past the timeout (5 s) or answered 5xx
+//   ssoProviderAddressRefused (400, {field, setting}) a call to an address the operator's policy refuses
+//                                 (provider-fetch.ts; the flow shows it to a browser as ssoProviderUnreachable)
 //   ssoStateInvalid (400)         the callback's state is not the round trip's (or missing)
 //   ssoSignInDeclined (401)       the provider sent the user back with an error (access_denied, login_required, ...)
 //   ssoTokenRejected (401)        the code refused by the token endpoint (used twice, expired, other PKCE verifier),
@@ -64,6 +67,8 @@ interface Discovered {
 interface Call {
   /** A call did not answer (refused, reset, timed out) or answered 5xx. */
   unreachable: boolean;
+  /** A call went to an address the operator's policy refuses (SSO_PROVIDER_NETWORKS). */
+  refused: boolean;
   /** The Date headers the provider answered with, and when (by `now`) each answer came. */
   dates: { date: string; at: number }[];
 }
@@ -281,6 +286,7 @@ export class OidcClient implements ProtocolClient {
       }
     } catch (error) {
       if (error instanceof AppError) throw error;
+      if (call.refused) throw addressRefusedError('oidc.discoveryUrl');
       if (call.unreachable) throw new AppError(codes.ssoProviderUnreachable, 502);
       throw refused();
     }
@@ -327,11 +333,12 @@ export class OidcClient implements ProtocolClient {
       steps.push({ step: 'discovery', ok: true, detail: say(texts.discoveryOk, lang, { url: target.documentUrl, issuer: config.serverMetadata().issuer }) });
     } catch (error) {
       const unreachable = error instanceof AppError && error.code === codes.ssoProviderUnreachable;
+      const refusedAddress = error instanceof AppError && error.code === codes.ssoProviderAddressRefused;
       const reason = error instanceof AppError ? error.messageIn(lang) : String(error);
       steps.push({
         step: 'discovery',
         ok: false,
-        detail: unreachable ? say(texts.discoveryUnreachable, lang, { url: target.documentUrl, seconds }) : say(texts.discoveryInvalid, lang, { url: target.documentUrl, reason }),
+        detail: refusedAddress ? reason : unreachable ? say(texts.discoveryUnreachable, lang, { url: target.documentUrl, seconds }) : say(texts.discoveryInvalid, lang, { url: target.documentUrl, reason }),
       });
       notTried('keys');
       notTried('clock');
@@ -379,7 +386,7 @@ export class OidcClient implements ProtocolClient {
   }
 
   private newCall(): Call {
-    return { unreachable: false, dates: [] };
+    return { unreachable: false, refused: false, dates: [] };
   }
 
   private claimOf(claims: Record<string, unknown>, name: string): string | null {
@@ -402,6 +409,7 @@ export class OidcClient implements ProtocolClient {
         return response;
       } catch (error) {
         call.unreachable = true;
+        if (isAddressRefused(error)) call.refused = true;
         throw error;
       }
     };
@@ -505,7 +513,8 @@ export class OidcClient implements ProtocolClient {
     let response: Response;
     try {
       response = await this.outbound(call)(metadata.jwks_uri, { headers: { accept: 'application/json, application/jwk-set+json' }, redirect: 'manual' });
-    } catch {
+    } catch (error) {
+      if (isAddressRefused(error)) throw addressRefusedError('oidc.discoveryUrl');
       throw new AppError(codes.ssoProviderUnreachable, 502);
     }
     if (response.status >= 500) throw new AppError(codes.ssoProviderUnreachable, 502);
@@ -524,6 +533,7 @@ export class OidcClient implements ProtocolClient {
   /** openid-client's errors as the business codes of the flow. */
   private failure(error: unknown, call: Call, phase: 'discovery' | 'token'): AppError {
     if (error instanceof AppError) return error;
+    if (call.refused) return addressRefusedError('oidc.discoveryUrl');
     if (call.unreachable) return new AppError(codes.ssoProviderUnreachable, 502);
     if (phase === 'discovery') return configInvalid('discoveryUrl');
     if (error instanceof client.AuthorizationResponseError) return new AppError(codes.ssoSignInDeclined, 401);

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { codes, loginTypes, ssoLoginTicketSeconds, ssoRoundTripSeconds } from '@campus/contracts';
-import type { BusinessCode, IdentityProviderKind, IdentityProviderTestResult, LanguageCode, LoginInfo, OperationResult, SaveIdentityProviderRequest } from '@campus/contracts';
+import type { IdentityProviderKind, IdentityProviderTestResult, LanguageCode, LoginInfo, OperationResult, SaveIdentityProviderRequest } from '@campus/contracts';
 import type { DB } from '../../db/schema.ts';
 import { AppError } from '../../http/envelope.ts';
 import { sha256Hex } from '../../lib/hash.ts';
+import { providerNetworksSetting } from '../../lib/outbound-addresses.ts';
 import { isSameOriginPath } from '../../lib/same-origin-path.ts';
 import type { AccountService } from '../account/account-service.ts';
 import type { LoginService } from '../auth/login-service.ts';
@@ -40,9 +41,24 @@ function randomToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
+/**
+ * What a browser (or a provider posting a logout) is told of a failure: an address the operator's policy refused is
+ * "cannot be reached" to them; only the operation log and the administrator's save and test connection say more.
+ */
+function toCaller(error: AppError): AppError {
+  return error.code === codes.ssoProviderAddressRefused ? new AppError(codes.ssoProviderUnreachable, 502) : error;
+}
+
 /** The landing's address for a failure: the code and its message in the round trip's language (plan: /not-login?code=&msg=). */
 export function failureLocation(error: AppError, language: LanguageCode): string {
-  return `${landingPath}?${new URLSearchParams({ code: String(error.code), msg: error.messageIn(language) }).toString()}`;
+  const shown = toCaller(error);
+  return `${landingPath}?${new URLSearchParams({ code: String(shown.code), msg: shown.messageIn(language) }).toString()}`;
+}
+
+/** A failure as the operation log names it: the code's name; a refused address as the caller saw it, and why. */
+function logName(error: AppError): string {
+  if (error.code === codes.ssoProviderAddressRefused) return `ssoProviderUnreachable (the address is refused by policy, ${providerNetworksSetting})`;
+  return codeNames.get(error.code) ?? String(error.code);
 }
 
 /** A path on this server, or '' (anything else is dropped, never followed). */
@@ -328,16 +344,17 @@ export class SsoService {
       return this.endSessions(row, logout, clientIp);
     }
     const error = lastError ?? new AppError(codes.ssoResponseInvalid, 400);
-    await this.logs(candidates[0]!.tenant_code, '', 'failure', `provider ${candidates[0]!.id}: ${codeNames.get(error.code) ?? error.code}`, clientIp, 'sso-logout');
-    throw error;
+    await this.logs(candidates[0]!.tenant_code, '', 'failure', `provider ${candidates[0]!.id}: ${logName(error)}`, clientIp, 'sso-logout');
+    throw toCaller(error);
   }
 
   private async readLogout(row: ProviderRow, form: Record<string, string>, clientIp: string): Promise<ProviderLogout> {
     try {
       return await this.client(row.kind).readLogout(this.deps.store.forProtocol(row), form);
     } catch (error) {
-      if (error instanceof AppError) await this.logs(row.tenant_code, '', 'failure', `provider ${row.id}: ${codeNames.get(error.code) ?? error.code}`, clientIp, 'sso-logout');
-      throw error;
+      if (!(error instanceof AppError)) throw error;
+      await this.logs(row.tenant_code, '', 'failure', `provider ${row.id}: ${logName(error)}`, clientIp, 'sso-logout');
+      throw toCaller(error);
     }
   }
 
@@ -357,18 +374,19 @@ export class SsoService {
     const stored = request.id === undefined ? undefined : await this.deps.store.ofTenant(tenantCode, request.id);
     if (request.id !== undefined && !stored) throw new AppError(codes.ssoProviderUnknown, 404);
     const provider: ProviderForProtocol = this.deps.store.forTest(tenantCode, request, stored);
+    await this.deps.store.checkAddress(provider.kind, provider.settings);
     try {
       return await this.client(provider.kind).test(provider, lang);
     } catch (error) {
       // a provider that does not answer is what the test is there to find: a finding, not a failure of the call
-      if (!(error instanceof AppError) || error.code === codes.ssoProviderConfigInvalid) throw error;
+      if (!(error instanceof AppError) || error.code === codes.ssoProviderConfigInvalid || error.code === codes.ssoProviderAddressRefused) throw error;
       return { ok: false, steps: [{ step: provider.kind === 'oidc' ? 'discovery' : 'validation', ok: false, detail: error.messageIn(lang) }], clockSkewSeconds: null };
     }
   }
 
   /** A failure without a round trip (a changed, replayed or expired state) belongs to no tenant: the installation's log. */
   private logFailure(failure: RoundTripFailure, clientIp: string): Promise<void> {
-    const name = codeNames.get(failure.error.code as BusinessCode) ?? String(failure.error.code);
+    const name = logName(failure.error);
     return this.logs(failure.tenantCode ?? installationWide, failure.account, failure.result, `provider ${failure.providerId ?? '?'}: ${name}`, clientIp, 'sso-login');
   }
 

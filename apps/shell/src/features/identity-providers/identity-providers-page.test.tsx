@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { IdentityProviderView, SaveIdentityProviderRequest } from '@campus/contracts';
-import { apiPaths, codes } from '@campus/contracts';
+import { apiPaths, codeMessage, codes } from '@campus/contracts';
 import { i18n } from '../../lib/i18n.ts';
 import { installFakeApi, type FakeAnswer, type SeenCall } from '../../../test/fake-api.ts';
 import { renderShell } from '../../../test/render-shell.tsx';
@@ -123,6 +123,16 @@ describe('the identity providers screen (issue 49)', () => {
     const dialog = await fillNewOidc();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByText('The sign-in service settings are not valid: discovery URL')).toBeInTheDocument();
+    await waitFor(() => expect(within(dialog).getByLabelText('Discovery URL')).toHaveAttribute('aria-invalid', 'true'));
+  });
+
+  it('an address on a network the operator has not opened is refused beside the address field', async () => {
+    const msg = codeMessage(codes.ssoProviderAddressRefused, 'en-US', { field: 'oidc.discoveryUrl', setting: 'SSO_PROVIDER_NETWORKS' });
+    saveAnswer = () => ({ status: 400, body: { code: codes.ssoProviderAddressRefused, msg, data: { field: 'oidc.discoveryUrl' } } });
+    renderShell(<IdentityProvidersPage />);
+    const dialog = await fillNewOidc();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText(msg)).toBeInTheDocument();
     await waitFor(() => expect(within(dialog).getByLabelText('Discovery URL')).toHaveAttribute('aria-invalid', 'true'));
   });
 

@@ -119,7 +119,8 @@ export function ProviderDialog({
   /** A refused call: beside the field it names, else above the form. */
   const showRefusal = (error: unknown) => {
     const text = refusalText(error);
-    const field = error instanceof RequestError && error.code === codes.ssoProviderConfigInvalid ? fieldOfRefusal(error.data, form.getFieldsValue()) : null;
+    const byField = error instanceof RequestError && (error.code === codes.ssoProviderConfigInvalid || error.code === codes.ssoProviderAddressRefused);
+    const field = byField ? fieldOfRefusal(error.data, form.getFieldsValue()) : null;
     if (field) {
       form.setFields([{ name: field, errors: [text] }]);
       form.scrollToField(field, { focus: true });

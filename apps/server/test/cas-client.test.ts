@@ -6,6 +6,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { codeMessage, codes, languageCodes } from '@campus/contracts';
 import type { BusinessCode } from '@campus/contracts';
 import { CasClient, CasRefusal } from '../src/modules/sso/cas-client.ts';
+import { providerFetch } from '../src/modules/sso/provider-fetch.ts';
+import { ProviderNetworkPolicy } from '../src/lib/outbound-addresses.ts';
 import type { ProviderForProtocol, RoundTrip } from '../src/modules/sso/protocol.ts';
 import { freePort } from './free-port.ts';
 import { tempDir } from './helpers.ts';
@@ -78,9 +80,12 @@ function expectRefused(error: CasRefusal, code: BusinessCode, logDetail?: RegExp
   if (logDetail) expect(error.logDetail).toMatch(logDetail);
 }
 
+/** The test CAS server runs on loopback: opened to it, as SSO_PROVIDER_NETWORKS=127.0.0.0/8,::1 would. */
+const loopbackFetch = providerFetch({ policy: new ProviderNetworkPolicy(['127.0.0.0/8', '::1']) });
+
 describe('CAS client (CAS 3.0 against the protocol\'s documented answers)', () => {
   let cas: CasTestServer;
-  const client = new CasClient({});
+  const client = new CasClient({ fetch: loopbackFetch });
   const users = {
     alice: { password: 'alice-pw', attributes: { uid: 'A1001', mail: 'alice@example.edu', affiliation: ['staff', 'faculty'] } },
     bob: { password: 'bob-pw', attributes: { mail: 'bob@example.edu' } },
@@ -96,6 +101,19 @@ describe('CAS client (CAS 3.0 against the protocol\'s documented answers)', () =
   });
   afterEach(() => {
     cas.validationAnswer = 'protocol';
+  });
+
+  it('reaches no CAS server on loopback unless its network is opened: refused by policy, never asked', async () => {
+    const closed = new CasClient();
+    const validations = cas.validations.length;
+    const trip = newRoundTrip();
+    const provider = casProvider(cas.serverUrl);
+    const service = await serviceOf(closed, provider, trip);
+    expectRefused(await refusal(closed.finish(provider, trip, callbackFor(service, 'ST-1-made-up'))), codes.ssoProviderAddressRefused, /refused by policy \(SSO_PROVIDER_NETWORKS\)/);
+    const result = await closed.test(casProvider(cas.serverUrl), 'en-US');
+    expect(result.ok).toBe(false);
+    expect(result.steps.map((step) => step.detail).join(' ')).toContain('refused by policy');
+    expect(cas.validations.length).toBe(validations);
   });
 
   it('sends the browser to <serverUrl>/login with the callback and its state as the service', async () => {
@@ -302,7 +320,7 @@ describe('CAS client refuses XML with a document type or entities (XXE)', () => 
   const dir = tempDir('campus-cas-xxe-');
   const secretFile = path.join(dir, 'secret.txt');
   const secret = 'TOP-SECRET-9d41c7';
-  const client = new CasClient({});
+  const client = new CasClient({ fetch: loopbackFetch });
 
   beforeAll(async () => {
     fs.writeFileSync(secretFile, secret);
@@ -369,7 +387,7 @@ describe('CAS client facing a server that does not answer as CAS does', () => {
     const failing = await startPlainServer((_request, response) => response.writeHead(503).end('down'));
     const closed = `http://127.0.0.1:${await freePort()}`;
     try {
-      const client = new CasClient({ timeoutMs: 300 });
+      const client = new CasClient({ fetch: loopbackFetch, timeoutMs: 300 });
       for (const url of [silent.url, closed, failing.url]) {
         const roundTrip = newRoundTrip();
         const service = await serviceOf(client, provider(url), roundTrip);
@@ -388,7 +406,7 @@ describe('CAS client facing a server that does not answer as CAS does', () => {
   it('waits 5 s for the CAS server unless told otherwise', async () => {
     const silent = await startPlainServer(() => undefined);
     try {
-      const client = new CasClient({});
+      const client = new CasClient({ fetch: loopbackFetch });
       const roundTrip = newRoundTrip();
       const service = await serviceOf(client, provider(silent.url), roundTrip);
       const started = Date.now();
@@ -415,7 +433,7 @@ describe('CAS client facing a server that does not answer as CAS does', () => {
       response.writeHead(200, { 'content-type': 'application/xml' }).end(answers[pathname] ?? '');
     });
     try {
-      const client = new CasClient({});
+      const client = new CasClient({ fetch: loopbackFetch });
       for (const [prefix, why] of [
         ['html', /not a CAS serviceResponse/],
         ['broken', /not well-formed/],
@@ -443,7 +461,7 @@ describe('CAS client facing a server that does not answer as CAS does', () => {
       '</c:authenticationSuccess></c:serviceResponse>';
     const server = await startPlainServer((_request, response) => response.writeHead(200, { 'content-type': 'text/xml' }).end(answer));
     try {
-      const client = new CasClient({});
+      const client = new CasClient({ fetch: loopbackFetch });
       for (const [attribute, account] of [['uid', 'E&1<2>'], ['mail', 'erin@example.edu']] as const) {
         const roundTrip = newRoundTrip();
         const cdata = casProvider(`${server.url}/cas`, attribute);
@@ -457,7 +475,7 @@ describe('CAS client facing a server that does not answer as CAS does', () => {
   });
 
   it('refuses a server URL that is not https (http on loopback only) before any call', async () => {
-    const client = new CasClient({});
+    const client = new CasClient({ fetch: loopbackFetch });
     for (const serverUrl of ['http://cas.example.edu/cas', 'ftp://127.0.0.1/cas', 'https://cas.example.edu/cas?x=1', 'not a url']) {
       const error = await refusal(client.authorizationUrl(casProvider(serverUrl), newRoundTrip()));
       expectRefused(error, codes.ssoProviderConfigInvalid);
@@ -470,7 +488,7 @@ describe('CAS client facing a server that does not answer as CAS does', () => {
     const web = await startPlainServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>hello</body></html>'));
     const closed = `http://127.0.0.1:${await freePort()}`;
     try {
-      const client = new CasClient({ timeoutMs: 300 });
+      const client = new CasClient({ fetch: loopbackFetch, timeoutMs: 300 });
       const notCas = await client.test(provider(web.url), 'en-US');
       expect(notCas.ok).toBe(false);
       expect(notCas.steps.map((step) => [step.step, step.ok])).toEqual([

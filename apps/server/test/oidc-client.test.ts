@@ -7,6 +7,8 @@ import { codes, ssoClockSkewSeconds } from '@campus/contracts';
 import type { BusinessCode, OidcProviderSettings } from '@campus/contracts';
 import { AppError } from '../src/http/envelope.ts';
 import { OidcClient } from '../src/modules/sso/oidc-client.ts';
+import { providerFetch } from '../src/modules/sso/provider-fetch.ts';
+import { ProviderNetworkPolicy } from '../src/lib/outbound-addresses.ts';
 import type { ProviderForProtocol, RoundTrip } from '../src/modules/sso/protocol.ts';
 import { freePort } from './free-port.ts';
 import { startOidcTestProvider } from './support/oidc-test-provider.ts';
@@ -14,6 +16,9 @@ import type { OidcTestProvider } from './support/oidc-test-provider.ts';
 
 // The OIDC protocol client (issue 49) against a real OpenID Provider (oidc-provider 9 on loopback, its own login
 // page driven with fetch): what the sign-in flow gets from it, and every refusal as its business code.
+
+/** The test provider runs on loopback: opened to it, as SSO_PROVIDER_NETWORKS=127.0.0.0/8,::1 would. */
+const loopbackFetch = providerFetch({ policy: new ProviderNetworkPolicy(['127.0.0.0/8', '::1']) });
 
 let rp: http.Server;
 let rpOrigin: string;
@@ -89,7 +94,7 @@ async function toCallback(client: OidcClient, provider: ProviderForProtocol, use
 /** A fetch that hands the token endpoint's answer to `change` (a forged ID token in it). */
 function tokenAnswerChanged(change: (body: Record<string, unknown>) => Promise<void> | void): typeof fetch {
   return async (input, init) => {
-    const response = await fetch(input, init);
+    const response = await loopbackFetch(input, init);
     const url = input instanceof Request ? input.url : String(input);
     if (!url.endsWith('/token')) return response;
     const body = (await response.json()) as Record<string, unknown>;
@@ -100,7 +105,7 @@ function tokenAnswerChanged(change: (body: Record<string, unknown>) => Promise<v
 
 describe('sign-in through the provider', () => {
   it('asks for a code with PKCE (S256), state, nonce and openid, and gives the configured claim of the ID token', async () => {
-    const client = new OidcClient();
+    const client = new OidcClient({ fetch: loopbackFetch });
     const provider = providerOf(op);
     const { roundTrip, authorizationUrl, callbackUrl } = await toCallback(client, provider);
     const asked = new URL(authorizationUrl);
@@ -122,7 +127,7 @@ describe('sign-in through the provider', () => {
   });
 
   it('reads another claim (email) and asks for openid even when the settings leave it out', async () => {
-    const client = new OidcClient();
+    const client = new OidcClient({ fetch: loopbackFetch });
     const provider = providerOf(op, { accountClaim: 'email', scopes: 'email' });
     const { roundTrip, authorizationUrl, callbackUrl } = await toCallback(client, provider);
     expect(new URL(authorizationUrl).searchParams.get('scope')).toBe('openid email');
@@ -130,7 +135,7 @@ describe('sign-in through the provider', () => {
   });
 
   it('refuses a sign-in whose answer lacks the claim that names the account', async () => {
-    const client = new OidcClient();
+    const client = new OidcClient({ fetch: loopbackFetch });
     const provider = providerOf(op, { accountClaim: 'email' });
     const { roundTrip, callbackUrl } = await toCallback(client, provider, 'li');
     expect(await refusal(client.finish(provider, roundTrip, callbackUrl))).toBe(codes.ssoAccountClaimMissing);
@@ -140,7 +145,7 @@ describe('sign-in through the provider', () => {
     for (const options of [{ publicClient: true }, { tokenEndpointAuthMethod: 'client_secret_post' as const }]) {
       const other = await startOidcTestProvider({ redirectUris: [redirectUri], users, ...options });
       try {
-        const client = new OidcClient();
+        const client = new OidcClient({ fetch: loopbackFetch });
         const provider = providerOf(other);
         const { roundTrip, callbackUrl } = await toCallback(client, provider, 'zhang', other);
         expect((await client.finish(provider, roundTrip, callbackUrl)).account).toBe('zhang');
@@ -153,7 +158,7 @@ describe('sign-in through the provider', () => {
   it('reads the claim at userinfo when the provider keeps it out of the ID token', async () => {
     const conforming = await startOidcTestProvider({ redirectUris: [redirectUri], users, claimsAtUserinfoOnly: true });
     try {
-      const client = new OidcClient();
+      const client = new OidcClient({ fetch: loopbackFetch });
       const provider = providerOf(conforming, { accountClaim: 'email' });
       const { roundTrip, callbackUrl } = await toCallback(client, provider, 'zhang', conforming);
       const signedIn = await client.finish(provider, roundTrip, callbackUrl);
@@ -165,7 +170,7 @@ describe('sign-in through the provider', () => {
   });
 
   it("the provider's login page asks for the password of a user who has one", async () => {
-    const client = new OidcClient();
+    const client = new OidcClient({ fetch: loopbackFetch });
     const provider = providerOf(op);
     const roundTrip = newRoundTrip();
     const authorizationUrl = await client.authorizationUrl(provider, roundTrip);
@@ -176,7 +181,7 @@ describe('sign-in through the provider', () => {
   });
 
   it('signs in again without the form while the provider session lasts (the same browser)', async () => {
-    const client = new OidcClient();
+    const client = new OidcClient({ fetch: loopbackFetch });
     const provider = providerOf(op);
     const first = await toCallback(client, provider);
     const firstSignIn = await client.finish(provider, first.roundTrip, first.callbackUrl);
@@ -188,16 +193,25 @@ describe('sign-in through the provider', () => {
   });
 
   it('refuses a wrong client secret as a setting to correct', async () => {
-    const client = new OidcClient();
+    const client = new OidcClient({ fetch: loopbackFetch });
     const provider = { ...providerOf(op), clientSecret: 'not-the-secret' };
     const { roundTrip, callbackUrl } = await toCallback(client, provider);
     expect(await refusal(client.finish(provider, roundTrip, callbackUrl))).toBe(codes.ssoProviderConfigInvalid);
+  });
+
+  it('reaches no provider on loopback unless its network is opened: refused by policy, and the test says so', async () => {
+    const closed = new OidcClient();
+    expect(await refusal(closed.authorizationUrl(providerOf(op), newRoundTrip()))).toBe(codes.ssoProviderAddressRefused);
+    const result = await closed.test(providerOf(op), 'en-US');
+    expect(result.ok).toBe(false);
+    expect(result.steps[0]!.detail).toContain('refused by policy');
+    expect(result.steps[0]!.detail).not.toContain('127.0.0.1');
   });
 });
 
 describe('the round trip is checked', () => {
   it('refuses a changed state, and an answer without a state', async () => {
-    const client = new OidcClient();
+    const client = new OidcClient({ fetch: loopbackFetch });
     const provider = providerOf(op);
     const { roundTrip, callbackUrl } = await toCallback(client, provider);
     const changed = new URL(callbackUrl);
@@ -210,21 +224,21 @@ describe('the round trip is checked', () => {
   });
 
   it('refuses an ID token for another nonce', async () => {
-    const client = new OidcClient();
+    const client = new OidcClient({ fetch: loopbackFetch });
     const provider = providerOf(op);
     const { roundTrip, callbackUrl } = await toCallback(client, provider);
     expect(await refusal(client.finish(provider, { ...roundTrip, nonce: oidc.randomNonce() }, callbackUrl))).toBe(codes.ssoTokenRejected);
   });
 
   it('refuses a code with another PKCE verifier (the provider refuses the exchange)', async () => {
-    const client = new OidcClient();
+    const client = new OidcClient({ fetch: loopbackFetch });
     const provider = providerOf(op);
     const { roundTrip, callbackUrl } = await toCallback(client, provider);
     expect(await refusal(client.finish(provider, { ...roundTrip, codeVerifier: oidc.randomPKCECodeVerifier() }, callbackUrl))).toBe(codes.ssoTokenRejected);
   });
 
   it('refuses a code used twice', async () => {
-    const client = new OidcClient();
+    const client = new OidcClient({ fetch: loopbackFetch });
     const provider = providerOf(op);
     const { roundTrip, callbackUrl } = await toCallback(client, provider);
     expect((await client.finish(provider, roundTrip, callbackUrl)).account).toBe('zhang');
@@ -232,7 +246,7 @@ describe('the round trip is checked', () => {
   });
 
   it('refuses an answer that names another issuer (RFC 9207 iss), and tells a declined sign-in apart', async () => {
-    const client = new OidcClient();
+    const client = new OidcClient({ fetch: loopbackFetch });
     const provider = providerOf(op);
     const { roundTrip, callbackUrl } = await toCallback(client, provider);
     expect(callbackUrl.searchParams.get('iss')).toBe(op.issuer);
@@ -262,7 +276,7 @@ describe("the ID token is checked against the provider's keys, issuer, audience 
 
   it('signs in after the provider rotated its keys, also when it dropped the old key', async () => {
     let offset = 0;
-    const client = new OidcClient({ now: () => Date.now() + offset });
+    const client = new OidcClient({ fetch: loopbackFetch, now: () => Date.now() + offset });
     const provider = providerOf(op);
     const first = await toCallback(client, provider);
     const before = await client.finish(provider, first.roundTrip, first.callbackUrl);
@@ -281,7 +295,7 @@ describe("the ID token is checked against the provider's keys, issuer, audience 
   it('refuses an ID token for another audience, signed by the provider', async () => {
     // a true ID token of the same provider, issued to its other client
     const otherProvider = { ...providerOf(op, { clientId: op.otherClient.clientId }), clientSecret: op.otherClient.clientSecret };
-    const otherClient = new OidcClient();
+    const otherClient = new OidcClient({ fetch: loopbackFetch });
     const theirs = await toCallback(otherClient, otherProvider);
     const foreign = (await otherClient.finish(otherProvider, theirs.roundTrip, theirs.callbackUrl)).idToken!;
     const client = new OidcClient({ fetch: tokenAnswerChanged((body) => void (body.id_token = foreign)) });
@@ -294,7 +308,7 @@ describe("the ID token is checked against the provider's keys, issuer, audience 
     const twin = await startOidcTestProvider({ redirectUris: [redirectUri], users, clientId: op.clientId, signingKeys: op.signingKeys() });
     try {
       const twinProvider = { ...providerOf(twin), id: 'twin' };
-      const twinClient = new OidcClient();
+      const twinClient = new OidcClient({ fetch: loopbackFetch });
       const theirs = await toCallback(twinClient, twinProvider, 'zhang', twin);
       const foreign = (await twinClient.finish(twinProvider, theirs.roundTrip, theirs.callbackUrl)).idToken!;
       expect(decodeJwt(foreign)).toMatchObject({ iss: twin.issuer, aud: op.clientId });
@@ -317,7 +331,7 @@ describe("the ID token is checked against the provider's keys, issuer, audience 
   it('refuses a discovery document that names another issuer than its address', async () => {
     const client = new OidcClient({
       fetch: async (input, init) => {
-        const response = await fetch(input, init);
+        const response = await loopbackFetch(input, init);
         if (!String(input).endsWith('/.well-known/openid-configuration')) return response;
         const doc = (await response.json()) as Record<string, unknown>;
         return Response.json({ ...doc, issuer: `${op.issuer}/other` });
@@ -328,15 +342,15 @@ describe("the ID token is checked against the provider's keys, issuer, audience 
 
   it(`accepts a provider clock within ${ssoClockSkewSeconds} s and refuses tokens outside it`, async () => {
     const provider = providerOf(op);
-    const within = new OidcClient({ now: () => Date.now() - (ssoClockSkewSeconds - 20) * 1000 });
+    const within = new OidcClient({ fetch: loopbackFetch, now: () => Date.now() - (ssoClockSkewSeconds - 20) * 1000 });
     const ok = await toCallback(within, provider);
     expect((await within.finish(provider, ok.roundTrip, ok.callbackUrl)).account).toBe('zhang');
     // the server's clock far behind: the token is issued in its future
-    const behind = new OidcClient({ now: () => Date.now() - (ssoClockSkewSeconds + 60) * 1000 });
+    const behind = new OidcClient({ fetch: loopbackFetch, now: () => Date.now() - (ssoClockSkewSeconds + 60) * 1000 });
     const early = await toCallback(behind, provider);
     expect(await refusal(behind.finish(provider, early.roundTrip, early.callbackUrl))).toBe(codes.ssoTokenRejected);
     // the server's clock past the token's expiry (oidc-provider: one hour) and the bound
-    const ahead = new OidcClient({ now: () => Date.now() + (3600 + ssoClockSkewSeconds + 60) * 1000 });
+    const ahead = new OidcClient({ fetch: loopbackFetch, now: () => Date.now() + (3600 + ssoClockSkewSeconds + 60) * 1000 });
     const late = await toCallback(ahead, provider);
     expect(await refusal(ahead.finish(provider, late.roundTrip, late.callbackUrl))).toBe(codes.ssoTokenRejected);
   });
@@ -345,14 +359,14 @@ describe("the ID token is checked against the provider's keys, issuer, audience 
 describe('a provider that does not answer', () => {
   it('is ssoProviderUnreachable: connection refused, before and after discovery', async () => {
     const down = await startOidcTestProvider({ redirectUris: [redirectUri], users });
-    const client = new OidcClient();
+    const client = new OidcClient({ fetch: loopbackFetch });
     const provider = providerOf(down);
     try {
       const { roundTrip, callbackUrl } = await toCallback(client, provider, 'zhang', down);
       await down.stop();
       // discovery is cached: the token endpoint is what does not answer
       expect(await refusal(client.finish(provider, roundTrip, callbackUrl))).toBe(codes.ssoProviderUnreachable);
-      expect(await refusal(new OidcClient().authorizationUrl(provider, newRoundTrip()))).toBe(codes.ssoProviderUnreachable);
+      expect(await refusal(new OidcClient({ fetch: loopbackFetch }).authorizationUrl(provider, newRoundTrip()))).toBe(codes.ssoProviderUnreachable);
       // up again: the next sign-in works
       await down.resume();
       const again = await toCallback(client, provider, 'zhang', down);
@@ -368,7 +382,7 @@ describe('a provider that does not answer', () => {
     const port = await freePort();
     await new Promise<void>((resolve) => silent.listen(port, '127.0.0.1', resolve));
     try {
-      const client = new OidcClient({ timeoutMs: 300 });
+      const client = new OidcClient({ fetch: loopbackFetch, timeoutMs: 300 });
       const provider = providerOf(op, { discoveryUrl: `http://127.0.0.1:${port}/.well-known/openid-configuration` });
       const started = Date.now();
       expect(await refusal(client.authorizationUrl(provider, newRoundTrip()))).toBe(codes.ssoProviderUnreachable);
@@ -388,7 +402,7 @@ describe('the discovery document is cached per provider', () => {
       now: () => Date.now() + offset,
       fetch: async (input, init) => {
         if (String(input).endsWith('/.well-known/openid-configuration')) reads.push(String(input));
-        return fetch(input, init);
+        return loopbackFetch(input, init);
       },
     });
     const provider = providerOf(op);
@@ -412,7 +426,7 @@ describe('the discovery document is cached per provider', () => {
   });
 
   it('refuses settings that cannot be a provider (http off loopback, no claim)', async () => {
-    const client = new OidcClient();
+    const client = new OidcClient({ fetch: loopbackFetch });
     expect(await refusal(client.authorizationUrl(providerOf(op, { discoveryUrl: 'http://idp.example.edu/.well-known/openid-configuration' }), newRoundTrip()))).toBe(codes.ssoProviderConfigInvalid);
     expect(await refusal(client.authorizationUrl(providerOf(op, { accountClaim: ' ' }), newRoundTrip()))).toBe(codes.ssoProviderConfigInvalid);
   });
@@ -420,7 +434,7 @@ describe('the discovery document is cached per provider', () => {
 
 describe('logout', () => {
   it("logoutUrl is the provider's end_session_endpoint with id_token_hint and post_logout_redirect_uri, which the provider accepts", async () => {
-    const client = new OidcClient();
+    const client = new OidcClient({ fetch: loopbackFetch });
     const provider = providerOf(op);
     const { roundTrip, callbackUrl, browser } = await toCallback(client, provider);
     const { idToken } = await client.finish(provider, roundTrip, callbackUrl);
@@ -442,7 +456,7 @@ describe('logout', () => {
   it('logoutUrl is null when the provider has no end_session_endpoint', async () => {
     const client = new OidcClient({
       fetch: async (input, init) => {
-        const response = await fetch(input, init);
+        const response = await loopbackFetch(input, init);
         if (!String(input).endsWith('/.well-known/openid-configuration')) return response;
         const doc = (await response.json()) as Record<string, unknown>;
         delete doc.end_session_endpoint;
@@ -453,7 +467,7 @@ describe('logout', () => {
   });
 
   it("reads the provider's back-channel logout token: the session it names", async () => {
-    const client = new OidcClient();
+    const client = new OidcClient({ fetch: loopbackFetch });
     const provider = providerOf(op);
     const { roundTrip, callbackUrl, browser } = await toCallback(client, provider);
     const signedIn = await client.finish(provider, roundTrip, callbackUrl);
@@ -488,7 +502,7 @@ describe('logout', () => {
   });
 
   it('refuses a forged logout token, an ID token posted as one, and a form without one', async () => {
-    const client = new OidcClient();
+    const client = new OidcClient({ fetch: loopbackFetch });
     const provider = providerOf(op);
     const { roundTrip, callbackUrl, browser } = await toCallback(client, provider);
     const signedIn = await client.finish(provider, roundTrip, callbackUrl);
@@ -513,7 +527,7 @@ describe('logout', () => {
     let offset = 0;
     const rotating = await startOidcTestProvider({ redirectUris: [redirectUri], backchannelLogoutUri: `${rpOrigin}/api/sso/oidc/backchannel-logout`, users });
     try {
-      const client = new OidcClient({ now: () => Date.now() + offset });
+      const client = new OidcClient({ fetch: loopbackFetch, now: () => Date.now() + offset });
       const provider = { ...providerOf(rotating), id: 'rotating' };
       const { roundTrip, callbackUrl, browser } = await toCallback(client, provider, 'zhang', rotating);
       const signedIn = await client.finish(provider, roundTrip, callbackUrl);
@@ -531,7 +545,7 @@ describe('logout', () => {
   it('refuses a logout token for another client (audience)', async () => {
     const other = await startOidcTestProvider({ redirectUris: [redirectUri], backchannelLogoutUri: `${rpOrigin}/api/sso/oidc/backchannel-logout`, users, signingKeys: op.signingKeys() });
     try {
-      const client = new OidcClient();
+      const client = new OidcClient({ fetch: loopbackFetch });
       const otherProvider = { ...providerOf(other), id: 'other' };
       const { roundTrip, callbackUrl, browser } = await toCallback(client, otherProvider, 'zhang', other);
       await client.finish(otherProvider, roundTrip, callbackUrl);
@@ -548,7 +562,7 @@ describe('logout', () => {
 
 describe('test connection', () => {
   it('reports discovery, keys and clock, each in the caller’s language', async () => {
-    const client = new OidcClient();
+    const client = new OidcClient({ fetch: loopbackFetch });
     const result = await client.test(providerOf(op), 'en-US');
     expect(result.ok).toBe(true);
     expect(result.steps.map((s) => [s.step, s.ok])).toEqual([
@@ -566,7 +580,7 @@ describe('test connection', () => {
   });
 
   it("fails the clock step when the provider's clock is off by more than the bound", async () => {
-    const client = new OidcClient({ now: () => Date.now() + 10 * 60_000 });
+    const client = new OidcClient({ fetch: loopbackFetch, now: () => Date.now() + 10 * 60_000 });
     const result = await client.test(providerOf(op), 'en-US');
     expect(result.ok).toBe(false);
     expect(result.steps.find((s) => s.step === 'clock')).toMatchObject({ ok: false });
@@ -577,7 +591,7 @@ describe('test connection', () => {
   it('says the provider did not answer, and does not try the later steps', async () => {
     const down = await startOidcTestProvider({ redirectUris: [redirectUri], users });
     await down.close();
-    const result = await new OidcClient().test(providerOf(down), 'zh-CN');
+    const result = await new OidcClient({ fetch: loopbackFetch }).test(providerOf(down), 'zh-CN');
     expect(result).toMatchObject({ ok: false, clockSkewSeconds: null });
     expect(result.steps.map((s) => [s.step, s.ok])).toEqual([
       ['discovery', false],
@@ -589,12 +603,12 @@ describe('test connection', () => {
   });
 
   it('says what is wrong with a discovery URL it cannot use, or a document that is not one', async () => {
-    const offLoopback = await new OidcClient().test(providerOf(op, { discoveryUrl: 'http://idp.example.edu/.well-known/openid-configuration' }), 'en-US');
+    const offLoopback = await new OidcClient({ fetch: loopbackFetch }).test(providerOf(op, { discoveryUrl: 'http://idp.example.edu/.well-known/openid-configuration' }), 'en-US');
     expect(offLoopback.ok).toBe(false);
     expect(offLoopback.steps[0]).toMatchObject({ step: 'discovery', ok: false });
     expect(offLoopback.steps[0]!.detail).toContain('discoveryUrl');
     // the provider's address, but a path where no discovery document is
-    const wrongPath = await new OidcClient().test(providerOf(op, { discoveryUrl: `${op.issuer}/nothing/.well-known/openid-configuration` }), 'zh-MO');
+    const wrongPath = await new OidcClient({ fetch: loopbackFetch }).test(providerOf(op, { discoveryUrl: `${op.issuer}/nothing/.well-known/openid-configuration` }), 'zh-MO');
     expect(wrongPath.steps[0]).toMatchObject({ step: 'discovery', ok: false });
     expect(wrongPath.steps[0]!.detail).toContain('探索文件');
   });

@@ -6,8 +6,8 @@ import { CasRefusal } from './cas-refusal.ts';
 import { child, readXml } from './cas-xml.ts';
 import type { XmlElement } from './cas-xml.ts';
 import type { ProtocolClient, ProviderForProtocol, ProviderLogout, RoundTrip, SignedInAtProvider } from './protocol.ts';
-import { isAddressRefused } from './provider-fetch.ts';
-import { providerNetworksSetting } from '../../lib/outbound-addresses.ts';
+import { isAddressRefused, providerFetch } from './provider-fetch.ts';
+import { ProviderNetworkPolicy, providerNetworksSetting } from '../../lib/outbound-addresses.ts';
 
 export { CasRefusal } from './cas-refusal.ts';
 
@@ -17,7 +17,7 @@ export { CasRefusal } from './cas-refusal.ts';
 // the callback finds its round trip; CAS single logout later POSTs a SAML LogoutRequest naming the ticket to it.
 
 export interface CasClientDeps {
-  /** Outbound HTTP (tests hand their own); the global fetch otherwise. */
+  /** Outbound HTTP (services.ts: providerFetch with SSO_PROVIDER_NETWORKS); providerFetch with no network opened otherwise. */
   fetch?: typeof fetch;
   /** How long the CAS server has to answer one call: 5 s unless told. */
   timeoutMs?: number;
@@ -102,7 +102,7 @@ export class CasClient implements ProtocolClient {
   private readonly timeoutMs: number;
 
   constructor(deps: CasClientDeps = {}) {
-    this.fetch = deps.fetch ?? ((input, init) => fetch(input, init));
+    this.fetch = deps.fetch ?? providerFetch({ policy: new ProviderNetworkPolicy() });
     this.timeoutMs = deps.timeoutMs ?? 5000;
   }
 

@@ -5,7 +5,8 @@ import { codes, ssoClockSkewSeconds } from '@campus/contracts';
 import type { IdentityProviderTestResult, LanguageCode, Localised, OidcProviderSettings } from '@campus/contracts';
 import { AppError } from '../../http/envelope.ts';
 import type { ProtocolClient, ProviderForProtocol, ProviderLogout, RoundTrip, SignedInAtProvider } from './protocol.ts';
-import { addressRefusedError, isAddressRefused } from './provider-fetch.ts';
+import { addressRefusedError, isAddressRefused, providerFetch } from './provider-fetch.ts';
+import { ProviderNetworkPolicy } from '../../lib/outbound-addresses.ts';
 
 // The OpenID Connect side of external sign-in (issue 49, docs/sso.md): openid-client 6 (an OpenID-certified relying
 // party) does the protocol: authorization code with PKCE (S256), state, nonce, the `iss` of the authorization
@@ -40,7 +41,10 @@ export interface OidcClientDeps {
   now?: () => number;
   /** Each call to the provider gives up after this long (ms) and counts as "did not answer". Default 5 s. */
   timeoutMs?: number;
-  /** The fetch used for the provider (tests wrap it to play a forged answer). */
+  /**
+   * The fetch used for the provider (services.ts: providerFetch with SSO_PROVIDER_NETWORKS; tests wrap it to play a
+   * forged answer). Default: providerFetch with no network opened (public addresses only).
+   */
   fetch?: typeof fetch;
   /** How long a provider's discovery document is reused (ms). Default 5 minutes. */
   discoveryTtlMs?: number;
@@ -176,7 +180,7 @@ export class OidcClient implements ProtocolClient {
   constructor(deps: OidcClientDeps = {}) {
     this.now = deps.now ?? Date.now;
     this.timeoutMs = deps.timeoutMs ?? 5000;
-    this.fetchImpl = deps.fetch ?? fetch;
+    this.fetchImpl = deps.fetch ?? providerFetch({ policy: new ProviderNetworkPolicy() });
     this.discoveryTtlMs = deps.discoveryTtlMs ?? 5 * 60_000;
     this.keysRefetchCooldownMs = deps.keysRefetchCooldownMs ?? 10_000;
   }

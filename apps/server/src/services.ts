@@ -56,6 +56,7 @@ import { AdminCardLifecycle } from './modules/admin-login-card/admin-card-lifecy
 import { seedDemoCards } from './seed/demo-cards.ts';
 import { KeyCardLifecycle } from './modules/system-key-card/key-card-lifecycle.ts';
 import { SystemKeyCardService } from './modules/system-key-card/system-key-card-service.ts';
+import { IssuedCards } from './modules/card-primitives/issued-cards.ts';
 
 export interface ServiceOptions {
   now?: Clock;
@@ -88,15 +89,15 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
   const digestMode = digestModeFor(config.mjSystem);
   const sessionIdleMs = config.sessionIdleMinutes * 60_000;
   const sessionMaxMs = config.sessionMaxHours * 3600_000;
-  const account = new AccountService(new AccountRepository(db), digestMode, now);
-  const logs = new OperationLogService(new OperationLogRepository(db), now);
+  const account = new AccountService({ repo: new AccountRepository(db), digestMode, now });
+  const logs = new OperationLogService({ repo: new OperationLogRepository(db), now });
   const authRepo = new AuthRepository(db, handle.dialect);
-  const sessions = new SessionService(authRepo, sessionIdleMs, sessionMaxMs, now);
-  const captcha = new CaptchaService(authRepo, captchaText, now);
-  const lockout = new LockoutService(authRepo, config.addressFailureLimit, now);
+  const sessions = new SessionService({ repo: authRepo, idleMs: sessionIdleMs, maxMs: sessionMaxMs, now });
+  const captcha = new CaptchaService({ repo: authRepo, text: captchaText, now });
+  const lockout = new LockoutService({ repo: authRepo, addressLimit: config.addressFailureLimit, now });
   const menuRepository = new MenuRepository(db);
-  const menuCatalogue = new MenuCatalogue(menuRepository, now);
-  const menu = new MenuService(menuRepository, menuCatalogue);
+  const menuCatalogue = new MenuCatalogue({ repo: menuRepository, now });
+  const menu = new MenuService({ repo: menuRepository, catalogue: menuCatalogue });
   const login = new LoginService({
     account,
     sessions,
@@ -109,35 +110,32 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
     ldapClientFactory: options.ldapClientFactory ?? defaultLdapClientFactory,
     now,
   });
-  const licence = new LicenceService(new LicenceRepository(db), trustListFor(config.licenceTrustFile, options.trustTestKeys ?? !config.isProduction), logs, now);
-  const oss = new OssService(new OssRepository(db), now);
-  const tools = new ToolsService(config.dataDir, config.nationalCrypto ? { dir: config.issuerDownloadsDir, guide: config.operatorGuideFile } : null, config.sdkDownloadsDir);
-  const seal = new PasswordSealService(new SealKeyRepository(db), now);
-  const backupLogs = new BackupLogService(new BackupLogRepository(db), now);
-  const enterprise = new EnterpriseService(new EnterpriseRepository(db), { sessions, licence }, now);
-  const subAppFiles = new SubAppFiles(config.subAppsDir, config.bundledSubApps);
+  const licence = new LicenceService({ repo: new LicenceRepository(db), trust: trustListFor(config.licenceTrustFile, options.trustTestKeys ?? !config.isProduction), logs, now });
+  const oss = new OssService({ repo: new OssRepository(db), now });
+  const tools = new ToolsService({
+    dataDir: config.dataDir,
+    issuerDownloads: config.nationalCrypto ? { dir: config.issuerDownloadsDir, guide: config.operatorGuideFile } : null,
+    sdkDownloadsDir: config.sdkDownloadsDir,
+  });
+  const seal = new PasswordSealService({ repo: new SealKeyRepository(db), now });
+  const backupLogs = new BackupLogService({ repo: new BackupLogRepository(db), now });
+  const enterprise = new EnterpriseService({ repo: new EnterpriseRepository(db), sources: { sessions, licence }, now });
+  const subAppFiles = new SubAppFiles({ subAppsDir: config.subAppsDir, bundled: config.bundledSubApps });
   const subAppRegistrations = new SubAppRegistrations({ db, menu, catalogue: menuCatalogue, account, logs, now, httpHosts: config.subAppHttpHosts });
-  const subApps = new SubAppRegistry(
-    menu,
-    config.subAppEntries,
-    async (folderPath) => (await subAppFiles.lookup(folderPath)).kind === 'file',
-    (stamp) => subAppRegistrations.entries(stamp),
-  );
-  const versions = new VersionService(
-    new VersionRepository(db),
-    new ReportableVersions(subApps, subAppFiles),
-    { address: os.hostname(), serviceName: serverServiceName, version: shellVersion },
+  const subApps = new SubAppRegistry({
+    systems: menu,
+    overrides: config.subAppEntries,
+    holdsBuild: async (folderPath) => (await subAppFiles.lookup(folderPath)).kind === 'file',
+    registered: (stamp) => subAppRegistrations.entries(stamp),
+  });
+  const versions = new VersionService({
+    repo: new VersionRepository(db),
+    reportable: new ReportableVersions({ registry: subApps, files: subAppFiles }),
+    own: { address: os.hostname(), serviceName: serverServiceName, version: shellVersion },
     now,
-  );
+  });
   /** The account, session and log services over one transaction (for writes that must land together). */
-  const inTransaction: InTransaction = (work) =>
-    db.transaction().execute((trx: Kysely<DB>) =>
-      work({
-        account: new AccountService(new AccountRepository(trx), digestMode, now),
-        sessions: new SessionService(new AuthRepository(trx, handle.dialect), sessionIdleMs, sessionMaxMs, now),
-        logs: new OperationLogService(new OperationLogRepository(trx), now),
-      }),
-    );
+  const inTransaction: InTransaction = (work) => db.transaction().execute((trx: Kysely<DB>) => work({ account: account.over(trx), sessions: sessions.over(trx), logs: logs.over(trx) }));
   const passwordChange = new PasswordChangeService({ account, lockout, logs, seal, inTransaction });
 
   // secrets sealed at rest under the KEK file (lib/kek-seal.ts): the gate system key, identity providers' secrets
@@ -147,7 +145,7 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
   // every call to a provider goes through the operator's outbound policy (SSO_PROVIDER_NETWORKS), checked at connect time
   const providerNetworks = new ProviderNetworkPolicy(config.ssoProviderNetworks);
   const toProvider = providerFetch({ policy: providerNetworks });
-  const identityProviders = new IdentityProviderStore(db, kek, now, providerNetworks);
+  const identityProviders = new IdentityProviderStore({ db, sealer: kek, now, networks: providerNetworks });
   const ssoClients: ProtocolClients = {
     oidc: options.ssoClients?.oidc ?? lazyProtocolClient('oidc', async () => new (await import('./modules/sso/oidc-client.ts')).OidcClient({ now, fetch: toProvider })),
     cas: options.ssoClients?.cas ?? new CasClient({ fetch: toProvider }),
@@ -155,8 +153,7 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
   const sso = new SsoService({ db, store: identityProviders, clients: ssoClients, account, login, sessions, logs, now });
 
   // gate deployments: the set-up, the system key card and the administrator login cards (docs/cards.md)
-  let systemKeyCards: SystemKeyCardService | null = null;
-  let adminCards: AdminLoginCardService | null = null;
+  const issued = new IssuedCards(db);
   const customerPasswordAttempts = new CustomerPasswordAttempts(lockout);
   const gm = new GmAccountService({
     db,
@@ -167,28 +164,17 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
     mjSystem: config.mjSystem,
     now,
     issuerTrustTtlMs: config.issuerTrustHours * 3_600_000,
-    keyCardIssued: () => systemKeyCards!.anyIssued(),
-    superAdminCardIssued: () => adminCards!.anySuperAdminIssued(),
+    issued,
     afterInit: async (trx) => {
       if (config.demoCards && (await new LicenceRepository(trx).installation())?.seed === 'demo') await seedDemoCards(trx, now());
     },
   });
-  systemKeyCards = new SystemKeyCardService({ db, gm, takenByOtherCard: (fixedNo) => adminCards!.isRegistered(fixedNo), logs, now });
-  const adminCardDeps = {
-    db,
-    gm,
-    account,
-    lockout,
-    logs,
-    login,
-    seal,
-    takenByOtherCard: (fixedNo: string) => systemKeyCards!.isRegistered(fixedNo),
-    sessionsOver: (executor: Kysely<DB>) => new SessionService(new AuthRepository(executor, handle.dialect), sessionIdleMs, sessionMaxMs, now),
-    now,
-  };
-  adminCards = new AdminLoginCardService(adminCardDeps);
+  const keyCardDeps = { db, gm, issued, logs, now };
+  const systemKeyCards = new SystemKeyCardService(keyCardDeps);
+  const keyCardLifecycle = new KeyCardLifecycle({ ...keyCardDeps, attempts: customerPasswordAttempts });
+  const adminCardDeps = { db, gm, issued, account, lockout, logs, login, seal, sessions, now };
+  const adminCards = new AdminLoginCardService(adminCardDeps);
   const adminCardLifecycle = new AdminCardLifecycle(adminCardDeps);
-  const keyCardLifecycle = new KeyCardLifecycle({ db, gm, takenByOtherCard: (fixedNo) => adminCards!.isRegistered(fixedNo), logs, attempts: customerPasswordAttempts, now });
   const keyCardTrust = new KeyCardIssuerTrust({ keyCards: systemKeyCards, gm, attempts: customerPasswordAttempts, logs });
   return {
     account, logs, sessions, captcha, lockout, login, menu, licence, oss, tools, seal, passwordChange, backupLogs, enterprise, versions, subAppFiles, subApps, subAppRegistrations,

@@ -52,7 +52,7 @@ describe.each(databases)('SearchBackupLog on a private deployment (%s)', (kind) 
 
   it('lists a backup the campus command took: its real file, size, folder, host and retention, newest first', async () => {
     const taken = await takeBackup(
-      { settings: server.config, db: server.handle.db, dialect: server.handle.dialect, backupLogs: new BackupLogService(new BackupLogRepository(server.handle.db), server.clock.now), now: server.clock.now },
+      { settings: server.config, db: server.handle.db, dialect: server.handle.dialect, backupLogs: new BackupLogService({ repo: new BackupLogRepository(server.handle.db), now: server.clock.now }), now: server.clock.now },
       { remarks: 'before the test' },
     );
     const reply = await search(server, { pageInfo: { index: 1, size: 500 } }, token);

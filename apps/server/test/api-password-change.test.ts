@@ -78,7 +78,7 @@ describe.each(databases)('ChangePassword and the password seal key (%s)', (kind)
     const handles = [openDatabase(fresh.config), openDatabase(fresh.config)];
     try {
       expect(await fresh.handle.db.selectFrom('server_keys').selectAll().execute()).toEqual([]);
-      const seals = handles.map((h) => new PasswordSealService(new SealKeyRepository(h.db), Date.now));
+      const seals = handles.map((h) => new PasswordSealService({ repo: new SealKeyRepository(h.db), now: Date.now }));
       const keys = await Promise.all(seals.map((s) => s.sealKey()));
       expect(keys[0]).toMatch(/^04[0-9a-f]{128}$/);
       expect(keys[1]).toBe(keys[0]);

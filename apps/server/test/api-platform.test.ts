@@ -149,7 +149,7 @@ describe.each(databases)('platform: health, docs, shell, files (%s)', (kind) => 
     // a picture replaced by one that cannot be made smaller (an SVG): its old encodings go with it
     const { OssService } = await import('../src/modules/oss/oss-service.ts');
     const { OssRepository } = await import('../src/modules/oss/oss-repository.ts');
-    const oss = new OssService(new OssRepository(server.handle.db), Date.now);
+    const oss = new OssService({ repo: new OssRepository(server.handle.db), now: Date.now });
     await oss.put('test-picture', 'image/png', old.bytes);
     expect((await get('image/avif,image/webp', '/oss/file/getObject/test-picture')).type).toBe('image/avif');
     await oss.put('test-picture', 'image/svg+xml', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'));

@@ -202,10 +202,10 @@ describe.each(databases)('external sign-in through an identity provider (%s)', (
         expect(reply.status, path).toBe(403);
         expect(reply.body.code, path).toBe(codes.noPermission);
       }
-      const accounts = new AccountService(new AccountRepository(server.handle.db), server.config.nationalCrypto ? 'sm3' : 'sha256', Date.now);
+      const accounts = new AccountService({ repo: new AccountRepository(server.handle.db), digestMode: server.config.nationalCrypto ? 'sm3' : 'sha256', now: Date.now });
       const branchAdmin = await accounts.createUser({ tenantCode: '1002', account: 'branchadmin', name: 'Branch Admin', password: 'Branch#2026', isSystemAdmin: true });
       // a session of the other tenant's system administrator (he holds no sub-system the seed granted)
-      const sessions = new SessionService(new AuthRepository(server.handle.db, server.handle.dialect), 3600_000, 3600_000, server.clock.now);
+      const sessions = new SessionService({ repo: new AuthRepository(server.handle.db, server.handle.dialect), idleMs: 3600_000, maxMs: 3600_000, now: server.clock.now });
       const other = await sessions.create({ id: branchAdmin, tenantCode: '1002', account: 'branchadmin' }, loginTypes.password);
       expect((await call<IdentityProviderView[]>(server, 'GET', apiPaths.identityProviderList, undefined, { token: other })).body.data).toEqual([]);
       const change = await call(server, 'POST', apiPaths.identityProviderSave, { id: oidcProvider.id, kind: 'oidc', name: names, enabled: false, oidc: oidcSettings }, { token: other });

@@ -33,7 +33,7 @@ function settingsOf(server: TestServer, extra: Record<string, string> = {}): Rec
 
 /** What `campus backup` gives takeBackup, for the test server's installation. */
 function backupDeps(server: TestServer) {
-  const backupLogs = new BackupLogService(new BackupLogRepository(server.handle.db), server.clock.now);
+  const backupLogs = new BackupLogService({ repo: new BackupLogRepository(server.handle.db), now: server.clock.now });
   return { settings: server.config, db: server.handle.db, dialect: server.handle.dialect, backupLogs, now: server.clock.now };
 }
 

@@ -17,7 +17,7 @@ describe('names an operator gives', () => {
         { showName: { 'en-US': 'Reader guide', 'zh-CN': '读卡器\u200B指南' }, use: { 'en-US': 'Set-up\u0085', 'zh-CN': '设置' }, fileName: 'reader.txt' },
       ]),
     );
-    const tools = new ToolsService(dataDir);
+    const tools = new ToolsService({ dataDir });
     expect((await tools.list('en-US')).map((t) => [t.showName, t.use])).toEqual([['invoice.exe', ''], ['Reader guide', '设置']]);
     expect((await tools.list('zh-CN')).map((t) => t.showName)).toEqual(['invoice.exe', 'Reader guide']);
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -49,7 +49,7 @@ describe.each(databases)('campus restore refuses a crafted archive and changes n
     const server = await startServer(kind, { env: { PRIVATE_DEPLOYMENT: 'on' } });
     let archive: string;
     try {
-      const backupLogs = new BackupLogService(new BackupLogRepository(server.handle.db), server.clock.now);
+      const backupLogs = new BackupLogService({ repo: new BackupLogRepository(server.handle.db), now: server.clock.now });
       fs.mkdirSync(path.join(server.config.dataDir, 'tools'), { recursive: true });
       fs.writeFileSync(path.join(server.config.dataDir, 'tools', 'reader.txt'), 'a tool');
       const taken = await takeBackup({ settings: server.config, db: server.handle.db, dialect: server.handle.dialect, backupLogs, now: server.clock.now });

@@ -25,7 +25,7 @@ describe.each(databases)('the restore service (%s)', (kind) => {
     server = await startServer(kind, { env: { PRIVATE_DEPLOYMENT: 'on' } });
     await signIn(server, 'sysadmin', 'Sysadmin#2026');
     await signIn(server, 'staff', 'Staff#2026');
-    const deps = { settings: server.config, db: server.handle.db, dialect: server.handle.dialect, backupLogs: new BackupLogService(new BackupLogRepository(server.handle.db), server.clock.now), now: server.clock.now };
+    const deps = { settings: server.config, db: server.handle.db, dialect: server.handle.dialect, backupLogs: new BackupLogService({ repo: new BackupLogRepository(server.handle.db), now: server.clock.now }), now: server.clock.now };
     first = (await takeBackup(deps)).archive;
     server.clock.advance(1_000);
     second = (await takeBackup(deps)).archive;

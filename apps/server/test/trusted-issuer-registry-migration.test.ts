@@ -27,7 +27,7 @@ describe.each(databases)('migration 0020: the registry of trusted card issuers (
   });
 
   it('keeps an earlier trust in the registry, expired, under its device id', async () => {
-    const issuers = new TrustedIssuers({ db: handle.db, logs: new OperationLogService(new OperationLogRepository(handle.db), () => 5000), now: () => 5000, trustTtlMs: 36_000_000 });
+    const issuers = new TrustedIssuers({ db: handle.db, logs: new OperationLogService({ repo: new OperationLogRepository(handle.db), now: () => 5000 }), now: () => 5000, trustTtlMs: 36_000_000 });
     expect(await issuers.list()).toEqual([
       {
         deviceId: issuerDeviceId(earlier.publicKey),

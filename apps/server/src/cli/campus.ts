@@ -125,7 +125,7 @@ async function backup(config: Config, values: { remarks?: string; scheduled?: bo
     if ((await appliedSchema(handle.db)) === '') throw new BackupError(`${describeDatabase(config)} holds no installation yet (never started or migrated): nothing to back up`);
     const now = () => Date.now();
     const outcome = await takeBackup(
-      { settings: config, db: handle.db, dialect: handle.dialect, backupLogs: new BackupLogService(new BackupLogRepository(handle.db), now), now },
+      { settings: config, db: handle.db, dialect: handle.dialect, backupLogs: new BackupLogService({ repo: new BackupLogRepository(handle.db), now: now }), now },
       { scheduled: values.scheduled === true, remarks: values.remarks },
     );
     process.stdout.write(`Backup ${outcome.archive} (${outcome.size} bytes) of ${describeDatabase(config)}\n`);

@@ -1,9 +1,12 @@
+import type { Kysely } from 'kysely';
 import type { CardLoginMode, DigestMode, LanguageCode, Localised, PasswordComplexity, SkinCode, TenantEntry, UserInfo, UserSettings } from '@campus/contracts';
 import { defaultSkin, passwordLength, toLanguage } from '@campus/contracts';
+import type { DB } from '../../db/schema.ts';
 import type { SessionInfo } from '../../http/types.ts';
 import { newId } from '../../lib/hash.ts';
 import { pickLocalised, toLocalisedJson } from '../../lib/localised.ts';
-import type { AccountRepository, TenantRow, UserRow } from './account-repository.ts';
+import { AccountRepository } from './account-repository.ts';
+import type { TenantRow, UserRow } from './account-repository.ts';
 import { hashDigest, passwordDigest, passwordPolicySource, verifyAgainstDummy, verifyDigest } from './password.ts';
 
 export interface NewTenant {
@@ -53,13 +56,28 @@ export function isInstallationAdmin(user: UserRow): boolean {
   return user.is_installation_admin === 1 && user.is_system_admin === 1 && user.is_disabled === 0;
 }
 
+export interface AccountServiceDeps {
+  repo: AccountRepository;
+  digestMode: DigestMode;
+  now: () => number;
+}
+
 /** Tenants and user accounts. Other areas use this service, never the tables. */
 export class AccountService {
-  constructor(
-    private readonly repo: AccountRepository,
-    private readonly digestMode: DigestMode,
-    private readonly now: () => number,
-  ) {}
+  private readonly repo: AccountRepository;
+  private readonly digestMode: DigestMode;
+  private readonly now: () => number;
+
+  constructor(deps: AccountServiceDeps) {
+    this.repo = deps.repo;
+    this.digestMode = deps.digestMode;
+    this.now = deps.now;
+  }
+
+  /** The same service over `db`, a transaction: its writes land with the transaction's others. */
+  over(db: Kysely<DB>): AccountService {
+    return new AccountService({ repo: new AccountRepository(db), digestMode: this.digestMode, now: this.now });
+  }
 
   tenant(code: string): Promise<TenantRow | undefined> {
     return this.repo.tenant(code);

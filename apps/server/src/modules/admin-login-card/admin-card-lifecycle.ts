@@ -54,7 +54,7 @@ export async function prepareAdminCardIssue(deps: AdminLoginCardDeps, user: User
   const { key, installation } = await deps.gm.systemKey();
   const repo = new AdminLoginCardRepository(deps.db);
   const existing = await repo.byFixedNo(fixedNo);
-  if (!mayIssueOnto(existing?.state) || (await deps.takenByOtherCard(fixedNo))) throw new AppError(codes.cardAlreadyRegistered);
+  if (!mayIssueOnto(existing?.state) || (await deps.issued.heldByKeyCard(fixedNo))) throw new AppError(codes.cardAlreadyRegistered);
   const password = await openSealedPassword(deps.seal, deps.account.deploymentDigestMode, { sealed: request.sealedPwd, digest: request.oprtPwd, sealedField: 'sealedPwd', digestField: 'oprtPwd' });
   requirePasswordPolicy(password, language);
   const superAdmin = await deps.account.superAdmin();
@@ -190,7 +190,7 @@ export class AdminCardLifecycle extends CardTableService<AdminLoginCardRepositor
     if (confirm.isSuccess) {
       // the card now holds the new issue number: record it even if its state changed meanwhile
       if (!(await repo.rewrite(p.cardId, p.fromSeq, p.issueSeq, undefined, this.deps.now()))) throw new AppError(codes.cardWriteUnknown);
-      await this.deps.sessionsOver(trx).revokeAllOfCard(p.cardId);
+      await this.deps.sessions.over(trx).revokeAllOfCard(p.cardId);
     }
     return { action: 'card-rewrite' as const, detail: `administrator card ${card.fixed_no} of ${card.oprt_no}` };
   }
@@ -222,7 +222,7 @@ export class AdminCardLifecycle extends CardTableService<AdminLoginCardRepositor
         const unknown = () => new AppError(codes.cardWriteUnknown);
         if ((await repo.transition([found.id], issuedStates, cardStates.recycled, this.deps.now(), unknown)) !== 1) throw unknown();
         await pauseAt('adminCard.recycle');
-        await this.deps.sessionsOver(trx).revokeAllOfCard(found.id);
+        await this.deps.sessions.over(trx).revokeAllOfCard(found.id);
       }
       await this.log(trx, actor, 'card-recycle', confirm.isSuccess, `administrator card ${found.fixed_no} of ${found.oprt_no}`, clientIp);
     });

@@ -5,6 +5,7 @@ import type { LoginService } from '../auth/login-service.ts';
 import type { GmAccountService } from '../gm-account/gm-account-service.ts';
 import type { OperationLogService } from '../operation-log/operation-log-service.ts';
 import type { PasswordSealService } from '../password-seal/password-seal-service.ts';
+import type { IssuedCards } from '../card-primitives/issued-cards.ts';
 import type { LockoutService } from '../sessions/lockout-service.ts';
 import type { SessionService } from '../sessions/session-service.ts';
 
@@ -17,9 +18,9 @@ export interface AdminLoginCardDeps {
   logs: OperationLogService;
   login: Pick<LoginService, 'openSession' | 'fail'>;
   seal: PasswordSealService;
-  /** Whether a fixed number is taken by another kind of card (a system key card). */
-  takenByOtherCard: (fixedNo: string) => Promise<boolean>;
-  /** Sessions over a transaction (a card password change ends the card's sessions with its write). */
-  sessionsOver: (db: Kysely<DB>) => SessionService;
+  /** Which management cards are issued: a fixed number held by a system key card takes no login card. */
+  issued: Pick<IssuedCards, 'heldByKeyCard'>;
+  /** Sessions, over a transaction where a change ends a card's sessions with its write (`sessions.over(trx)`). */
+  sessions: Pick<SessionService, 'over'>;
   now: () => number;
 }

@@ -2,7 +2,7 @@ import { PostgresAdapter, sql } from 'kysely';
 import type { Kysely, Selectable, SelectQueryBuilder, SqlBool } from 'kysely';
 import type { AdminLoginCardsTable, DB } from '../../db/schema.ts';
 import { isUniqueViolationOf, refusingDuplicates } from '../../db/unique-violation.ts';
-import { cardStates, issuedStates } from '../card-primitives/card-states.ts';
+import { cardStates } from '../card-primitives/card-states.ts';
 import { containsPattern } from '../../db/contains-pattern.ts';
 import type { CardSearch } from '../card-primitives/card-search.ts';
 
@@ -38,10 +38,6 @@ export class AdminLoginCardRepository {
   async superAdminCardIn(states: readonly number[]): Promise<boolean> {
     const row = await this.db.selectFrom('admin_login_cards').select('id').where('is_super_admin', '=', 1).where('state', 'in', [...states]).executeTakeFirst();
     return row !== undefined;
-  }
-
-  async anySuperAdminIssued(): Promise<boolean> {
-    return this.superAdminCardIn(issuedStates);
   }
 
   async nextCardNum(): Promise<number> {

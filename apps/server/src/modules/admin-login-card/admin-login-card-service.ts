@@ -47,10 +47,6 @@ export class AdminLoginCardService extends CardTableService<AdminLoginCardReposi
     super(deps, (db) => new AdminLoginCardRepository(db));
   }
 
-  anySuperAdminIssued(): Promise<boolean> {
-    return this.repo.anySuperAdminIssued();
-  }
-
   private async superAdminUser(): Promise<UserRow> {
     const user = await this.deps.account.superAdmin();
     if (!user) throw new AppError(codes.superAdminMissing);
@@ -163,7 +159,7 @@ export class AdminLoginCardService extends CardTableService<AdminLoginCardReposi
         throw actionNotAllowed(stuck.fixed_no, stuck.state, language);
       }
       if (rule.endsSessions) {
-        const sessions = this.deps.sessionsOver(trx);
+        const sessions = this.deps.sessions.over(trx);
         for (const userId of new Set(cards.map((card) => card.user_id))) await sessions.revokeAllOfUser(userId);
       }
       return cards;
@@ -299,7 +295,7 @@ export class AdminLoginCardService extends CardTableService<AdminLoginCardReposi
       const p = write.payload;
       if (!(await new AdminLoginCardRepository(trx).rewrite(p.cardId, p.fromSeq, p.issueSeq, p.pwdHash, this.deps.now()))) throw new AppError(codes.cardWriteUnknown);
       await pauseAt('cardPassword.confirm');
-      await this.deps.sessionsOver(trx).revokeAllOfCard(p.cardId);
+      await this.deps.sessions.over(trx).revokeAllOfCard(p.cardId);
       await this.deps.logs.over(trx).record({ tenantCode: session.tenantCode, account: session.account, action: 'card-password', result: 'success', clientIp });
     });
   }

@@ -76,13 +76,23 @@ async function drawCaptcha(text: string): Promise<Buffer> {
   return canvas.toBuffer('image/png');
 }
 
+export interface CaptchaServiceDeps {
+  repo: AuthRepository;
+  text: () => string;
+  now: () => number;
+}
+
 /** Image verification codes: stored hashed, valid 2 minutes, gone after the first check. */
 export class CaptchaService {
-  constructor(
-    private readonly repo: AuthRepository,
-    private readonly text: () => string,
-    private readonly now: () => number,
-  ) {}
+  private readonly repo: AuthRepository;
+  private readonly text: () => string;
+  private readonly now: () => number;
+
+  constructor(deps: CaptchaServiceDeps) {
+    this.repo = deps.repo;
+    this.text = deps.text;
+    this.now = deps.now;
+  }
 
   /** A new code for `verifyKey`, drawn; and said in `spokenIn` as well when asked (the one code answers both). */
   async issue(verifyKey: string, spokenIn?: LanguageCode): Promise<{ verifyKey: string; image: string; audio?: string; expiresIn: number }> {

@@ -28,12 +28,20 @@ function toRow(record: BackupLogRecord): BackupLogRow {
   };
 }
 
+export interface BackupLogServiceDeps {
+  repo: BackupLogRepository;
+  now: () => number;
+}
+
 /** The backups this installation has taken (spec §3 "Backup log row"), for the Backup Logs viewer. */
 export class BackupLogService {
-  constructor(
-    private readonly repo: BackupLogRepository,
-    private readonly now: () => number,
-  ) {}
+  private readonly repo: BackupLogRepository;
+  private readonly now: () => number;
+
+  constructor(deps: BackupLogServiceDeps) {
+    this.repo = deps.repo;
+    this.now = deps.now;
+  }
 
   async add(entry: NewBackupLog): Promise<string> {
     const id = newId();

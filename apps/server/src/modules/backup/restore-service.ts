@@ -108,7 +108,7 @@ export class RestoreService {
       const ended = await new AuthRepository(handle.db, handle.dialect).deleteAllSessions();
       // a copy holds the rows of the backups before it, not its own: listed again when it lies in BACKUP_DIR, so
       // About System shows it and its retention removes it in time
-      const backupLogs = new BackupLogService(new BackupLogRepository(handle.db), this.deps.now);
+      const backupLogs = new BackupLogService({ repo: new BackupLogRepository(handle.db), now: this.deps.now });
       const name = path.basename(request.archive);
       const relist = path.dirname(request.archive) === settings.backupDir && !(await backupLogs.isListed(name));
       if (relist) {
@@ -122,7 +122,7 @@ export class RestoreService {
           remarks: 'Listed again after it was restored',
         });
       }
-      await new OperationLogService(new OperationLogRepository(handle.db), this.deps.now).record({
+      await new OperationLogService({ repo: new OperationLogRepository(handle.db), now: this.deps.now }).record({
         tenantCode: installationWide,
         account: request.actor.account,
         action: 'restore',

@@ -4,20 +4,15 @@ import type { CardRecycleConfirm } from '@campus/contracts';
 import type { DB } from '../../db/schema.ts';
 import { AppError } from '../../http/envelope.ts';
 import { countedCardOperation } from '../../lib/metrics.ts';
-import { mayIssueOnto } from './card-states.ts';
 import { PreparedCardWrites } from './prepared-card-writes.ts';
 import type { CardWritePurpose } from './prepared-card-writes.ts';
 
-/** What a card table's repository answers of a fixed number: its latest card, if any. */
-interface CardsByFixedNo {
-  byFixedNo(fixedNo: string): Promise<{ state: number } | undefined>;
-}
-
 /**
  * What the services and lifecycles of the two card tables (administrator login cards, system key cards) are built
- * on: the table's repository and the prepared writes over the deps' database, and whether a fixed number is taken.
+ * on: the table's repository and the prepared writes over the deps' database (which cards of either table are
+ * issued: IssuedCards).
  */
-export abstract class CardTableService<Repo extends CardsByFixedNo, Deps extends { db: Kysely<DB>; now: () => number }> {
+export abstract class CardTableService<Repo, Deps extends { db: Kysely<DB>; now: () => number }> {
   protected readonly repo: Repo;
   protected readonly prepared: PreparedCardWrites;
 
@@ -48,11 +43,6 @@ export abstract class CardTableService<Repo extends CardsByFixedNo, Deps extends
         await record(trx, repo, card);
       }),
     );
-  }
-
-  /** Whether a fixed number holds, or held, a card of this table that is not recycled. */
-  async isRegistered(fixedNo: string): Promise<boolean> {
-    return !mayIssueOnto((await this.repo.byFixedNo(fixedNo))?.state);
   }
 }
 

@@ -22,13 +22,23 @@ export interface HomeFigureSources {
   licence: { status(): Promise<LicenceStatus> };
 }
 
+export interface EnterpriseServiceDeps {
+  repo: EnterpriseRepository;
+  sources: HomeFigureSources;
+  now: () => number;
+}
+
 /** The enterprise-data (qy) organisation of each tenant: departments and employees. */
 export class EnterpriseService {
-  constructor(
-    private readonly repo: EnterpriseRepository,
-    private readonly sources: HomeFigureSources,
-    private readonly now: () => number,
-  ) {}
+  private readonly repo: EnterpriseRepository;
+  private readonly sources: HomeFigureSources;
+  private readonly now: () => number;
+
+  constructor(deps: EnterpriseServiceDeps) {
+    this.repo = deps.repo;
+    this.sources = deps.sources;
+    this.now = deps.now;
+  }
 
   /** Adds departments of a tenant; parents come before their children. */
   async addDepartments(tenantCode: string, departments: NewDepartment[]): Promise<void> {

@@ -15,6 +15,7 @@ import type { LicenceService } from '../licence/licence-service.ts';
 import type { OperationLogService } from '../operation-log/operation-log-service.ts';
 import { installationWide } from '../operation-log/operation-log-service.ts';
 import { isCommonCustomerPasswordDigest } from './common-customer-passwords.ts';
+import type { IssuedCards } from '../card-primitives/issued-cards.ts';
 import type { CustomerPasswordAttempts } from './customer-password-attempts.ts';
 import { GmAccountRepository } from './gm-account-repository.ts';
 import type { GateInstallationRow } from './gm-account-repository.ts';
@@ -52,9 +53,8 @@ export interface GmAccountDeps {
   now: () => number;
   /** How long a card issuer's trust lasts (ISSUER_TRUST_HOURS). */
   issuerTrustTtlMs: number;
-  /** Whether a system key card / a super administrator card is issued (their areas answer). */
-  keyCardIssued: () => Promise<boolean>;
-  superAdminCardIssued: () => Promise<boolean>;
+  /** Whether a system key card / a super administrator card is issued (the set-up's steps done). */
+  issued: Pick<IssuedCards, 'anyKeyCardIssued' | 'anySuperAdminCardIssued'>;
   /** Runs in the transaction that initialises an installation (the demo adds its card history). */
   afterInit?: (trx: Kysely<DB>) => Promise<void>;
 }
@@ -94,7 +94,7 @@ export class GmAccountService {
 
   async state(): Promise<GateSetupState> {
     const row = await this.repo.installation();
-    const [isIssueSecretCard, isIssueSuperAdminCard, customer] = await Promise.all([this.deps.keyCardIssued(), this.deps.superAdminCardIssued(), this.deps.licence.customerInfo()]);
+    const [isIssueSecretCard, isIssueSuperAdminCard, customer] = await Promise.all([this.deps.issued.anyKeyCardIssued(), this.deps.issued.anySuperAdminCardIssued(), this.deps.licence.customerInfo()]);
     return {
       mjSystem: this.deps.mjSystem,
       isGate: this.isGate,
@@ -258,7 +258,7 @@ export class GmAccountService {
 
   /** The set-up is done once a system key card and a super administrator card are issued. */
   private async setUpDone(): Promise<boolean> {
-    const [keyCard, superAdminCard] = await Promise.all([this.deps.keyCardIssued(), this.deps.superAdminCardIssued()]);
+    const [keyCard, superAdminCard] = await Promise.all([this.deps.issued.anyKeyCardIssued(), this.deps.issued.anySuperAdminCardIssued()]);
     return keyCard && superAdminCard;
   }
 

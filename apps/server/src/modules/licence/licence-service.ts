@@ -68,6 +68,13 @@ function newSystemCode(): string {
   return randomBytes(8).toString('hex').toUpperCase();
 }
 
+export interface LicenceServiceDeps {
+  repo: LicenceRepository;
+  trust: TrustList;
+  logs: OperationLogService;
+  now: () => number;
+}
+
 /**
  * Licences (spec §3, §4, §7; DESIGN §5): signed files uploaded and activated by system administrators,
  * one server-made trial per installation, and the status every other area reads. Stored files are
@@ -80,12 +87,17 @@ export class LicenceService {
   /** The licence in effect (null: none), checked, per customer number, under the licences' change stamp. */
   private readonly activeChecked = new StampedCache<string, CheckedLicence | null>(4);
 
-  constructor(
-    private readonly repo: LicenceRepository,
-    private readonly trust: TrustList,
-    private readonly logs: OperationLogService,
-    private readonly now: () => number,
-  ) {}
+  private readonly repo: LicenceRepository;
+  private readonly trust: TrustList;
+  private readonly logs: OperationLogService;
+  private readonly now: () => number;
+
+  constructor(deps: LicenceServiceDeps) {
+    this.repo = deps.repo;
+    this.trust = deps.trust;
+    this.logs = deps.logs;
+    this.now = deps.now;
+  }
 
   // ---- installation identity and clock ----
 

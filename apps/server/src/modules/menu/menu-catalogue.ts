@@ -39,6 +39,13 @@ function localisedAll(json: string): Localised {
   return Object.fromEntries(languageCodes.map((code: LanguageCode) => [code, pickLocalised(json, code)])) as Localised;
 }
 
+export interface MenuCatalogueDeps {
+  repo: MenuRepository;
+  now: () => number;
+  /** How long the catalogue is kept for callers without a change stamp (TimedCache). */
+  ttlMs?: number;
+}
+
 /**
  * The systems and pages every menu is cut from. They are reference data that change only with
  * seeding, an upgrade or a sub-system's registration, yet every GetMenu needs all of them: reading and
@@ -49,7 +56,7 @@ function localisedAll(json: string): Localised {
 export class MenuCatalogue {
   private readonly cache: TimedCache<Catalogue>;
 
-  constructor(repo: MenuRepository, now: () => number, ttlMs = 30_000) {
+  constructor({ repo, now, ttlMs = 30_000 }: MenuCatalogueDeps) {
     this.cache = new TimedCache(async () => {
       // the stamp first: the rows read after it are at least as new
       const stamp = await repo.catalogueStamp();

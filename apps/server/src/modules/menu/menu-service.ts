@@ -57,6 +57,11 @@ interface Permissions {
   menus: Map<LanguageCode, MenuData>;
 }
 
+export interface MenuServiceDeps {
+  repo: MenuRepository;
+  catalogue: MenuCatalogue;
+}
+
 /** Systems, pages and the permission grants of users. */
 export class MenuService {
   private readonly built = new Map<string, MenuData>();
@@ -65,10 +70,13 @@ export class MenuService {
   /** The permission list of each grants array read (and kept) with the catalogue it was cut by. */
   private readonly cut = new WeakMap<GrantRow[], Permissions>();
 
-  constructor(
-    private readonly repo: MenuRepository,
-    private readonly catalogue: MenuCatalogue,
-  ) {}
+  private readonly repo: MenuRepository;
+  private readonly catalogue: MenuCatalogue;
+
+  constructor(deps: MenuServiceDeps) {
+    this.repo = deps.repo;
+    this.catalogue = deps.catalogue;
+  }
 
   async permissions(holder: GrantHolder): Promise<PermissionEntry[]> {
     return (await this.permissionsOf(holder)).list;

@@ -35,19 +35,27 @@ function toRow(record: OperationLogRecord): OperationLogRow {
   };
 }
 
+export interface OperationLogServiceDeps {
+  repo: OperationLogRepository;
+  now: () => number;
+}
+
 /** Who did what and when: sign-ins, locks, logouts, password changes (and later licence and card actions). */
 export class OperationLogService {
-  constructor(
-    private readonly repo: OperationLogRepository,
-    private readonly now: () => number,
-  ) {}
+  private readonly repo: OperationLogRepository;
+  private readonly now: () => number;
+
+  constructor(deps: OperationLogServiceDeps) {
+    this.repo = deps.repo;
+    this.now = deps.now;
+  }
 
   /**
    * The same log written through `db`, a transaction: an action and its entry land together or not at all (a crash
    * between them would leave a change nobody logged).
    */
   over(db: Kysely<DB>): OperationLogService {
-    return new OperationLogService(new OperationLogRepository(db), this.now);
+    return new OperationLogService({ repo: new OperationLogRepository(db), now: this.now });
   }
 
   async record(entry: OperationEntry): Promise<void> {

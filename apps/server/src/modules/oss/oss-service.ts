@@ -4,12 +4,20 @@ import { acceptedFormats, modernFormats, smallerEncodings, variantId } from './i
 export const ossIdPattern = '^[A-Za-z0-9_-]{1,64}$';
 const allowedTypes = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/svg+xml']);
 
+export interface OssServiceDeps {
+  repo: OssRepository;
+  now: () => number;
+}
+
 /** Stored images (logos, login backgrounds), kept in the database so server peers share them. */
 export class OssService {
-  constructor(
-    private readonly repo: OssRepository,
-    private readonly now: () => number,
-  ) {}
+  private readonly repo: OssRepository;
+  private readonly now: () => number;
+
+  constructor(deps: OssServiceDeps) {
+    this.repo = deps.repo;
+    this.now = deps.now;
+  }
 
   /** Stores a picture, with its AVIF and WebP encodings when they are smaller (replacing those of the one before). */
   async put(id: string, contentType: string, body: Buffer): Promise<void> {

@@ -27,6 +27,11 @@ interface SealKeyPair {
   readonly publicKey: string;
 }
 
+export interface PasswordSealServiceDeps {
+  repo: SealKeyRepository;
+  now: () => number;
+}
+
 /**
  * Lets the browser send a new password to the server without it crossing the network in clear, so the
  * server can check the password policy itself: the browser encrypts the password with SM2 to this
@@ -37,10 +42,13 @@ interface SealKeyPair {
 export class PasswordSealService {
   private pair: Promise<SealKeyPair> | null = null;
 
-  constructor(
-    private readonly repo: SealKeyRepository,
-    private readonly now: () => number,
-  ) {}
+  private readonly repo: SealKeyRepository;
+  private readonly now: () => number;
+
+  constructor(deps: PasswordSealServiceDeps) {
+    this.repo = deps.repo;
+    this.now = deps.now;
+  }
 
   private keyPair(): Promise<SealKeyPair> {
     this.pair ??= this.loadOrCreate().catch((error: unknown) => {

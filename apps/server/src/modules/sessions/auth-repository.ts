@@ -39,6 +39,11 @@ export class AuthRepository {
     private readonly dialect: Dialect = 'sqlite',
   ) {}
 
+  /** The same repository over `db`, a transaction. */
+  over(db: Kysely<DB>): AuthRepository {
+    return new AuthRepository(db, this.dialect);
+  }
+
   /**
    * The statement every signed-in call runs: built and compiled at its first use (its only parameter is the token
    * hash), since compiling it again per call cost as much as running it. Not at construction: a repository is made

@@ -49,6 +49,12 @@ function addressesOf(row: FailureRow): string[] {
 
 const isLive = (until: number | null, now: number): until is number => until !== null && until > now;
 
+export interface LockoutServiceDeps {
+  repo: AuthRepository;
+  addressLimit: number;
+  now: () => number;
+}
+
 /**
  * Failed sign-ins (docs/sign-in.md "Failed sign-ins and lock-outs"). Three counters, so that nobody can lock out people who did
  * nothing wrong:
@@ -60,11 +66,15 @@ const isLive = (until: number | null, now: number): until is number => until !==
  *   try and a growing wait (1 s, doubling, at most 60 s) answered with 429; it never locks an account.
  */
 export class LockoutService {
-  constructor(
-    private readonly repo: AuthRepository,
-    private readonly addressLimit: number,
-    private readonly now: () => number,
-  ) {}
+  private readonly repo: AuthRepository;
+  private readonly addressLimit: number;
+  private readonly now: () => number;
+
+  constructor(deps: LockoutServiceDeps) {
+    this.repo = deps.repo;
+    this.addressLimit = deps.addressLimit;
+    this.now = deps.now;
+  }
 
   private async current(scope: FailureScope, key: string, repo: AuthRepository = this.repo): Promise<FailureRow> {
     const now = this.now();

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { LoginType } from '@campus/contracts';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.ts';
 import type { SessionInfo } from '../../http/types.ts';
 import { sha256Hex } from '../../lib/hash.ts';
 import type { AuthRepository } from './auth-repository.ts';
@@ -8,14 +10,31 @@ const tokenPattern = /^[A-Za-z0-9_-]{43}$/;
 /** Refresh last_seen_at at most this often (fewer writes; idle expiry is in minutes). */
 const touchEveryMs = 15_000;
 
+export interface SessionServiceDeps {
+  repo: AuthRepository;
+  idleMs: number;
+  maxMs: number;
+  now: () => number;
+}
+
 /** Opaque 256-bit tokens; only their SHA-256 is stored. */
 export class SessionService {
-  constructor(
-    private readonly repo: AuthRepository,
-    private readonly idleMs: number,
-    private readonly maxMs: number,
-    private readonly now: () => number,
-  ) {}
+  private readonly repo: AuthRepository;
+  private readonly idleMs: number;
+  private readonly maxMs: number;
+  private readonly now: () => number;
+
+  constructor(deps: SessionServiceDeps) {
+    this.repo = deps.repo;
+    this.idleMs = deps.idleMs;
+    this.maxMs = deps.maxMs;
+    this.now = deps.now;
+  }
+
+  /** The same sessions over `db`, a transaction: a change that ends sessions ends them with its own write. */
+  over(db: Kysely<DB>): SessionService {
+    return new SessionService({ repo: this.repo.over(db), idleMs: this.idleMs, maxMs: this.maxMs, now: this.now });
+  }
 
   /** Sessions in effect now (the metrics gauge). */
   countActive(): Promise<number> {

@@ -136,18 +136,30 @@ function parseName(row: ProviderRow): Localised {
   return Object.fromEntries(languageCodes.map((language) => [language, parsed[language] ?? ''])) as Localised;
 }
 
+export interface IdentityProviderStoreDeps {
+  db: Kysely<DB>;
+  sealer: KekSealer;
+  now: () => number;
+  /** SSO_PROVIDER_NETWORKS: what a provider's address may be besides a public one (none unless told). */
+  networks?: ProviderNetworkPolicy;
+}
+
 /**
  * A tenant's identity providers (identity_providers): the OIDC client secret sealed under the KEK file with a purpose
  * of its own (lib/kek-seal.ts), opened only for a call to the provider, never answered and never logged.
  */
 export class IdentityProviderStore {
-  constructor(
-    private readonly db: Kysely<DB>,
-    private readonly sealer: KekSealer,
-    private readonly now: () => number,
-    /** SSO_PROVIDER_NETWORKS: what a provider's address may be besides a public one (none unless told). */
-    private readonly networks: ProviderNetworkPolicy = new ProviderNetworkPolicy(),
-  ) {}
+  private readonly db: Kysely<DB>;
+  private readonly sealer: KekSealer;
+  private readonly now: () => number;
+  private readonly networks: ProviderNetworkPolicy;
+
+  constructor(deps: IdentityProviderStoreDeps) {
+    this.db = deps.db;
+    this.sealer = deps.sealer;
+    this.now = deps.now;
+    this.networks = deps.networks ?? new ProviderNetworkPolicy();
+  }
 
   /**
    * ssoProviderAddressRefused when the provider's address resolves now to an address the operator's policy refuses

@@ -47,6 +47,13 @@ async function fileAt(root: string, relative: string[]): Promise<SubAppFile | nu
   }
 }
 
+export interface SubAppFilesDeps {
+  /** SUBAPPS_DIR: the deployment's builds, a folder each. */
+  subAppsDir: string;
+  /** The bundled builds: their directory by folder. */
+  bundled: Readonly<Record<string, string>>;
+}
+
 /**
  * Finds sub-app files (DESIGN §8). A folder's files come from one build as a whole: the deployment's
  * (`subAppsDir/<folder>`) when it holds index.html there, else the bundled build of that folder, so a
@@ -55,10 +62,10 @@ async function fileAt(root: string, relative: string[]): Promise<SubAppFile | nu
 export class SubAppFiles {
   private readonly bundledFolders: [string, string][];
 
-  constructor(
-    private readonly subAppsDir: string,
-    bundled: Readonly<Record<string, string>>,
-  ) {
+  private readonly subAppsDir: string;
+
+  constructor({ subAppsDir, bundled }: SubAppFilesDeps) {
+    this.subAppsDir = subAppsDir;
     // longest folder first, so a nested folder is matched before its parent
     this.bundledFolders = Object.entries(bundled).sort(([a], [b]) => b.length - a.length);
   }

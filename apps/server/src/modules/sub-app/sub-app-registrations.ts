@@ -164,7 +164,7 @@ export class SubAppRegistrations {
     const conflict = () => new AppError(codes.subAppCodeTaken, 409, null, { appNo: checked.appNo, name: checked.label[language] });
     // two registrations at once: the catalogue's unique system code and page ids let one through
     await refusingDuplicates(() => this.deps.db.transaction().execute(async (trx) => {
-      const menu = new MenuService(new MenuRepository(trx), this.deps.catalogue);
+      const menu = new MenuService({ repo: new MenuRepository(trx), catalogue: this.deps.catalogue });
       const repo = new SubAppRegistrationRepository(trx);
       const kept = existing ? await menu.holdersOf(checked.appNo) : [];
       if (existing) {
@@ -201,7 +201,7 @@ export class SubAppRegistrations {
   async remove(appNo: string, actor: SubAppActor): Promise<void> {
     await this.requireRegistered(appNo);
     await this.deps.db.transaction().execute(async (trx) => {
-      await new MenuService(new MenuRepository(trx), this.deps.catalogue).removeSystem(appNo);
+      await new MenuService({ repo: new MenuRepository(trx), catalogue: this.deps.catalogue }).removeSystem(appNo);
       await new SubAppRegistrationRepository(trx).delete(appNo);
     });
     this.changed();

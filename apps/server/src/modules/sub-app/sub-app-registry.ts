@@ -18,17 +18,29 @@ function folderOf(appNo: string, frontRoutingAddr: string): string {
   return frontRoutingAddr === '' ? appNo : frontRoutingAddr;
 }
 
+export interface SubAppRegistryDeps {
+  systems: SystemSource;
+  /** SUBAPP_ENTRIES: entry URL by folder. */
+  overrides: Readonly<Record<string, string>>;
+  /** Whether this server holds a build of the folder (its index.html). */
+  holdsBuild: (folder: string) => Promise<boolean>;
+  /** Entry URL by system code of the sub-systems an operator registered: theirs comes first. */
+  registered?: (stamp?: number) => Promise<ReadonlyMap<string, string>>;
+}
+
 /** Where each system's sub-application is loaded from on this deployment (DESIGN §8). */
 export class SubAppRegistry {
-  constructor(
-    private readonly systems: SystemSource,
-    /** SUBAPP_ENTRIES: entry URL by folder. */
-    private readonly overrides: Readonly<Record<string, string>>,
-    /** Whether this server holds a build of the folder (its index.html). */
-    private readonly holdsBuild: (folder: string) => Promise<boolean>,
-    /** Entry URL by system code of the sub-systems an operator registered: theirs comes first. */
-    private readonly registered: (stamp?: number) => Promise<ReadonlyMap<string, string>> = async () => new Map(),
-  ) {}
+  private readonly systems: SystemSource;
+  private readonly overrides: Readonly<Record<string, string>>;
+  private readonly holdsBuild: (folder: string) => Promise<boolean>;
+  private readonly registered: (stamp?: number) => Promise<ReadonlyMap<string, string>>;
+
+  constructor(deps: SubAppRegistryDeps) {
+    this.systems = deps.systems;
+    this.overrides = deps.overrides;
+    this.holdsBuild = deps.holdsBuild;
+    this.registered = deps.registered ?? (async () => new Map());
+  }
 
   /** Every system's entry; for a signed-in call that read the catalogue's change stamp `stamp`, when given. */
   async entries(stamp?: number): Promise<SubAppEntry[]> {

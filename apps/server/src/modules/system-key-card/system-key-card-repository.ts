@@ -4,7 +4,7 @@ import { codes } from '@campus/contracts';
 import type { DB, SystemKeyCardsTable } from '../../db/schema.ts';
 import { isUniqueViolationOf, refusingDuplicates } from '../../db/unique-violation.ts';
 import { AppError } from '../../http/envelope.ts';
-import { cardStates, issuedStates } from '../card-primitives/card-states.ts';
+import { cardStates } from '../card-primitives/card-states.ts';
 import { containsText } from '../card-primitives/card-search.ts';
 import type { CardSearch } from '../card-primitives/card-search.ts';
 
@@ -22,11 +22,6 @@ export class SystemKeyCardRepository {
   /** The card a fixed number holds now: its latest issue (a recycled card issued again keeps a row per issue). */
   byFixedNo(fixedNo: string): Promise<SystemKeyCardRow | undefined> {
     return this.db.selectFrom('system_key_cards').selectAll().where('fixed_no', '=', fixedNo).orderBy('issue_seq', 'desc').orderBy('created_at', 'desc').limit(1).executeTakeFirst();
-  }
-
-  async anyIssued(): Promise<boolean> {
-    const row = await this.db.selectFrom('system_key_cards').select('id').where('state', 'in', [...issuedStates]).executeTakeFirst();
-    return row !== undefined;
   }
 
   async anyInUse(): Promise<boolean> {

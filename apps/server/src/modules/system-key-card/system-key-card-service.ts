@@ -18,6 +18,7 @@ import { keyCardInUse, SystemKeyCardRepository } from './system-key-card-reposit
 import type { SystemKeyCardRow as SystemKeyCardRecord } from './system-key-card-repository.ts';
 import { toCardSearch } from '../card-primitives/card-search.ts';
 import { CardTableService } from '../card-primitives/card-table-service.ts';
+import type { IssuedCards } from '../card-primitives/issued-cards.ts';
 
 interface KeyCardPayload {
   issueSeq: number;
@@ -26,8 +27,8 @@ interface KeyCardPayload {
 export interface SystemKeyCardDeps {
   db: Kysely<DB>;
   gm: Pick<GmAccountService, 'systemKey'>;
-  /** Whether a fixed number is taken by another kind of card (an administrator login card). */
-  takenByOtherCard: (fixedNo: string) => Promise<boolean>;
+  /** Which management cards are issued, of either table (a fixed number holds one card of either kind). */
+  issued: Pick<IssuedCards, 'heldByKeyCard' | 'heldByAdminCard'>;
   logs: OperationLogService;
   now: () => number;
 }
@@ -38,14 +39,10 @@ export class SystemKeyCardService extends CardTableService<SystemKeyCardReposito
     super(deps, (db) => new SystemKeyCardRepository(db));
   }
 
-  anyIssued(): Promise<boolean> {
-    return this.repo.anyIssued();
-  }
-
   /** CheckCardCanIssue: the card is new to the server (or recycled). */
   async canIssue(fixedNo: string): Promise<boolean> {
     const id = fixedNoOf(fixedNo);
-    return !(await this.isRegistered(id)) && !(await this.deps.takenByOtherCard(id));
+    return !(await this.deps.issued.heldByKeyCard(id)) && !(await this.deps.issued.heldByAdminCard(id));
   }
 
   /**

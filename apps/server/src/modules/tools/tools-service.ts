@@ -110,6 +110,15 @@ function textIn(value: unknown, language: LanguageCode): string | null {
 
 type ProductDownload = { entry: ToolEntry; path: string; size: number };
 
+export interface ToolsServiceDeps {
+  /** DATA_DIR: the tools are in its tools/ folder. */
+  dataDir: string;
+  /** The card issuer downloads and the operator PC guide (gate deployments only). */
+  issuerDownloads?: IssuerDownloads | null;
+  /** Where the sub-app SDK and its guide are (dist/subapp-sdk). */
+  sdkDownloadsDir?: string | null;
+}
+
 /**
  * Downloadable tools: DATA_DIR/tools/tools.json lists the files kept next to it; the product's own downloads follow:
  * on gate deployments the card issuer downloads found in `issuerDownloads.dir` (dist/card-issuer of a build) and the
@@ -118,12 +127,13 @@ type ProductDownload = { entry: ToolEntry; path: string; size: number };
 export class ToolsService {
   readonly dir: string;
 
-  constructor(
-    dataDir: string,
-    private readonly issuerDownloads: IssuerDownloads | null = null,
-    private readonly sdkDownloadsDir: string | null = null,
-  ) {
-    this.dir = path.join(dataDir, 'tools');
+  private readonly issuerDownloads: IssuerDownloads | null;
+  private readonly sdkDownloadsDir: string | null;
+
+  constructor(deps: ToolsServiceDeps) {
+    this.dir = path.join(deps.dataDir, 'tools');
+    this.issuerDownloads = deps.issuerDownloads ?? null;
+    this.sdkDownloadsDir = deps.sdkDownloadsDir ?? null;
   }
 
   private async issuerFiles(language: LanguageCode): Promise<ProductDownload[]> {

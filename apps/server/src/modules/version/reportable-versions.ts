@@ -23,6 +23,11 @@ function hostOf(url: URL): string {
     : url.hostname;
 }
 
+export interface ReportableVersionsDeps {
+  registry: SubAppRegistry;
+  files: SubAppFiles;
+}
+
 /**
  * The programs this installation may list in About System (issue: any session could add any row): the shell
  * itself at this server's version, each registered sub-app and the device service whose report-version file
@@ -30,10 +35,13 @@ function hostOf(url: URL): string {
  * another server (SUBAPP_ENTRIES), whose files only the browser can read, under their own host only.
  */
 export class ReportableVersions {
-  constructor(
-    private readonly registry: SubAppRegistry,
-    private readonly files: SubAppFiles,
-  ) {}
+  private readonly registry: SubAppRegistry;
+  private readonly files: SubAppFiles;
+
+  constructor(deps: ReportableVersionsDeps) {
+    this.registry = deps.registry;
+    this.files = deps.files;
+  }
 
   private async localFile(folder: string): Promise<Reportable | null> {
     const found = await this.files.lookup(`${folder}/${reportVersionFileName}`);

@@ -7,15 +7,27 @@ import type { VersionRepository } from './version-repository.ts';
 /** This server's own name in the version list. */
 export const serverServiceName = 'campus-server';
 
+export interface VersionServiceDeps {
+  repo: VersionRepository;
+  reportable: ReportableVersions;
+  /** This server's own entry, listed first. */
+  own: VersionEntry;
+  now: () => number;
+}
+
 /** Program versions reported to this installation (spec §3 "Version entry"). */
 export class VersionService {
-  constructor(
-    private readonly repo: VersionRepository,
-    private readonly reportable: ReportableVersions,
-    /** This server's own entry, listed first. */
-    private readonly own: VersionEntry,
-    private readonly now: () => number,
-  ) {}
+  private readonly repo: VersionRepository;
+  private readonly reportable: ReportableVersions;
+  private readonly own: VersionEntry;
+  private readonly now: () => number;
+
+  constructor(deps: VersionServiceDeps) {
+    this.repo = deps.repo;
+    this.reportable = deps.reportable;
+    this.own = deps.own;
+    this.now = deps.now;
+  }
 
   /** Stores the entries, all or none: each must be one of this installation's programs (ReportableVersions). */
   async report(entries: VersionEntry[]): Promise<void> {

@@ -77,7 +77,7 @@ export async function buildIssuer(options: BuildIssuerOptions): Promise<FastifyI
   await app.register(swagger, { openapi: issuerOpenApi, transform: describeIssuerRoute });
   if (config.docs) await registerDocsPage(app);
   app.setNotFoundHandler(() => {
-    throw new IssuerError(codes.notFound, 404);
+    throw new IssuerError(codes.notFound, { status: 404 });
   });
   // the port is known once listening (0 in tests): the guard reads it then
   const port = () => {

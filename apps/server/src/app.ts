@@ -132,7 +132,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     // a URL that cannot be decoded (`/subapps/%zz`) is answered before any route: still an envelope
     frameworkErrors: (_error, request, reply) => {
       request.lang = languageOf(request);
-      sendFailure(request, reply, new AppError(codes.badRequest, 400));
+      sendFailure(request, reply, new AppError(codes.badRequest, { status: 400 }));
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -327,7 +327,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     const isPage = !/\.[A-Za-z0-9]+$/.test(urlPath);
     const takesHtml = accept.includes('text/html') || (isPage && (accept === '' || accept.includes('*/*')));
     if (isRead && !isApiPath(urlPath) && takesHtml) return serveShell(reply, urlPath);
-    return sendFailure(request, reply, new AppError(codes.notFound, 404));
+    return sendFailure(request, reply, new AppError(codes.notFound, { status: 404 }));
   });
 
   await app.ready();

@@ -29,14 +29,14 @@ class PlayedProvider implements ProtocolClient {
   }
 
   async finish(provider: ProviderForProtocol, roundTrip: RoundTrip, callbackUrl: URL): Promise<SignedInAtProvider> {
-    if (provider.kind === 'oidc' && provider.clientSecret !== this.expectedSecret) throw new AppError(codes.ssoTokenRejected, 401);
+    if (provider.kind === 'oidc' && provider.clientSecret !== this.expectedSecret) throw new AppError(codes.ssoTokenRejected, { status: 401 });
     if (!this.trips.some((trip) => trip.state === roundTrip.state && trip.nonce === roundTrip.nonce && trip.codeVerifier === roundTrip.codeVerifier)) {
-      throw new AppError(codes.ssoTokenRejected, 401);
+      throw new AppError(codes.ssoTokenRejected, { status: 401 });
     }
     const code = callbackUrl.searchParams.get(this.kind === 'oidc' ? 'code' : 'ticket') ?? '';
-    if (code === 'down') throw new AppError(codes.ssoProviderUnreachable, 502);
+    if (code === 'down') throw new AppError(codes.ssoProviderUnreachable, { status: 502 });
     const person = this.people.get(code);
-    if (!person) throw new AppError(this.kind === 'oidc' ? codes.ssoTokenRejected : codes.ssoTicketRejected, 401);
+    if (!person) throw new AppError(this.kind === 'oidc' ? codes.ssoTokenRejected : codes.ssoTicketRejected, { status: 401 });
     return person;
   }
 
@@ -55,7 +55,7 @@ class PlayedProvider implements ProtocolClient {
     const once = jti ? { once: { id: jti, acceptableUntil: this.now() + 600_000 } } : {};
     if (kind === 'sid' && value) return { providerSession: value, ...once };
     if (kind === 'sub' && value) return { subject: value, ...once };
-    throw new AppError(codes.ssoTokenRejected, 400);
+    throw new AppError(codes.ssoTokenRejected, { status: 400 });
   }
 
   async test(provider: ProviderForProtocol): Promise<IdentityProviderTestResult> {

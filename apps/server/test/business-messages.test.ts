@@ -35,10 +35,18 @@ function appErrorsWithLiteralCodes(): Throw[] {
     const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
     const visit = (node: ts.Node) => {
       if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'AppError') {
-        const [code, , , values, detail] = node.arguments ?? [];
+        const [code, options] = node.arguments ?? [];
         if (code && ts.isPropertyAccessExpression(code) && ts.isIdentifier(code.expression) && code.expression.text === 'codes') {
           const line = source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
-          const ownMessage = detail !== undefined && detail.kind !== ts.SyntaxKind.NullKeyword;
+          // new AppError(code, { values, detail, … }): a detail brings its own message
+          const option = (name: string) =>
+            options && ts.isObjectLiteralExpression(options)
+              ? options.properties.find((property) => property.name && ts.isIdentifier(property.name) && property.name.text === name)
+              : undefined;
+          const valuesOption = option('values');
+          const values = valuesOption && ts.isPropertyAssignment(valuesOption) ? valuesOption.initializer : undefined;
+          const detailOption = option('detail');
+          const ownMessage = detailOption !== undefined && !(ts.isPropertyAssignment(detailOption) && detailOption.initializer.kind === ts.SyntaxKind.NullKeyword);
           const keys =
             values && ts.isObjectLiteralExpression(values)
               ? values.properties.flatMap((property) => (property.name && (ts.isIdentifier(property.name) || ts.isStringLiteral(property.name)) ? [property.name.text] : []))
@@ -85,10 +93,10 @@ describe('the envelope refuses a message with a placeholder left unfilled (NODE_
     throw new AppError(codes.cardAlreadyExists);
   });
   app.get('/filled', async () => {
-    throw new AppError(codes.cardAlreadyExists, 200, null, { holder: 'Deputy Administrator (deputy)' });
+    throw new AppError(codes.cardAlreadyExists, { values: { holder: 'Deputy Administrator (deputy)' } });
   });
   app.get('/localised', async () => {
-    throw new AppError(codes.cardAlreadyExists, 200, null, { holder: { 'en-US': 'this installation', 'zh-CN': '本系统', 'zh-MO': '本系統' } });
+    throw new AppError(codes.cardAlreadyExists, { values: { holder: { 'en-US': 'this installation', 'zh-CN': '本系统', 'zh-MO': '本系統' } } });
   });
   afterAll(() => app.close());
 

@@ -13,16 +13,16 @@ class SecretEcho implements ProtocolClient {
   seen: ProviderForProtocol | null = null;
   constructor(readonly kind: 'oidc' | 'cas') {}
   authorizationUrl(): Promise<string> {
-    throw new AppError(codes.ssoProviderUnreachable, 502);
+    throw new AppError(codes.ssoProviderUnreachable, { status: 502 });
   }
   finish(): Promise<never> {
-    throw new AppError(codes.ssoProviderUnreachable, 502);
+    throw new AppError(codes.ssoProviderUnreachable, { status: 502 });
   }
   async logoutUrl() {
     return null;
   }
   readLogout(): Promise<never> {
-    throw new AppError(codes.ssoProviderUnreachable, 502);
+    throw new AppError(codes.ssoProviderUnreachable, { status: 502 });
   }
   async test(provider: ProviderForProtocol): Promise<IdentityProviderTestResult> {
     this.seen = provider;

@@ -6,13 +6,17 @@ import { RelayedFailure } from './relayed-failure.ts';
 
 /** A failure that is not the reader's: bad input (101), refused origin (131), unknown path (141); why, when it helps. */
 export class IssuerError extends Error {
+  readonly httpStatus: number;
+  readonly detail: string | Localised | null;
+
   constructor(
     readonly code: BusinessCode,
-    readonly httpStatus: number,
-    readonly detail: string | Localised | null = null,
+    { status, detail = null }: { status: number; detail?: string | Localised | null },
   ) {
     super(detail === null ? `code ${code}` : typeof detail === 'string' ? detail : detail['en-US']);
     this.name = 'IssuerError';
+    this.httpStatus = status;
+    this.detail = detail;
   }
 }
 

@@ -23,7 +23,7 @@ export function registerOriginGuard(app: FastifyInstance, options: { port: () =>
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const host = (request.headers.host ?? '').toLowerCase();
     if (host !== `127.0.0.1:${options.port()}` && host !== `localhost:${options.port()}`) {
-      throw new IssuerError(codes.noPermission, 403, `this card issuer answers only as 127.0.0.1 or localhost, not "${host}"`);
+      throw new IssuerError(codes.noPermission, { status: 403, detail: `this card issuer answers only as 127.0.0.1 or localhost, not "${host}"` });
     }
     const origin = request.headers.origin;
     if (origin === undefined || ownOrigins(options.port()).has(origin)) {
@@ -31,7 +31,7 @@ export function registerOriginGuard(app: FastifyInstance, options: { port: () =>
       return;
     }
     if (!allowed.has(origin)) {
-      throw new IssuerError(codes.noPermission, 403, `the origin ${origin} is not allowed (CARD_ISSUER_ALLOWED_ORIGINS)`);
+      throw new IssuerError(codes.noPermission, { status: 403, detail: `the origin ${origin} is not allowed (CARD_ISSUER_ALLOWED_ORIGINS)` });
     }
     reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
     if (request.method === 'OPTIONS') {

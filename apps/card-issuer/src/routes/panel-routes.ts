@@ -38,7 +38,7 @@ export function registerPanel(app: FastifyInstance, ownOrigins: () => Set<string
   return {
     onRequest: async (request) => {
       const origin = request.headers.origin;
-      if (origin !== undefined && !ownOrigins().has(origin)) throw new IssuerError(codes.noPermission, 403, 'the reader panel API answers the panel only');
+      if (origin !== undefined && !ownOrigins().has(origin)) throw new IssuerError(codes.noPermission, { status: 403, detail: 'the reader panel API answers the panel only' });
     },
   };
 }

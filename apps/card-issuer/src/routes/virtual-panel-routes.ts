@@ -24,7 +24,7 @@ export function registerVirtualPanelRoutes(app: FastifyInstance, reader: Virtual
       return work();
     } catch (error) {
       if (error instanceof IssuerError) throw error;
-      throw new IssuerError(codes.badRequest, 400, error instanceof LocalisedError ? error.localised : error instanceof Error ? error.message : String(error));
+      throw new IssuerError(codes.badRequest, { status: 400, detail: error instanceof LocalisedError ? error.localised : error instanceof Error ? error.message : String(error) });
     }
   };
 
@@ -52,7 +52,7 @@ export function registerVirtualPanelRoutes(app: FastifyInstance, reader: Virtual
     async (request) => {
       const body = request.body as { customerNo: string; customerPwd: string; fixedNo?: string; place?: boolean };
       const problem = customerNoProblem(body.customerNo);
-      if (problem) throw new IssuerError(codes.badRequest, 400, problem);
+      if (problem) throw new IssuerError(codes.badRequest, { status: 400, detail: problem });
       const fixedNo = guarded(() => reader.addCard(makeMotherCard({ customerNo: body.customerNo, customerPwdDigest: sm3Hex(body.customerPwd) }), body.fixedNo));
       if (body.place) reader.place(fixedNo);
       return ok(request, { fixedNo });

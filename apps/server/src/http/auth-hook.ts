@@ -16,10 +16,10 @@ export function makeRequireSession(resolve: SessionResolver, gate: RuleGate) {
   return requiringToken(async function requireSession(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const header = request.headers.token;
     const token = Array.isArray(header) ? header[0] : header;
-    if (!token) throw new AppError(codes.tokenInvalid, 401);
+    if (!token) throw new AppError(codes.tokenInvalid, { status: 401 });
     const result = await resolve(token);
-    if (result === 'invalid') throw new AppError(codes.tokenInvalid, 401);
-    if (result === 'expired') throw new AppError(codes.tokenExpired, 401);
+    if (result === 'invalid') throw new AppError(codes.tokenInvalid, { status: 401 });
+    if (result === 'expired') throw new AppError(codes.tokenExpired, { status: 401 });
     await gate(result, routeKey(request.method, request.routeOptions.url ?? ''));
     request.session = result;
   });
@@ -27,6 +27,6 @@ export function makeRequireSession(resolve: SessionResolver, gate: RuleGate) {
 
 /** The session of a request that passed requireSession. */
 export function sessionOf(request: FastifyRequest): SessionInfo {
-  if (!request.session) throw new AppError(codes.tokenInvalid, 401);
+  if (!request.session) throw new AppError(codes.tokenInvalid, { status: 401 });
   return request.session;
 }

@@ -4,21 +4,39 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { codeMessage, codes, unfilledPlaceholders } from '@campus/contracts';
 import type { BusinessCode, Envelope, LanguageCode, MessageValue } from '@campus/contracts';
 
+/** What an AppError carries besides its code; each has its default when left out. */
+export interface AppErrorOptions {
+  /** The HTTP status of the reply: 200 unless told. */
+  status?: number;
+  /** The envelope's data: null unless told. */
+  data?: unknown;
+  /** Values for the `{name}` placeholders of the localised message (every one of them: see sendFailure). */
+  values?: Record<string, MessageValue>;
+  /** A message that replaces the catalogue's (already localised or naming a field). */
+  detail?: string | null;
+  /** Response headers that go with the failure (Retry-After of a 429). */
+  headers?: Record<string, string>;
+}
+
 /** A failure a service reports: becomes an envelope with a non-zero code (HTTP 200 unless told). */
 export class AppError extends Error {
+  readonly httpStatus: number;
+  readonly data: unknown;
+  readonly values: Record<string, MessageValue>;
+  readonly detail: string | null;
+  readonly headers: Record<string, string>;
+
   constructor(
     readonly code: BusinessCode,
-    readonly httpStatus: number = 200,
-    readonly data: unknown = null,
-    /** Values for the `{name}` placeholders of the localised message (every one of them: see sendFailure). */
-    readonly values: Record<string, MessageValue> = {},
-    /** A message that replaces the catalogue's (already localised or naming a field). */
-    readonly detail: string | null = null,
-    /** Response headers that go with the failure (Retry-After of a 429). */
-    readonly headers: Record<string, string> = {},
+    options: AppErrorOptions = {},
   ) {
     super(`business code ${code}`);
     this.name = 'AppError';
+    this.httpStatus = options.status ?? 200;
+    this.data = options.data ?? null;
+    this.values = options.values ?? {};
+    this.detail = options.detail ?? null;
+    this.headers = options.headers ?? {};
   }
 
   /** The envelope's msg in the caller's language. */
@@ -39,9 +57,9 @@ export class AppError extends Error {
 export class InvalidRequest extends AppError {
   constructor(
     readonly problem: string,
-    httpStatus = 400,
+    { status = 400 }: { status?: number } = {},
   ) {
-    super(codes.badRequest, httpStatus);
+    super(codes.badRequest, { status });
   }
 
   override messageIn(language: LanguageCode): string {
@@ -93,7 +111,7 @@ export function sendFailure(request: FastifyRequest, reply: FastifyReply, error:
   if (unfilled.length > 0) {
     const problem = `business code ${error.code} was sent without a value for ${unfilled.map((name) => `{${name}}`).join(', ')}`;
     request.log.error({ code: error.code, unfilled }, problem);
-    if (refuseUnfilledMessages) return sendFailure(request, reply, new AppError(codes.internalError, 500, null, {}, problem));
+    if (refuseUnfilledMessages) return sendFailure(request, reply, new AppError(codes.internalError, { status: 500, detail: problem }));
   }
   const body: Envelope = { code: error.code, msg: error.messageIn(request.lang), data: error.data ?? null };
   return reply.code(error.httpStatus).headers(error.headers).type('application/json; charset=utf-8').serializer(JSON.stringify).send(body);

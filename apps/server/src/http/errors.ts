@@ -30,13 +30,13 @@ export function errorHandler(error: FastifyError | AppError | unknown, request: 
   const e = (typeof error === 'object' && error !== null ? error : {}) as HttpLikeError;
   if (e.validation) return sendFailure(request, reply, new InvalidRequest(e.message ?? ''));
   if (e.statusCode === 429) {
-    return sendFailure(request, reply, new AppError(codes.tooManyRequests, 429));
+    return sendFailure(request, reply, new AppError(codes.tooManyRequests, { status: 429 }));
   }
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     // Fastify's own client errors: bad JSON, wrong content type, body too large, …
     const status = e.statusCode;
     const code = status === 404 ? codes.notFound : status === 403 ? codes.noPermission : codes.badRequest;
-    return sendFailure(request, reply, code === codes.badRequest ? new InvalidRequest(e.message ?? '', status) : new AppError(code, status));
+    return sendFailure(request, reply, code === codes.badRequest ? new InvalidRequest(e.message ?? '', { status }) : new AppError(code, { status }));
   }
   if (isStorageFull(error)) {
     countDatabaseError('storage_full');
@@ -44,15 +44,15 @@ export function errorHandler(error: FastifyError | AppError | unknown, request: 
     const where = typeof (error as { path?: unknown }).path === 'string' ? String((error as { path: string }).path) : null;
     // logged once (with where), not once per request, until the storage takes writes again
     (request.server as { storageWatch?: StorageWatch }).storageWatch?.reportFull(where);
-    return sendFailure(request, reply, new AppError(codes.storageFull, 507));
+    return sendFailure(request, reply, new AppError(codes.storageFull, { status: 507 }));
   }
   if (isDatabaseUnavailable(error)) {
     countDatabaseError('unavailable');
     logOnceAWindow(request, error, 'database unavailable: answered 503');
-    return sendFailure(request, reply, new AppError(codes.serviceUnavailable, 503, null, {}, null, { 'retry-after': retryAfterSeconds }));
+    return sendFailure(request, reply, new AppError(codes.serviceUnavailable, { status: 503, headers: { 'retry-after': retryAfterSeconds } }));
   }
   logOnceAWindow(request, error, 'unhandled error');
-  return sendFailure(request, reply, new AppError(codes.internalError, 500));
+  return sendFailure(request, reply, new AppError(codes.internalError, { status: 500 }));
 }
 
 /** The first of identical errors (same code and message) in a window is logged; the next logged one says how many were left out. */

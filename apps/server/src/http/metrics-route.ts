@@ -28,7 +28,7 @@ export function registerMetrics(app: App, options: MetricsOptions): void {
   }
   const allowed = addressAllowList(options.allow);
   app.get('/metrics', { schema: { tags: ['health'], summary: 'Prometheus metrics (METRICS=on; loopback and METRICS_ALLOW callers only, else 404)', produces: ['text/plain'], response: { 200: Type.String({ description: 'Prometheus text format' }) } } }, async (request, reply) => {
-    if (!options.enabled || !allowed(request.ip)) return sendFailure(request, reply, new AppError(codes.notFound, 404));
+    if (!options.enabled || !allowed(request.ip)) return sendFailure(request, reply, new AppError(codes.notFound, { status: 404 }));
     const text = await metricsRegistry.metrics();
     return reply.code(200).type(metricsRegistry.contentType).header('Cache-Control', 'no-store').send(text);
   });

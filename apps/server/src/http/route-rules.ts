@@ -76,10 +76,10 @@ export function makeRuleGate(deps: RuleGateDeps): RuleGate {
     if (!licenceNormal) {
       if (licenceRule.has(route)) return;
       if (licenceRuleForAdministrators.has(route) && (await deps.isSystemAdmin(session.userId))) return;
-      throw new AppError(codes.licenceRequired, 403);
+      throw new AppError(codes.licenceRequired, { status: 403 });
     }
     if (session.passwordChangeRequired && !passwordChangeRule.has(route)) {
-      throw new AppError(codes.passwordChangeRequired, 403);
+      throw new AppError(codes.passwordChangeRequired, { status: 403 });
     }
   };
 }

@@ -74,7 +74,7 @@ export function registerAccountRoutes(app: App, deps: AccountRouteDeps) {
     },
     async (request) => {
       const info = await account.userInfo(sessionOf(request), request.lang);
-      if (!info) throw new AppError(codes.tokenInvalid, 401);
+      if (!info) throw new AppError(codes.tokenInvalid, { status: 401 });
       // the card routes' own rule (card-manager-hook): a system administrator, on a gate deployment
       return ok(request, { ...info, mayManageCards: deps.isGate && info.isSystemAdmin });
     },
@@ -88,7 +88,7 @@ export function registerAccountRoutes(app: App, deps: AccountRouteDeps) {
     },
     async (request) => {
       const settings = await account.userSettings(sessionOf(request).userId);
-      if (!settings) throw new AppError(codes.tokenInvalid, 401);
+      if (!settings) throw new AppError(codes.tokenInvalid, { status: 401 });
       return ok(request, settings);
     },
   );
@@ -108,7 +108,7 @@ export function registerAccountRoutes(app: App, deps: AccountRouteDeps) {
     },
     async (request) => {
       const body: SaveUserSettingsRequest = request.body;
-      if (!(await account.setLanguage(sessionOf(request).userId, body.language))) throw new AppError(codes.tokenInvalid, 401);
+      if (!(await account.setLanguage(sessionOf(request).userId, body.language))) throw new AppError(codes.tokenInvalid, { status: 401 });
       return ok(request, null);
     },
   );

@@ -49,5 +49,5 @@ export async function openSealedPassword(seal: PasswordSealService, mode: Digest
 export function requirePasswordPolicy(password: string, language: LanguageCode): void {
   if (meetsPasswordPolicy(password)) return;
   const separator = language === 'en-US' ? ': ' : '：';
-  throw new AppError(codes.passwordPolicy, 200, null, {}, `${codeMessage(codes.passwordPolicy, language)}${separator}${passwordTip(language)}`);
+  throw new AppError(codes.passwordPolicy, { detail: `${codeMessage(codes.passwordPolicy, language)}${separator}${passwordTip(language)}` });
 }

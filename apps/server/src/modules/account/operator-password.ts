@@ -53,5 +53,5 @@ export async function confirmOperatorPassword(deps: OperatorPasswordDeps, check:
     if (outcome.lockedNow) await deps.logs.record({ ...entry, action: 'lock', result: 'locked', detail: `until ${new Date(outcome.lockedUntil).toISOString()}` });
     throw lockedError(outcome.lockedUntil);
   }
-  throw new AppError(check.wrongCode, 200, { remainingAttempts: outcome.remainingAttempts });
+  throw new AppError(check.wrongCode, { data: { remainingAttempts: outcome.remainingAttempts } });
 }

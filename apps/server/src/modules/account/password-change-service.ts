@@ -55,7 +55,7 @@ export class PasswordChangeService {
     const { account, seal } = this.deps;
     const { session, language } = request;
     const user = await account.userById(session.userId);
-    if (!user) throw new AppError(codes.tokenInvalid, 401);
+    if (!user) throw new AppError(codes.tokenInvalid, { status: 401 });
     const entry = { tenantCode: user.tenant_code, account: user.account, action: 'change-password' as const, clientIp: request.clientIp };
 
     await refuseIfLocked(this.deps, { user, clientIp: request.clientIp, action: entry.action });

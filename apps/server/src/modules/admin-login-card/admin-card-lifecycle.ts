@@ -150,7 +150,7 @@ export class AdminCardLifecycle extends CardTableService<AdminLoginCardRepositor
     const card = await this.cardOf(actor, request.id);
     requireInUse(card.state);
     const onReader = fixedNoOf(request.fixedNo);
-    if (onReader !== card.fixed_no) throw new AppError(codes.notTheSelectedCard, 200, null, { fixedNo: onReader });
+    if (onReader !== card.fixed_no) throw new AppError(codes.notTheSelectedCard, { values: { fixedNo: onReader } });
     const { key, installation } = await this.deps.gm.systemKey();
     const payload: RewritePayload = { cardId: card.id, fromSeq: card.issue_seq, issueSeq: card.issue_seq + 1 };
     const image = buildAdminCard({ systemKey: key, fixedNo: card.fixed_no, customerNo: installation.customer_no, issueSeq: payload.issueSeq, oprtNo: card.oprt_no, cardNum: card.card_num, tenantCode: card.tenant_code });

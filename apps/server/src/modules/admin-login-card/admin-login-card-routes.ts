@@ -90,7 +90,7 @@ export function registerAdminLoginCardRoutes(app: App, deps: AdminLoginCardRoute
     async (request) => ok(request, await cardLoginSetting(deps.account, request.headers.tenantcode)),
   );
   const requireSystemAdmin = async (request: FastifyRequest) => {
-    if (!(await deps.account.isSystemAdmin(sessionOf(request).userId))) throw new AppError(codes.noPermission, 403);
+    if (!(await deps.account.isSystemAdmin(sessionOf(request).userId))) throw new AppError(codes.noPermission, { status: 403 });
   };
   app.post(
     apiPaths.setCardLoginSetting,

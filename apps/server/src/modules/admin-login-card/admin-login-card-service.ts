@@ -71,7 +71,7 @@ export class AdminLoginCardService extends CardTableService<AdminLoginCardReposi
 
   async prepareSuperAdmin(request: SuperAdminIssueRequest, language: LanguageCode): Promise<PreparedCardWrite> {
     const user = await this.superAdminUser();
-    if (await this.repo.superAdminCardIn([cardStates.inUse])) throw new AppError(codes.setUpStepDone, 200, null, { step: 'super administrator card' });
+    if (await this.repo.superAdminCardIn([cardStates.inUse])) throw new AppError(codes.setUpStepDone, { values: { step: 'super administrator card' } });
     const { fixedNo, image, payload } = await prepareAdminCardIssue(this.deps, user, request, language);
     const prepareId = await this.prepared.prepare('superAdminCard', fixedNo, image, payload);
     return { prepareId, fixedNo, image: image.toString('hex'), alreadyWritten: false };
@@ -82,7 +82,7 @@ export class AdminLoginCardService extends CardTableService<AdminLoginCardReposi
       const write = await PreparedCardWrites.take<AdminCardIssuePayload>(trx, 'superAdminCard', confirm.prepareId, this.deps.now());
       if (!confirm.isSuccess) return;
       const repo = new AdminLoginCardRepository(trx);
-      if (await repo.superAdminCardIn([cardStates.inUse])) throw new AppError(codes.setUpStepDone, 200, null, { step: 'super administrator card' });
+      if (await repo.superAdminCardIn([cardStates.inUse])) throw new AppError(codes.setUpStepDone, { values: { step: 'super administrator card' } });
       const issued = write.payload;
       await recordAdminCardIssue(repo, write.fixedNo, issued, this.deps.now());
       await this.deps.logs.over(trx).record({ tenantCode: issued.tenantCode, account: issued.oprtNo, action: 'card-issue', result: 'success', clientIp, detail: `super administrator card ${issued.cardNum}` });

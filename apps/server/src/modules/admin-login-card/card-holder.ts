@@ -8,5 +8,5 @@ export function holderName(name: string | undefined, account: string): string {
 
 /** cardAlreadyExists (239): the holder already has an administrator card in use (one per administrator). */
 export function holderHasCard(holder: string): AppError {
-  return new AppError(codes.cardAlreadyExists, 200, null, { holder });
+  return new AppError(codes.cardAlreadyExists, { values: { holder } });
 }

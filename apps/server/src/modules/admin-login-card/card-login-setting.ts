@@ -29,6 +29,6 @@ export interface CardLoginSettingActor {
 
 /** Sets the tenant's card sign-in and writes it in the tenant's operation log. */
 export async function setCardLoginMode(deps: { account: AccountService; logs: OperationLogService }, actor: CardLoginSettingActor, mode: CardLoginMode): Promise<void> {
-  if (!(await deps.account.setCardLoginMode(actor.tenantCode, mode))) throw new AppError(codes.tenantUnknown, 404);
+  if (!(await deps.account.setCardLoginMode(actor.tenantCode, mode))) throw new AppError(codes.tenantUnknown, { status: 404 });
   await deps.logs.record({ tenantCode: actor.tenantCode, account: actor.account, clientIp: actor.clientIp, action: 'card-login-setting', result: 'success', detail: mode });
 }

@@ -18,5 +18,5 @@ export async function refuseLastCardInUse(trx: Kysely<DB>, tenantCode: string, c
   const others = (await new AdminLoginCardRepository(trx).inUseOfTenantLocked(tenantCode)).filter((one) => one.id !== card.id);
   const beingRecycled = await new PreparedCardWrites(trx, () => now).pendingFixedNos('adminCardRecycle', others.map((one) => one.fixed_no));
   if (others.some((one) => !beingRecycled.has(one.fixed_no))) return;
-  throw new AppError(codes.lastAdminCardInUse, 200, null, { fixedNo: card.fixed_no });
+  throw new AppError(codes.lastAdminCardInUse, { values: { fixedNo: card.fixed_no } });
 }

@@ -111,11 +111,11 @@ export class LoginService {
       const answer = attempt.verifyModel?.imageVerifyCode;
       if (!key || !answer) {
         const data: LoginFailureData = { captchaRequired: true };
-        throw new AppError(codes.captchaRequired, 200, data);
+        throw new AppError(codes.captchaRequired, { data });
       }
       const check = await this.deps.captcha.check(key, answer);
-      if (check === 'expired') throw new AppError(codes.captchaExpired, 200, { captchaRequired: true });
-      if (check === 'wrong') throw new AppError(codes.captchaWrong, 200, { captchaRequired: true });
+      if (check === 'expired') throw new AppError(codes.captchaExpired, { data: { captchaRequired: true } });
+      if (check === 'wrong') throw new AppError(codes.captchaWrong, { data: { captchaRequired: true } });
     }
     if (state.lockedUntil !== null) {
       await this.log(tenantCode, attempt, action, 'locked');
@@ -134,7 +134,7 @@ export class LoginService {
       throw lockedError(outcome.lockedUntil);
     }
     const data: LoginFailureData = { captchaRequired: outcome.captchaRequired, remainingAttempts: outcome.remainingAttempts };
-    throw new AppError(codes.accountOrPasswordWrong, 200, data);
+    throw new AppError(codes.accountOrPasswordWrong, { data });
   }
 
   /**

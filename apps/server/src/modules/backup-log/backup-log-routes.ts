@@ -36,7 +36,7 @@ export interface BackupLogRouteDeps {
 export function registerBackupLogRoutes(app: App, deps: BackupLogRouteDeps) {
   // runs after requireSession and before the body is validated: 401, then 403, then 400
   const privateDeploymentOnly: onRequestHookHandler = async () => {
-    if (!deps.privateDeployment) throw new AppError(codes.noPermission, 403);
+    if (!deps.privateDeployment) throw new AppError(codes.noPermission, { status: 403 });
   };
 
   app.post(

@@ -18,7 +18,7 @@ const actors = new WeakMap<FastifyRequest, CardActor>();
 /** The card manager of a request that passed the card-manager hook. */
 export function cardActorOf(request: FastifyRequest): CardActor {
   const actor = actors.get(request);
-  if (!actor) throw new AppError(codes.masterCardTokenInvalid, 401);
+  if (!actor) throw new AppError(codes.masterCardTokenInvalid, { status: 401 });
   return actor;
 }
 
@@ -31,7 +31,7 @@ export function makeRequireCardManager(deps: CardManagerHookDeps): onRequestHook
   return requiringToken(async function requireCardManager(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const header = request.headers.token;
     const token = Array.isArray(header) ? header[0] : header;
-    if (!token) throw new AppError(codes.masterCardTokenInvalid, 401);
+    if (!token) throw new AppError(codes.masterCardTokenInvalid, { status: 401 });
     if (await deps.masterTokenLive(token)) {
       const tenantHeader = request.headers.tenantcode;
       const tenantCode = await deps.tenantFor(typeof tenantHeader === 'string' ? tenantHeader : undefined);
@@ -44,11 +44,11 @@ export function makeRequireCardManager(deps: CardManagerHookDeps): onRequestHook
     } catch (error) {
       // neither a live master-card token nor a live session (an expired master-card token looks like neither):
       // the card screens send the operator to swipe the mother card
-      if (error instanceof AppError && error.httpStatus === 401) throw new AppError(codes.masterCardTokenInvalid, 401);
+      if (error instanceof AppError && error.httpStatus === 401) throw new AppError(codes.masterCardTokenInvalid, { status: 401 });
       throw error;
     }
     const session = sessionOf(request);
-    if (!(await deps.isSystemAdmin(session.userId))) throw new AppError(codes.noPermission, 403);
+    if (!(await deps.isSystemAdmin(session.userId))) throw new AppError(codes.noPermission, { status: 403 });
     actors.set(request, { tenantCode: session.tenantCode, account: session.account, userId: session.userId });
   });
 }

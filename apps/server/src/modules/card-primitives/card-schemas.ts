@@ -47,6 +47,6 @@ export function makeRequireMasterCard(isLive: (token: string) => Promise<boolean
   return requiringToken(async (request) => {
     const header = request.headers.token;
     const token = Array.isArray(header) ? header[0] : header;
-    if (!token || !(await isLive(token))) throw new AppError(codes.masterCardTokenInvalid, 401);
+    if (!token || !(await isLive(token))) throw new AppError(codes.masterCardTokenInvalid, { status: 401 });
   });
 }

@@ -29,5 +29,5 @@ export interface CardActor {
 
 /** cardActionNotAllowed for a card whose state the action does not start from (nothing is changed). */
 export function actionNotAllowed(fixedNo: string, state: number, language: LanguageCode): AppError {
-  return new AppError(codes.cardActionNotAllowed, 200, null, { fixedNo, state: cardStateLabel(state, language) });
+  return new AppError(codes.cardActionNotAllowed, { values: { fixedNo, state: cardStateLabel(state, language) } });
 }

@@ -23,7 +23,7 @@ export interface EnterpriseRouteDeps {
 
 export function registerEnterpriseRoutes(app: App, deps: EnterpriseRouteDeps) {
   const holdsEnterpriseData: onRequestHookHandler = async (request) => {
-    if (!(await deps.menu.holds(sessionOf(request), enterpriseDataSystem))) throw new AppError(codes.noPermission, 403);
+    if (!(await deps.menu.holds(sessionOf(request), enterpriseDataSystem))) throw new AppError(codes.noPermission, { status: 403 });
   };
 
   app.get(

@@ -14,7 +14,7 @@ import { installationWide } from '../operation-log/operation-log-service.ts';
 export const customerPasswordAttemptsAccount = 'customer-password';
 
 function lockedError(until: number): AppError {
-  return new AppError(codes.keyCardTrustLocked, 200, { lockingTime: until }, { time: formatLockTime(until) });
+  return new AppError(codes.keyCardTrustLocked, { data: { lockingTime: until }, values: { time: formatLockTime(until) } });
 }
 
 export class CustomerPasswordAttempts {
@@ -30,7 +30,7 @@ export class CustomerPasswordAttempts {
   async wrong(clientIp: string): Promise<never> {
     const outcome = await this.lockout.recordFailure(installationWide, customerPasswordAttemptsAccount, clientIp);
     if (outcome.lockedUntil !== null) throw lockedError(outcome.lockedUntil);
-    throw new AppError(codes.customerPasswordWrong, 200, { remainingAttempts: outcome.remainingAttempts });
+    throw new AppError(codes.customerPasswordWrong, { data: { remainingAttempts: outcome.remainingAttempts } });
   }
 
   async right(clientIp: string): Promise<void> {

@@ -155,10 +155,10 @@ export class GmAccountService {
     } catch {
       throw new AppError(codes.notMotherCard);
     }
-    if (card.customerNo !== request.customerNo) throw new AppError(codes.customerNoMismatch, 200, null, { customerNo: request.customerNo });
+    if (card.customerNo !== request.customerNo) throw new AppError(codes.customerNoMismatch, { values: { customerNo: request.customerNo } });
     const { customerNo: installationCustomerNo } = await this.deps.licence.customerInfo();
     if (installationCustomerNo !== '' && installationCustomerNo !== card.customerNo) {
-      throw new AppError(codes.customerNoOtherInstallation, 200, null, { customerNo: installationCustomerNo });
+      throw new AppError(codes.customerNoOtherInstallation, { values: { customerNo: installationCustomerNo } });
     }
     // refused before the card is opened: the answer says nothing of whether the password is the card's
     if (isCommonCustomerPasswordDigest(request.customerPwd)) {

@@ -112,7 +112,7 @@ export class TrustedIssuers {
   /** Revokes an issuer for good: its key is never trusted again (a new device key is, with the system key card). */
   async revoke(deviceId: string, by: IssuerRevoker, clientIp: string): Promise<void> {
     const row = await this.repo.findByDeviceId(deviceId);
-    if (!row) throw new AppError(codes.trustedIssuerUnknown, 200, null, { deviceId });
+    if (!row) throw new AppError(codes.trustedIssuerUnknown, { values: { deviceId } });
     if (!(await this.repo.revoke(deviceId, by.account, this.deps.now()))) return;
     countIssuerRevocation();
     await this.deps.logs.record({ tenantCode: installationWide, account: by.account, action: 'card-issuer-revoke', result: 'success', clientIp, detail: `device ${deviceId} (${row.host_name})` });

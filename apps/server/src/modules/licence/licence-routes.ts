@@ -79,12 +79,12 @@ const uploadBodyLimit = licenceLimits.maxFilesPerUpload * licenceLimits.maxFileB
 export function registerLicenceRoutes(app: App, deps: LicenceRouteDeps) {
   const { licence, account, requireSession } = deps;
   const requireAdmin = async (request: FastifyRequest) => {
-    if (!(await account.isSystemAdmin(sessionOf(request).userId))) throw new AppError(codes.noPermission, 403);
+    if (!(await account.isSystemAdmin(sessionOf(request).userId))) throw new AppError(codes.noPermission, { status: 403 });
   };
   const requireInstallationAdmin = async (request: FastifyRequest) => {
     const { userId } = sessionOf(request);
-    if (!(await account.isSystemAdmin(userId))) throw new AppError(codes.noPermission, 403);
-    if (!(await account.isInstallationAdmin(userId))) throw new AppError(codes.installationAdminRequired, 403);
+    if (!(await account.isSystemAdmin(userId))) throw new AppError(codes.noPermission, { status: 403 });
+    if (!(await account.isInstallationAdmin(userId))) throw new AppError(codes.installationAdminRequired, { status: 403 });
   };
   const actorOf = (request: FastifyRequest): LicenceActor => {
     const session = sessionOf(request);
@@ -144,7 +144,7 @@ export function registerLicenceRoutes(app: App, deps: LicenceRouteDeps) {
           requireInstallationAdmin,
           // a body announced larger than any allowed upload is refused before a byte of it is read
           async (request) => {
-            if (Number(request.headers['content-length'] ?? 0) > uploadBodyLimit) throw new InvalidRequest(`the upload is larger than ${uploadBodyLimit} bytes`, 413);
+            if (Number(request.headers['content-length'] ?? 0) > uploadBodyLimit) throw new InvalidRequest(`the upload is larger than ${uploadBodyLimit} bytes`, { status: 413 });
           },
         ],
         schema: {
@@ -286,7 +286,7 @@ export function registerLicenceRoutes(app: App, deps: LicenceRouteDeps) {
       const unknown = request.body.appIds.filter((id) => !catalogue.some((a) => a.appId === id));
       if (unknown.length > 0) throw new InvalidRequest(`body/appIds holds unknown applications: ${unknown.join(', ').slice(0, 200)}`);
       const user = await account.userById(sessionOf(request).userId);
-      if (!user) throw new AppError(codes.tokenInvalid, 401);
+      if (!user) throw new AppError(codes.tokenInvalid, { status: 401 });
       const check = { user, clientIp: request.ip, action: 'licence-trial' as const };
       await refuseIfLocked(deps.operatorPassword, check);
       await confirmOperatorPassword(deps.operatorPassword, { ...check, digest: request.body.oprtPwd, wrongCode: codes.adminPasswordWrong });

@@ -240,7 +240,7 @@ export class LicenceService {
   async detail(query: { id?: string; code?: string }): Promise<LicenceDetail> {
     const record = query.id !== undefined ? await this.repo.byId(query.id) : await this.repo.byCode(query.code ?? '');
     const found = await this.describe(record);
-    if (!found) throw new AppError(codes.notFound, 404);
+    if (!found) throw new AppError(codes.notFound, { status: 404 });
     return found;
   }
 
@@ -377,10 +377,10 @@ export class LicenceService {
   /** Makes a stored licence the one in effect; the one before it becomes replaced (6). */
   async activate(id: string, actor: LicenceActor | null): Promise<void> {
     const record = await this.repo.byId(id);
-    if (!record) throw new AppError(codes.notFound, 404);
+    if (!record) throw new AppError(codes.notFound, { status: 404 });
     const fail = async (code: BusinessCode, values: Record<string, string> = {}) => {
       if (actor) await this.logs.record({ ...actor, action: 'licence-activate', result: 'failure', detail: `${record.code}: code ${code}` });
-      throw new AppError(code, 200, null, values);
+      throw new AppError(code, { values });
     };
     const installation = await this.installation();
     const now = this.now();

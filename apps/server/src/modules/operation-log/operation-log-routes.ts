@@ -52,7 +52,7 @@ export function registerOperationLogRoutes(app: App, deps: OperationLogRouteDeps
       return;
     }
     if (await deps.holdsEnterprisePermission(session, operationLogPermission)) return;
-    throw new AppError(codes.noPermission, 403);
+    throw new AppError(codes.noPermission, { status: 403 });
   };
 
   app.post(

@@ -21,7 +21,7 @@ export function registerOssRoutes(app: App, oss: OssService) {
     },
     async (request, reply) => {
       const object = await oss.get(request.params.id, request.headers.accept);
-      if (!object) throw new AppError(codes.notFound, 404);
+      if (!object) throw new AppError(codes.notFound, { status: 404 });
       return reply
         .header('Content-Type', object.contentType)
         // AVIF or WebP to a browser that takes them (oss/image-variants.ts): caches keep one copy per Accept

@@ -19,11 +19,11 @@ export function formatLockTime(ms: number): string {
 /** accountLocked with the lock end (data.lockingTime and the {time} of the message). */
 export function lockedError(lockingTime: number): AppError {
   const data: LoginFailureData = { lockingTime, captchaRequired: true };
-  return new AppError(codes.accountLocked, 200, data, { time: formatLockTime(lockingTime) });
+  return new AppError(codes.accountLocked, { data, values: { time: formatLockTime(lockingTime) } });
 }
 
 /** signInThrottled: HTTP 429 with Retry-After, for an address that must wait before its next try. */
 export function throttledError(waitMs: number): AppError {
   const seconds = String(Math.max(1, Math.ceil(waitMs / 1000)));
-  return new AppError(codes.signInThrottled, 429, { captchaRequired: true, retryAfter: Number(seconds) }, { seconds }, null, { 'retry-after': seconds });
+  return new AppError(codes.signInThrottled, { status: 429, data: { captchaRequired: true, retryAfter: Number(seconds) }, values: { seconds }, headers: { 'retry-after': seconds } });
 }

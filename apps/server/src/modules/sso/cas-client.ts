@@ -35,7 +35,7 @@ const casErrorCodes = ['INVALID_REQUEST', 'INVALID_TICKET_SPEC', 'UNAUTHORIZED_S
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 function casSettings(provider: ProviderForProtocol): CasProviderSettings {
-  if (provider.kind !== 'cas') throw new CasRefusal(codes.ssoProviderConfigInvalid, 400, `provider kind ${provider.kind} given to the CAS client`, { field: 'kind' });
+  if (provider.kind !== 'cas') throw new CasRefusal(codes.ssoProviderConfigInvalid, { status: 400, logDetail: `provider kind ${provider.kind} given to the CAS client`, values: { field: 'kind' } });
   return provider.settings;
 }
 
@@ -45,11 +45,11 @@ function serverBase(settings: CasProviderSettings): string {
   try {
     url = new URL(settings.serverUrl);
   } catch {
-    throw new CasRefusal(codes.ssoProviderConfigInvalid, 400, 'serverUrl is not a URL', { field: 'serverUrl' });
+    throw new CasRefusal(codes.ssoProviderConfigInvalid, { status: 400, logDetail: 'serverUrl is not a URL', values: { field: 'serverUrl' } });
   }
   const secure = url.protocol === 'https:' || (url.protocol === 'http:' && loopbackHosts.has(url.hostname));
   if (!secure || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
-    throw new CasRefusal(codes.ssoProviderConfigInvalid, 400, 'serverUrl must be https (http on loopback only), without query, fragment or credentials', { field: 'serverUrl' });
+    throw new CasRefusal(codes.ssoProviderConfigInvalid, { status: 400, logDetail: 'serverUrl must be https (http on loopback only), without query, fragment or credentials', values: { field: 'serverUrl' } });
   }
   return url.href.replace(/\/+$/, '');
 }
@@ -73,10 +73,10 @@ function sameText(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-const unreachable = (why: string) => new CasRefusal(codes.ssoProviderUnreachable, 502, why);
+const unreachable = (why: string) => new CasRefusal(codes.ssoProviderUnreachable, { status: 502, logDetail: why });
 /** The CAS server's answer is not one CAS sends (502); a logout message posted to this server is not one (400). */
-const invalid = (why: string) => new CasRefusal(codes.ssoResponseInvalid, 502, why);
-const invalidMessage = (why: string) => new CasRefusal(codes.ssoResponseInvalid, 400, why);
+const invalid = (why: string) => new CasRefusal(codes.ssoResponseInvalid, { status: 502, logDetail: why });
+const invalidMessage = (why: string) => new CasRefusal(codes.ssoResponseInvalid, { status: 400, logDetail: why });
 
 type Texts = Record<LanguageCode, string>;
 
@@ -114,11 +114,11 @@ export class CasClient implements ProtocolClient {
     const settings = casSettings(provider);
     const base = serverBase(settings);
     const state = callbackUrl.searchParams.get(casStateParameter);
-    if (state === null || !sameText(state, roundTrip.state)) throw new CasRefusal(codes.ssoStateInvalid, 400, 'the callback state is not the round trip\'s');
+    if (state === null || !sameText(state, roundTrip.state)) throw new CasRefusal(codes.ssoStateInvalid, { status: 400, logDetail: 'the callback state is not the round trip\'s' });
     const tickets = callbackUrl.searchParams.getAll('ticket');
     const ticket = tickets[0];
-    if (tickets.length !== 1 || ticket === undefined || ticket === '') throw new CasRefusal(codes.ssoTicketRejected, 401, 'the callback carries no service ticket (or several)');
-    if (ticket.length > 256 || !/^[\x21-\x7e]+$/.test(ticket)) throw new CasRefusal(codes.ssoTicketRejected, 401, 'the service ticket is not a CAS ticket');
+    if (tickets.length !== 1 || ticket === undefined || ticket === '') throw new CasRefusal(codes.ssoTicketRejected, { status: 401, logDetail: 'the callback carries no service ticket (or several)' });
+    if (ticket.length > 256 || !/^[\x21-\x7e]+$/.test(ticket)) throw new CasRefusal(codes.ssoTicketRejected, { status: 401, logDetail: 'the service ticket is not a CAS ticket' });
 
     const url = endpoint(base, 'p3/serviceValidate', { service: casServiceUrl(roundTrip), ticket });
     const { status, text } = await this.get(url);
@@ -129,7 +129,7 @@ export class CasClient implements ProtocolClient {
     if (failure) {
       const code = failure.attributes.code ?? '';
       const known = casErrorCodes.includes(code) ? code : `unknown code ${JSON.stringify(code.slice(0, 40))}`;
-      throw new CasRefusal(codes.ssoTicketRejected, 401, `CAS authenticationFailure ${known}`);
+      throw new CasRefusal(codes.ssoTicketRejected, { status: 401, logDetail: `CAS authenticationFailure ${known}` });
     }
     const success = child(response, 'authenticationSuccess');
     if (!success) throw invalid('the CAS serviceResponse holds neither authenticationSuccess nor authenticationFailure');
@@ -211,7 +211,7 @@ export class CasClient implements ProtocolClient {
       response = await this.fetch(url, { signal, redirect: 'manual', headers: { accept: 'application/xml, text/xml;q=0.9, */*;q=0.1' } });
     } catch (error) {
       if (isAddressRefused(error)) {
-        throw new CasRefusal(codes.ssoProviderAddressRefused, 400, `the address is refused by policy (${providerNetworksSetting})`, { field: 'cas.serverUrl', setting: providerNetworksSetting });
+        throw new CasRefusal(codes.ssoProviderAddressRefused, { status: 400, logDetail: `the address is refused by policy (${providerNetworksSetting})`, values: { field: 'cas.serverUrl', setting: providerNetworksSetting } });
       }
       throw unreachable(`${new URL(url).pathname}: ${error instanceof Error ? error.name : 'no answer'}`);
     }
@@ -242,7 +242,7 @@ function accountOf(success: XmlElement, user: string, accountAttribute: string):
   const attributes = child(success, 'attributes');
   const values = new Set((attributes?.children ?? []).filter((element) => element.name === accountAttribute && element.text !== '').map((element) => element.text));
   const [value] = values;
-  if (value === undefined) throw new CasRefusal(codes.ssoAccountClaimMissing, 401, `the CAS answer has no attribute ${accountAttribute}`);
-  if (values.size > 1) throw new CasRefusal(codes.ssoAccountClaimMissing, 401, `the CAS attribute ${accountAttribute} has several values: it names no single account`);
+  if (value === undefined) throw new CasRefusal(codes.ssoAccountClaimMissing, { status: 401, logDetail: `the CAS answer has no attribute ${accountAttribute}` });
+  if (values.size > 1) throw new CasRefusal(codes.ssoAccountClaimMissing, { status: 401, logDetail: `the CAS attribute ${accountAttribute} has several values: it names no single account` });
   return value;
 }

@@ -8,13 +8,11 @@ import { AppError } from '../../http/envelope.ts';
  * ticket or an attribute value.
  */
 export class CasRefusal extends AppError {
-  constructor(
-    code: BusinessCode,
-    httpStatus: number,
-    readonly logDetail: string,
-    values: Record<string, string> = {},
-  ) {
-    super(code, httpStatus, null, values);
+  readonly logDetail: string;
+
+  constructor(code: BusinessCode, { status, logDetail, values = {} }: { status: number; logDetail: string; values?: Record<string, string> }) {
+    super(code, { status, values });
+    this.logDetail = logDetail;
     this.name = 'CasRefusal';
   }
 }

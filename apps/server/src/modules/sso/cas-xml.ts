@@ -18,7 +18,7 @@ export interface XmlElement {
 /** fast-xml-parser, loaded at the first CAS answer: most installations never read XML (docs/architecture.md, Memory). */
 const loadParser = () => import('fast-xml-parser');
 
-const invalid = (why: string, httpStatus: number) => new CasRefusal(codes.ssoResponseInvalid, httpStatus, why);
+const invalid = (why: string, httpStatus: number) => new CasRefusal(codes.ssoResponseInvalid, { status: httpStatus, logDetail: why });
 
 /**
  * `<!` opens a comment, a CDATA section or a markup declaration (DOCTYPE, ENTITY, ELEMENT, ATTLIST, NOTATION).

@@ -72,7 +72,7 @@ const TestResult = Type.Object({
 export function registerIdentityProviderRoutes(app: App, deps: IdentityProviderRouteDeps) {
   const { store, sso, account, logs, requireSession } = deps;
   const requireAdmin = async (request: FastifyRequest) => {
-    if (!(await account.isSystemAdmin(sessionOf(request).userId))) throw new AppError(codes.noPermission, 403);
+    if (!(await account.isSystemAdmin(sessionOf(request).userId))) throw new AppError(codes.noPermission, { status: 403 });
   };
   const adminOnly = { onRequest: [requireSession, requireAdmin] };
   const log = (request: FastifyRequest, detail: string) => {
@@ -125,7 +125,7 @@ export function registerIdentityProviderRoutes(app: App, deps: IdentityProviderR
     },
     async (request) => {
       const row = await store.ofTenant(sessionOf(request).tenantCode, request.body.id);
-      if (!row) throw new AppError(codes.ssoProviderUnknown, 404);
+      if (!row) throw new AppError(codes.ssoProviderUnknown, { status: 404 });
       await store.remove(row.id);
       await log(request, `removed ${row.id} (${row.kind})`);
       return ok(request, null);

@@ -32,7 +32,7 @@ const scopeTokenPattern = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
 const controlCharacters = /[\u0000-\u001f\u007f]/;
 
 function invalid(field: string): AppError {
-  return new AppError(codes.ssoProviderConfigInvalid, 400, null, { field });
+  return new AppError(codes.ssoProviderConfigInvalid, { status: 400, values: { field } });
 }
 
 function isLoopbackHost(hostname: string): boolean {
@@ -225,7 +225,7 @@ export class IdentityProviderStore {
       return row;
     }
     const stored = await this.ofTenant(tenantCode, request.id);
-    if (!stored) throw new AppError(codes.ssoProviderUnknown, 404);
+    if (!stored) throw new AppError(codes.ssoProviderUnknown, { status: 404 });
     // a provider changing its kind keeps no secret of the other kind
     const keptSecret = stored.kind === checked.kind ? stored.client_secret_sealed : null;
     const changes = {

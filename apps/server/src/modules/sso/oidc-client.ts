@@ -141,7 +141,7 @@ function isLoopback(url: URL): boolean {
 }
 
 function configInvalid(field: 'discoveryUrl' | 'clientId' | 'clientSecret' | 'scopes' | 'accountClaim'): AppError {
-  return new AppError(codes.ssoProviderConfigInvalid, 400, null, { field });
+  return new AppError(codes.ssoProviderConfigInvalid, { status: 400, values: { field } });
 }
 
 /** Where the discovery document is and the issuer it must name (null: a document URL of another shape, used as is). */
@@ -204,8 +204,8 @@ export class OidcClient implements ProtocolClient {
   async finish(provider: ProviderForProtocol, roundTrip: RoundTrip, callbackUrl: URL): Promise<SignedInAtProvider> {
     const p = this.oidc(provider);
     // the state is compared first and on its own: a changed one is the round trip's failure, not the provider's
-    if (callbackUrl.searchParams.get('state') !== roundTrip.state) throw new AppError(codes.ssoStateInvalid, 400);
-    if (callbackUrl.searchParams.has('error')) throw new AppError(codes.ssoSignInDeclined, 401);
+    if (callbackUrl.searchParams.get('state') !== roundTrip.state) throw new AppError(codes.ssoStateInvalid, { status: 400 });
+    if (callbackUrl.searchParams.has('error')) throw new AppError(codes.ssoSignInDeclined, { status: 401 });
     const call = this.newCall();
     const { config, entry, handedKeys } = await this.configuration(p, call);
     // the callback as registered (the request may have reached this server through a proxy under another origin)
@@ -225,10 +225,10 @@ export class OidcClient implements ProtocolClient {
       this.keepKeys(entry, config, handedKeys);
     }
     const claims = tokens.claims();
-    if (!claims || !tokens.id_token) throw new AppError(codes.ssoTokenRejected, 401);
+    if (!claims || !tokens.id_token) throw new AppError(codes.ssoTokenRejected, { status: 401 });
     // openid-client checks exp (and nbf) with the tolerance; an ID token issued in the server's future is refused too
     const nowSeconds = Math.floor(this.now() / 1000);
-    if (typeof claims.iat !== 'number' || claims.iat > nowSeconds + ssoClockSkewSeconds) throw new AppError(codes.ssoTokenRejected, 401);
+    if (typeof claims.iat !== 'number' || claims.iat > nowSeconds + ssoClockSkewSeconds) throw new AppError(codes.ssoTokenRejected, { status: 401 });
     let account = this.claimOf(claims, p.settings.accountClaim);
     if (account === null && tokens.access_token && config.serverMetadata().userinfo_endpoint) {
       // providers that keep profile claims out of the ID token (OpenID Connect Core 5.4) answer them at userinfo
@@ -239,7 +239,7 @@ export class OidcClient implements ProtocolClient {
         throw this.failure(error, call, 'token');
       }
     }
-    if (account === null) throw new AppError(codes.ssoAccountClaimMissing, 401);
+    if (account === null) throw new AppError(codes.ssoAccountClaimMissing, { status: 401 });
     return {
       account,
       subject: claims.sub,
@@ -261,8 +261,8 @@ export class OidcClient implements ProtocolClient {
   async readLogout(provider: ProviderForProtocol, form: Record<string, string>): Promise<ProviderLogout> {
     const p = this.oidc(provider);
     const token = form.logout_token;
-    if (typeof token !== 'string' || !/^[\w-]+\.[\w-]+\.[\w-]+$/.test(token)) throw new AppError(codes.ssoResponseInvalid, 400);
-    const refused = () => new AppError(codes.ssoTokenRejected, 400);
+    if (typeof token !== 'string' || !/^[\w-]+\.[\w-]+\.[\w-]+$/.test(token)) throw new AppError(codes.ssoResponseInvalid, { status: 400 });
+    const refused = () => new AppError(codes.ssoTokenRejected, { status: 400 });
     const call = this.newCall();
     const { config, entry } = await this.configuration(p, call);
     const metadata = config.serverMetadata();
@@ -291,7 +291,7 @@ export class OidcClient implements ProtocolClient {
     } catch (error) {
       if (error instanceof AppError) throw error;
       if (call.refused) throw addressRefusedError('oidc.discoveryUrl');
-      if (call.unreachable) throw new AppError(codes.ssoProviderUnreachable, 502);
+      if (call.unreachable) throw new AppError(codes.ssoProviderUnreachable, { status: 502 });
       throw refused();
     }
     // OpenID Connect Back-Channel Logout 1.0, 2.6: the events member, no nonce, a sid or a sub
@@ -383,7 +383,7 @@ export class OidcClient implements ProtocolClient {
   // --- inside -----------------------------------------------------------------------------------------------------
 
   private oidc(provider: ProviderForProtocol): OidcProvider {
-    if (provider.kind !== 'oidc') throw new AppError(codes.ssoProviderConfigInvalid, 400, null, { field: 'kind' });
+    if (provider.kind !== 'oidc') throw new AppError(codes.ssoProviderConfigInvalid, { status: 400, values: { field: 'kind' } });
     if (!provider.settings.clientId.trim()) throw configInvalid('clientId');
     if (!provider.settings.accountClaim.trim()) throw configInvalid('accountClaim');
     return provider;
@@ -513,22 +513,22 @@ export class OidcClient implements ProtocolClient {
 
   /** Reads the provider's key set from jwks_uri (and keeps it for openid-client too). */
   private async readKeys(entry: Discovered, metadata: client.ServerMetadata, call: Call): Promise<JSONWebKeySet> {
-    if (!metadata.jwks_uri) throw new AppError(codes.ssoResponseInvalid, 502);
+    if (!metadata.jwks_uri) throw new AppError(codes.ssoResponseInvalid, { status: 502 });
     let response: Response;
     try {
       response = await this.outbound(call)(metadata.jwks_uri, { headers: { accept: 'application/json, application/jwk-set+json' }, redirect: 'manual' });
     } catch (error) {
       if (isAddressRefused(error)) throw addressRefusedError('oidc.discoveryUrl');
-      throw new AppError(codes.ssoProviderUnreachable, 502);
+      throw new AppError(codes.ssoProviderUnreachable, { status: 502 });
     }
-    if (response.status >= 500) throw new AppError(codes.ssoProviderUnreachable, 502);
+    if (response.status >= 500) throw new AppError(codes.ssoProviderUnreachable, { status: 502 });
     let jwks: unknown;
     try {
       jwks = response.ok ? await response.json() : null;
     } catch {
       jwks = null;
     }
-    if (!jwks || typeof jwks !== 'object' || !Array.isArray((jwks as { keys?: unknown }).keys)) throw new AppError(codes.ssoResponseInvalid, 502);
+    if (!jwks || typeof jwks !== 'object' || !Array.isArray((jwks as { keys?: unknown }).keys)) throw new AppError(codes.ssoResponseInvalid, { status: 502 });
     entry.keys = { jwks: jwks as client.ExportedJWKSCache['jwks'], uat: Math.floor(Date.now() / 1000) };
     entry.keysReadAt = this.now();
     return jwks as JSONWebKeySet;
@@ -538,12 +538,12 @@ export class OidcClient implements ProtocolClient {
   private failure(error: unknown, call: Call, phase: 'discovery' | 'token'): AppError {
     if (error instanceof AppError) return error;
     if (call.refused) return addressRefusedError('oidc.discoveryUrl');
-    if (call.unreachable) return new AppError(codes.ssoProviderUnreachable, 502);
+    if (call.unreachable) return new AppError(codes.ssoProviderUnreachable, { status: 502 });
     if (phase === 'discovery') return configInvalid('discoveryUrl');
-    if (error instanceof client.AuthorizationResponseError) return new AppError(codes.ssoSignInDeclined, 401);
+    if (error instanceof client.AuthorizationResponseError) return new AppError(codes.ssoSignInDeclined, { status: 401 });
     // the token endpoint refused this server as its client (RFC 6749 5.2 invalid_client; a 401 with a challenge)
     if (error instanceof client.ResponseBodyError && error.error === 'invalid_client') return configInvalid('clientSecret');
     if (error instanceof client.WWWAuthenticateChallengeError && error.response.status === 401) return configInvalid('clientSecret');
-    return new AppError(codes.ssoTokenRejected, 401);
+    return new AppError(codes.ssoTokenRejected, { status: 401 });
   }
 }

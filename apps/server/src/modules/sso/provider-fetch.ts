@@ -81,7 +81,7 @@ export async function checkProviderUrl(value: string, field: string, policy: Pro
 
 /** ssoProviderAddressRefused naming the field (in the message and as data.field, for the form) and the setting. */
 export function addressRefusedError(field: string): AppError {
-  return new AppError(codes.ssoProviderAddressRefused, 400, { field }, { field, setting: providerNetworksSetting });
+  return new AppError(codes.ssoProviderAddressRefused, { status: 400, data: { field }, values: { field, setting: providerNetworksSetting } });
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -47,7 +47,7 @@ export async function registerSsoRoutes(app: App, deps: SsoRouteDeps): Promise<v
       location = await work();
     } catch (error) {
       if (!(error instanceof AppError)) request.log.error({ err: error }, 'external sign-in failed');
-      location = failureLocation(error instanceof AppError ? error : new AppError(codes.internalError, 500), browserLanguage(request));
+      location = failureLocation(error instanceof AppError ? error : new AppError(codes.internalError, { status: 500 }), browserLanguage(request));
     }
     return redirect(reply, location);
   };

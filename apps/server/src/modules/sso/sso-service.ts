@@ -46,7 +46,7 @@ function randomToken(): string {
  * "cannot be reached" to them; only the operation log and the administrator's save and test connection say more.
  */
 function toCaller(error: AppError): AppError {
-  return error.code === codes.ssoProviderAddressRefused ? new AppError(codes.ssoProviderUnreachable, 502) : error;
+  return error.code === codes.ssoProviderAddressRefused ? new AppError(codes.ssoProviderUnreachable, { status: 502 }) : error;
 }
 
 /** The landing's address for a failure: the code and its message in the round trip's language (plan: /not-login?code=&msg=). */
@@ -113,14 +113,14 @@ export class SsoService {
 
   private client(kind: string): ProtocolClient {
     const client = this.deps.clients[kind as IdentityProviderKind] as ProtocolClient | undefined;
-    if (!client) throw new AppError(codes.ssoProviderUnknown, 404);
+    if (!client) throw new AppError(codes.ssoProviderUnknown, { status: 404 });
     return client;
   }
 
   /** The enabled provider of that id in that tenant, or ssoProviderUnknown. */
   private async enabledProvider(tenantCode: string, providerId: string): Promise<ProviderRow> {
     const row = await this.deps.store.ofTenant(tenantCode, providerId);
-    if (!row || Number(row.enabled) !== 1) throw new AppError(codes.ssoProviderUnknown, 404);
+    if (!row || Number(row.enabled) !== 1) throw new AppError(codes.ssoProviderUnknown, { status: 404 });
     return row;
   }
 
@@ -175,7 +175,7 @@ export class SsoService {
 
   private async finishRoundTrip(input: CallbackInput): Promise<string> {
     const now = this.deps.now();
-    if (input.state === undefined || input.state === '') throw new AppError(codes.ssoStateInvalid, 400);
+    if (input.state === undefined || input.state === '') throw new AppError(codes.ssoStateInvalid, { status: 400 });
     const stateHash = sha256Hex(input.state);
     // used once: the first callback with this state takes it, a replay or a second node finds it taken
     const taken = await this.deps.db
@@ -185,7 +185,7 @@ export class SsoService {
       .where('used_at', 'is', null)
       .where('expires_at', '>', now)
       .executeTakeFirst();
-    if (Number(taken.numUpdatedRows) !== 1) throw new AppError(codes.ssoStateInvalid, 400);
+    if (Number(taken.numUpdatedRows) !== 1) throw new AppError(codes.ssoStateInvalid, { status: 400 });
     const trip = await this.deps.db.selectFrom('sso_round_trips').selectAll().where('state_hash', '=', stateHash).executeTakeFirstOrThrow();
     const language = trip.lang as LanguageCode;
     const fail = (error: AppError, account = '', result: OperationResult = 'failure') => new RoundTripFailure(error, language, trip.tenant_code, account, result, trip.provider_id);
@@ -195,7 +195,7 @@ export class SsoService {
     try {
       row = await this.enabledProvider(trip.tenant_code, trip.provider_id);
       // the state of an OIDC round trip is no CAS callback's, and the other way round
-      if (row.kind !== input.kind) throw new AppError(codes.ssoStateInvalid, 400);
+      if (row.kind !== input.kind) throw new AppError(codes.ssoStateInvalid, { status: 400 });
       const roundTrip: RoundTrip = { state: input.state, nonce: trip.nonce, codeVerifier: trip.code_verifier, redirectUri: callbackUrlOf(input.kind, input.origin) };
       signedIn = await this.client(row.kind).finish(this.deps.store.forProtocol(row), roundTrip, input.callbackUrl);
     } catch (error) {
@@ -203,8 +203,8 @@ export class SsoService {
       throw error;
     }
     const user = signedIn.account === '' ? undefined : await this.deps.account.findUser(row.tenant_code, signedIn.account);
-    if (!user) throw fail(new AppError(codes.ssoAccountUnknown, 403), signedIn.account, 'no-local-account');
-    if (user.is_disabled === 1) throw fail(new AppError(codes.accountDisabled, 403), signedIn.account, 'disabled');
+    if (!user) throw fail(new AppError(codes.ssoAccountUnknown, { status: 403 }), signedIn.account, 'no-local-account');
+    if (user.is_disabled === 1) throw fail(new AppError(codes.accountDisabled, { status: 403 }), signedIn.account, 'disabled');
 
     const ticket = randomToken();
     await this.deps.db
@@ -243,10 +243,10 @@ export class SsoService {
       .where('used_at', 'is', null)
       .where('expires_at', '>', now)
       .executeTakeFirst();
-    if (Number(taken.numUpdatedRows) !== 1) throw new AppError(codes.ssoLoginTicketInvalid, 401);
+    if (Number(taken.numUpdatedRows) !== 1) throw new AppError(codes.ssoLoginTicketInvalid, { status: 401 });
     const row = await this.deps.db.selectFrom('sso_login_tickets').selectAll().where('ticket_hash', '=', ticketHash).executeTakeFirstOrThrow();
     const user = await this.deps.account.userById(row.user_id);
-    if (!user || user.tenant_code !== tenantCode) throw new AppError(codes.ssoAccountUnknown, 403);
+    if (!user || user.tenant_code !== tenantCode) throw new AppError(codes.ssoAccountUnknown, { status: 403 });
     const info = await this.deps.login.openSession(user, { account: user.account, tenantCode, clientIp }, 'sso-login', loginTypes.thirdParty);
     await this.deps.db
       .insertInto('sso_sessions')
@@ -282,12 +282,12 @@ export class SsoService {
   /** OIDC back-channel logout: the provider's logout token ends the sessions it names. */
   async backchannelLogout(providerId: string, form: Record<string, string>, clientIp: string): Promise<number> {
     const row = await this.deps.store.byId(providerId);
-    if (!row || row.kind !== 'oidc') throw new AppError(codes.ssoProviderUnknown, 404);
+    if (!row || row.kind !== 'oidc') throw new AppError(codes.ssoProviderUnknown, { status: 404 });
     const logout = await this.readLogout(row, form, clientIp);
     // each logout token acts once (Back-Channel Logout 1.0, 2.4 jti, 2.6 step 8; 2.8: a refused one is answered 400)
     const refuse = async (why: string) => {
       await this.logs(row.tenant_code, '', 'failure', `provider ${row.id}: ssoTokenRejected (${why})`, clientIp, 'sso-logout');
-      return new AppError(codes.ssoTokenRejected, 400);
+      return new AppError(codes.ssoTokenRejected, { status: 400 });
     };
     if (!logout.once) throw await refuse('no jti');
     const jtiHash = sha256Hex(logout.once.id);
@@ -330,7 +330,7 @@ export class SsoService {
     } else {
       candidates = await this.deps.db.selectFrom('identity_providers').selectAll().where('kind', '=', 'cas').orderBy('created_at').execute();
     }
-    if (candidates.length === 0) throw new AppError(codes.ssoProviderUnknown, 404);
+    if (candidates.length === 0) throw new AppError(codes.ssoProviderUnknown, { status: 404 });
     let lastError: AppError | null = null;
     for (const row of candidates) {
       let logout: ProviderLogout;
@@ -343,7 +343,7 @@ export class SsoService {
       }
       return this.endSessions(row, logout, clientIp);
     }
-    const error = lastError ?? new AppError(codes.ssoResponseInvalid, 400);
+    const error = lastError ?? new AppError(codes.ssoResponseInvalid, { status: 400 });
     await this.logs(candidates[0]!.tenant_code, '', 'failure', `provider ${candidates[0]!.id}: ${logName(error)}`, clientIp, 'sso-logout');
     throw toCaller(error);
   }
@@ -372,7 +372,7 @@ export class SsoService {
   /** "Test connection": the kind's client tries the settings (the stored secret when the request sends none). */
   async test(tenantCode: string, request: SaveIdentityProviderRequest, lang: LanguageCode): Promise<IdentityProviderTestResult> {
     const stored = request.id === undefined ? undefined : await this.deps.store.ofTenant(tenantCode, request.id);
-    if (request.id !== undefined && !stored) throw new AppError(codes.ssoProviderUnknown, 404);
+    if (request.id !== undefined && !stored) throw new AppError(codes.ssoProviderUnknown, { status: 404 });
     const provider: ProviderForProtocol = this.deps.store.forTest(tenantCode, request, stored);
     await this.deps.store.checkAddress(provider.kind, provider.settings);
     try {

@@ -59,7 +59,7 @@ export interface CheckedManifest extends SubAppManifest {
 }
 
 function bad(code: (typeof codes)[keyof typeof codes], values: Record<string, string>, status = 400): AppError {
-  return new AppError(code, status, null, values);
+  return new AppError(code, { status, values });
 }
 
 /** A name in three languages that holds a character no name may show: refused, naming the field. */

@@ -136,8 +136,8 @@ export class SubAppRegistrations {
     const overview = await this.deps.menu.catalogueOverview();
     const registered = await this.repo.byAppNo(manifest.appNo);
     const existing = overview.systems.find((s) => s.appNo === manifest.appNo);
-    if (existing && !registered) throw new AppError(codes.subAppBuiltIn, 409, null, { appNo: manifest.appNo });
-    if (existing && !manifest.replace) throw new AppError(codes.subAppCodeTaken, 409, null, { appNo: manifest.appNo, name: existing.label[language] });
+    if (existing && !registered) throw new AppError(codes.subAppBuiltIn, { status: 409, values: { appNo: manifest.appNo } });
+    if (existing && !manifest.replace) throw new AppError(codes.subAppCodeTaken, { status: 409, values: { appNo: manifest.appNo, name: existing.label[language] } });
     const others = {
       systems: overview.systems.filter((s) => s.appNo !== manifest.appNo),
       pages: overview.pages.filter((p) => p.appNo !== manifest.appNo),
@@ -161,7 +161,7 @@ export class SubAppRegistrations {
       registered_at: now,
       registered_by: actor.account,
     };
-    const conflict = () => new AppError(codes.subAppCodeTaken, 409, null, { appNo: checked.appNo, name: checked.label[language] });
+    const conflict = () => new AppError(codes.subAppCodeTaken, { status: 409, values: { appNo: checked.appNo, name: checked.label[language] } });
     // two registrations at once: the catalogue's unique system code and page ids let one through
     await refusingDuplicates(() => this.deps.db.transaction().execute(async (trx) => {
       const menu = new MenuService({ repo: new MenuRepository(trx), catalogue: this.deps.catalogue });
@@ -193,7 +193,7 @@ export class SubAppRegistrations {
     this.changed();
     await this.logInstallationWide(actor, 'sub-app-register', 'success', `${checked.appNo} at /${checked.basePath}/ from ${checked.entry}${existing ? ' (replaced)' : ''}`);
     const listed = (await this.list()).find((r) => r.appNo === checked.appNo);
-    if (!listed) throw new AppError(codes.internalError, 500);
+    if (!listed) throw new AppError(codes.internalError, { status: 500 });
     return listed;
   }
 
@@ -218,7 +218,7 @@ export class SubAppRegistrations {
     const all = parseIds(row.function_codes);
     const ids = request.functionCodes ?? all;
     const unknown = ids.find((id) => !all.includes(id));
-    if (unknown !== undefined) throw new AppError(codes.subAppFunctionCodeUnknown, 400, null, { code: unknown });
+    if (unknown !== undefined) throw new AppError(codes.subAppFunctionCodeUnknown, { status: 400, values: { code: unknown } });
     const user = await this.requireAccount(request.tenantCode, request.account);
     await this.deps.menu.grant(user.id, request.appNo, [...new Set(ids)]);
     await this.logGrant(actor, request.tenantCode, 'sub-app-grant', `${request.appNo} to ${request.tenantCode}/${request.account}`);
@@ -235,13 +235,13 @@ export class SubAppRegistrations {
 
   /** A tenant's system administrator grants and revokes within his own tenant: the rest of the installation is not his. */
   private requireScope(actor: SubAppActor, tenantCode: string): void {
-    if (!actor.installation && actor.tenantCode !== tenantCode) throw new AppError(codes.grantOutsideTenant, 403, null, { own: actor.tenantCode, tenantCode });
+    if (!actor.installation && actor.tenantCode !== tenantCode) throw new AppError(codes.grantOutsideTenant, { status: 403, values: { own: actor.tenantCode, tenantCode } });
   }
 
   private async requireAccount(tenantCode: string, account: string) {
-    if (!(await this.deps.account.tenant(tenantCode))) throw new AppError(codes.tenantUnknown, 404);
+    if (!(await this.deps.account.tenant(tenantCode))) throw new AppError(codes.tenantUnknown, { status: 404 });
     const user = await this.deps.account.findUser(tenantCode, account);
-    if (!user) throw new AppError(codes.accountUnknown, 404, null, { tenantCode, account });
+    if (!user) throw new AppError(codes.accountUnknown, { status: 404, values: { tenantCode, account } });
     return user;
   }
 
@@ -249,7 +249,7 @@ export class SubAppRegistrations {
     const row = await this.repo.byAppNo(appNo);
     if (row) return row;
     const builtIn = (await this.deps.menu.catalogueSystems()).some((s) => s.appNo === appNo);
-    throw builtIn ? new AppError(codes.subAppBuiltIn, 409, null, { appNo }) : new AppError(codes.subAppNotRegistered, 404, null, { appNo });
+    throw builtIn ? new AppError(codes.subAppBuiltIn, { status: 409, values: { appNo } }) : new AppError(codes.subAppNotRegistered, { status: 404, values: { appNo } });
   }
 
   private changed(): void {

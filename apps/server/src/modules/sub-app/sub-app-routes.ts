@@ -122,12 +122,12 @@ export function registerSubAppRoutes(app: App, deps: SubAppRouteDeps) {
   // remove) only an installation administrator changes over HTTP, the operator with `npm run subapp` on the server;
   // a tenant's system administrator grants and revokes within his tenant (the service holds that rule)
   const requireAdmin = async (request: FastifyRequest) => {
-    if (!(await deps.account.isSystemAdmin(sessionOf(request).userId))) throw new AppError(codes.noPermission, 403);
+    if (!(await deps.account.isSystemAdmin(sessionOf(request).userId))) throw new AppError(codes.noPermission, { status: 403 });
   };
   const requireInstallationAdmin = async (request: FastifyRequest) => {
     const { userId } = sessionOf(request);
-    if (!(await deps.account.isSystemAdmin(userId))) throw new AppError(codes.noPermission, 403);
-    if (!(await deps.account.isInstallationAdmin(userId))) throw new AppError(codes.installationAdminRequired, 403);
+    if (!(await deps.account.isSystemAdmin(userId))) throw new AppError(codes.noPermission, { status: 403 });
+    if (!(await deps.account.isInstallationAdmin(userId))) throw new AppError(codes.installationAdminRequired, { status: 403 });
   };
   const adminOnly = { onRequest: [deps.requireSession, requireAdmin] };
   const installationAdminOnly = { onRequest: [deps.requireSession, requireInstallationAdmin] };
@@ -258,9 +258,9 @@ export function registerSubAppRoutes(app: App, deps: SubAppRouteDeps) {
         case 'folder':
           return reply.redirect(found.location, 301);
         case 'refused':
-          return sendFailure(request, reply, new AppError(codes.badRequest, 400));
+          return sendFailure(request, reply, new AppError(codes.badRequest, { status: 400 }));
         case 'missing':
-          return sendFailure(request, reply, new AppError(codes.notFound, 404));
+          return sendFailure(request, reply, new AppError(codes.notFound, { status: 404 }));
       }
     },
   );

@@ -92,7 +92,7 @@ export class KeyCardLifecycle extends CardTableService<SystemKeyCardRepository, 
         } catch (error) {
           if (!(error instanceof CardTrustError)) throw error;
           // an administrator card read in place of the key card: say so, and which card is wanted
-          if (readHeader(image)?.type === 'adminLogin') throw new AppError(codes.keyCardCannotRecover, 200, null, {}, adminCardOfferedForRecovery[language]);
+          if (readHeader(image)?.type === 'adminLogin') throw new AppError(codes.keyCardCannotRecover, { detail: adminCardOfferedForRecovery[language] });
           throw new AppError(error.reason === 'passwordWrong' ? codes.customerPasswordWrong : codes.keyCardCannotRecover);
         }
         const card = await new SystemKeyCardRepository(trx).byId(write.payload.cardId);

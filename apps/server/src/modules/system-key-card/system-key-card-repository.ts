@@ -14,7 +14,7 @@ export type SystemKeyCardRow = Selectable<SystemKeyCardsTable>;
 const installation = { 'en-US': 'this installation', 'zh-CN': '本系统', 'zh-MO': '本系統' };
 
 /** cardAlreadyExists (239): the installation has a system key card in use already (one at a time; a unique index keeps it). */
-export const keyCardInUse = () => new AppError(codes.cardAlreadyExists, 200, null, { holder: installation });
+export const keyCardInUse = () => new AppError(codes.cardAlreadyExists, { values: { holder: installation } });
 
 export class SystemKeyCardRepository {
   constructor(private readonly db: Kysely<DB>) {}

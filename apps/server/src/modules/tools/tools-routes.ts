@@ -38,7 +38,7 @@ export function registerToolsRoutes(app: App, tools: ToolsService) {
     },
     async (request, reply) => {
       const file = await tools.file(request.params.fileName);
-      if (!file) throw new AppError(codes.notFound, 404);
+      if (!file) throw new AppError(codes.notFound, { status: 404 });
       const asciiName = request.params.fileName.replace(/[^A-Za-z0-9._-]/g, '_');
       return reply
         .header('Content-Type', 'application/octet-stream')

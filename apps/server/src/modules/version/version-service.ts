@@ -33,7 +33,7 @@ export class VersionService {
   async report(entries: VersionEntry[]): Promise<void> {
     const unknown = await this.reportable.firstUnknown(entries, (address) => this.repo.servicesAt(address));
     if (unknown) {
-      throw new AppError(codes.versionNotReportable, 400, null, { serviceName: unknown.serviceName, version: unknown.version, address: unknown.address });
+      throw new AppError(codes.versionNotReportable, { status: 400, values: { serviceName: unknown.serviceName, version: unknown.version, address: unknown.address } });
     }
     const reportedAt = this.now();
     await this.repo.upsertAll(entries.map((e) => ({ address: e.address, service_name: e.serviceName, version: e.version, reported_at: reportedAt })));

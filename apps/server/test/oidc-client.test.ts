@@ -481,7 +481,7 @@ describe('logout', () => {
   });
 
   it("refuses a logout token without jti, signed with the provider's own key; without exp it is remembered by its iat", async () => {
-    const client = new OidcClient();
+    const client = new OidcClient({ fetch: loopbackFetch });
     const provider = providerOf(op);
     const { roundTrip, callbackUrl, browser } = await toCallback(client, provider);
     await client.finish(provider, roundTrip, callbackUrl);

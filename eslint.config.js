@@ -120,7 +120,7 @@ const cliTableSelectors = [
 /**
  * Ports written as numbers where a test listens: the server suite runs its files in parallel workers (and on Node 20
  * and 24 at once), the browser suite in two workers, so a fixed port meets itself. A server test asks the system
- * (apps/server/test/free-port.ts); a browser spec names its number through portFor (e2e/support/env.ts), which moves
+ * (apps/server/test/support/free-port.ts); a browser spec names its number through portFor (e2e/support/env.ts), which moves
  * it into the worker's own range.
  */
 const portNumber = 'Literal[raw=/^[1-9][0-9]*$/]';
@@ -198,7 +198,7 @@ export default tseslint.config(
   },
   {
     files: ['apps/server/test/**/*.ts'],
-    rules: { 'no-restricted-syntax': ['error', ...fixedPortSelectors('A fixed port meets the same test in another worker or runtime: take freePort() from test/free-port.ts.')] },
+    rules: { 'no-restricted-syntax': ['error', ...fixedPortSelectors('A fixed port meets the same test in another worker or runtime: take freePort() from test/support/free-port.ts.')] },
   },
   {
     files: ['e2e/tests/**/*.ts', 'e2e/support/**/*.ts'],

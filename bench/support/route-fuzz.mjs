@@ -1,4 +1,4 @@
-// The long run of the route fuzzer (issue 17, item 2): apps/server/test/api-fuzz.test.ts, the file `npm test`
+// The long run of the route fuzzer (issue 17, item 2): apps/server/test/platform/api-fuzz.test.ts, the file `npm test`
 // runs with a fixed seed and a few runs, here with many runs and a seed drawn anew (and reported, to replay it).
 // On PostgreSQL too when DATABASE_URL is set, as the test file itself decides.
 // Alone: `node bench/support/route-fuzz.mjs` prints the report's section.
@@ -15,7 +15,7 @@ export function runRouteFuzz({ runs, seed = Math.floor(Math.random() * 2 ** 31) 
   const reportFile = path.join(dir, 'fuzz.json');
   try {
     const vitest = path.join(root, 'node_modules', 'vitest', 'vitest.mjs');
-    const result = spawnSync(process.execPath, [vitest, 'run', '--project', 'server', 'test/api-fuzz.test.ts', '--reporter=dot'], {
+    const result = spawnSync(process.execPath, [vitest, 'run', '--project', 'server', 'test/platform/api-fuzz.test.ts', '--reporter=dot'], {
       cwd: root,
       stdio: 'inherit',
       env: { ...process.env, FUZZ_RUNS: String(runs), FUZZ_SEED: String(seed), FUZZ_REPORT: reportFile },
@@ -38,7 +38,7 @@ export function routeFuzzSection(fuzz) {
   const zero = (n) => (n === 0 ? '0' : `**${n}**`);
   return `## Fuzzing every route
 
-apps/server/test/api-fuzz.test.ts with FUZZ_RUNS=${fuzz.runsPerRouteAndCaller} and FUZZ_SEED=${fuzz.seed} (replay with the same two):
+apps/server/test/platform/api-fuzz.test.ts with FUZZ_RUNS=${fuzz.runsPerRouteAndCaller} and FUZZ_SEED=${fuzz.seed} (replay with the same two):
 requests made from each route's own schemas (valid, boundary and hostile values), to each of the ${fuzz.routes}
 registered routes as a system administrator, without a token and with a token that is no session (and with a
 master-card token on the gate deployment), on the ${fuzz.deployments.join(' and ')} deployments, on ${fuzz.databases.join(' and ')}.

@@ -9,7 +9,7 @@ import { buildIssuer } from '../src/app.ts';
 import { loadIssuerConfig } from '../src/config.ts';
 import { VirtualReader, virtualReaderName } from '../src/readers/virtual-reader.ts';
 
-// The issuer's API description (issue 25 item 5), linted as the server's is (apps/server/test/api-openapi.test.ts).
+// The issuer's API description (issue 25 item 5), linted as the server's is (apps/server/test/platform/api-openapi.test.ts).
 // It is built from the app itself: the /docs page that serves it is off by default.
 interface Operation {
   operationId?: string;

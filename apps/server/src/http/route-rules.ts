@@ -5,7 +5,7 @@ import type { SessionInfo } from './types.ts';
 /**
  * The rules the shell shows after sign-in, kept by the server on every route that needs a session
  * (DESIGN §5): each rule lists the only calls a session under it may still make. A route added later is
- * refused under a rule until it is listed here (test/api-route-rules.test.ts walks every registered route).
+ * refused under a rule until it is listed here (test/licence/api-route-rules.test.ts walks every registered route).
  */
 
 export type RouteKey = `${'GET' | 'POST'} ${string}`;

@@ -1,5 +1,5 @@
 /**
- * The crash-test seam (apps/server/test/crash-recovery.test.ts). A test cannot kill a server "in the middle of" a
+ * The crash-test seam (apps/server/test/ops/crash-recovery.test.ts). A test cannot kill a server "in the middle of" a
  * licence activation or a card confirm by chance: those last milliseconds. So the flows name the moments that
  * matter, each inside its transaction after the first of its writes, and `TEST_PAUSE_AT=<point>` (only with
  * NODE_ENV=test, see config.ts) makes the server stop there: it writes `TEST_PAUSE_AT: paused at <point>` to stderr

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { freePort } from '../free-port.ts';
+import { freePort } from './free-port.ts';
 
 /**
  * A CAS 3.0 server on loopback for tests: no CAS server installs from this machine's registries, so this one plays

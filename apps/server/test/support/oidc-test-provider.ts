@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { JWK } from 'jose';
 import Provider from 'oidc-provider';
 import type { Adapter, AdapterPayload, Configuration, KoaContextWithOIDC } from 'oidc-provider';
-import { freePort } from '../free-port.ts';
+import { freePort } from './free-port.ts';
 
 // A real OpenID Provider for tests (issue 49): oidc-provider 9.x, an OpenID-certified implementation, on 127.0.0.1
 // at a port the system gives. It has its own login page (a user name and a password form), one confidential client

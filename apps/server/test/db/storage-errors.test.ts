@@ -2,65 +2,10 @@ import path from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
 import { codeMessages, codes } from '@campus/contracts';
-import { ConfigError, loadConfig } from '../../src/config.ts';
 import { isDatabaseUnavailable, isSqliteBusy, isStorageFull } from '../../src/db/unavailable.ts';
-import { AppError } from '../../src/http/envelope.ts';
 import { errorHandler } from '../../src/http/errors.ts';
-import { countedCardOperation, metricsRegistry } from '../../src/lib/metrics.ts';
-import { createRepeatFilter } from '../../src/lib/repeat-filter.ts';
 import { StorageWatch } from '../../src/lib/storage-watch.ts';
-import { fakeClock, tempDir } from '../support/helpers.ts';
-
-describe('LOG_LEVEL', () => {
-  it('defaults to info and takes each pino level in any case', () => {
-    expect(loadConfig({}).logLevel).toBe('info');
-    for (const level of ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) expect(loadConfig({ LOG_LEVEL: level.toUpperCase() }).logLevel).toBe(level);
-  });
-
-  it('refuses anything else with a ConfigError naming LOG_LEVEL and the value', () => {
-    expect(() => loadConfig({ LOG_LEVEL: 'verbose' })).toThrow(ConfigError);
-    expect(() => loadConfig({ LOG_LEVEL: 'verbose' })).toThrow(/LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "verbose"/);
-  });
-});
-
-describe('METRICS and METRICS_ALLOW', () => {
-  it('are off and loopback-only by default; METRICS_ALLOW widens the loopback list', () => {
-    const defaults = loadConfig({});
-    expect(defaults.metrics).toBe(false);
-    expect(defaults.metricsAllow).toEqual(['127.0.0.1', '::1']);
-    expect(loadConfig({ METRICS: 'on', METRICS_ALLOW: ' 10.0.0.0/8 , 192.0.2.7' }).metricsAllow).toEqual(['127.0.0.1', '::1', '10.0.0.0/8', '192.0.2.7']);
-  });
-
-  it('refuses an item that is no address or range', () => {
-    expect(() => loadConfig({ METRICS_ALLOW: '10.0.0.0/8,everyone' })).toThrow(/METRICS_ALLOW .*"everyone" is none of these/);
-    expect(() => loadConfig({ METRICS_ALLOW: '10.0.0.0/33' })).toThrow(ConfigError);
-  });
-});
-
-describe('the repeated-error filter', () => {
-  it('logs the first of a key, counts the repeats in the window, and reports their number with the next logged one', () => {
-    const clock = fakeClock(0);
-    const filter = createRepeatFilter(60_000, clock.now);
-    expect(filter.admit('db down')).toEqual({ log: true, repeated: 0 });
-    for (let i = 0; i < 1673; i += 1) expect(filter.admit('db down').log).toBe(false);
-    // another key is its own
-    expect(filter.admit('other')).toEqual({ log: true, repeated: 0 });
-    clock.advance(60_000);
-    expect(filter.admit('db down')).toEqual({ log: true, repeated: 1673 });
-    expect(filter.admit('db down')).toEqual({ log: false, repeated: 0 });
-    clock.advance(60_000);
-    expect(filter.admit('db down')).toEqual({ log: true, repeated: 1 });
-  });
-
-  it('keeps a bounded number of keys', () => {
-    const filter = createRepeatFilter(60_000, () => 0, 2);
-    filter.admit('a');
-    filter.admit('b');
-    filter.admit('c'); // pushes out a
-    expect(filter.admit('a').log).toBe(true);
-    expect(filter.admit('c').log).toBe(false);
-  });
-});
+import { tempDir } from '../support/helpers.ts';
 
 describe('storage full is told apart from unavailable', () => {
   const full = [
@@ -146,15 +91,5 @@ describe('storage full is told apart from unavailable', () => {
       expect(logged).toEqual([path.join(dataDir, 'campus.db')]);
       await watch.status();
     });
-  });
-});
-
-describe('card operation metrics', () => {
-  it('counts each operation by result: ok, refused (a business code) and failed (anything else)', async () => {
-    await countedCardOperation('unit-test-op', async () => 'done');
-    await expect(countedCardOperation('unit-test-op', async () => { throw new AppError(codes.cardUnknown); })).rejects.toBeInstanceOf(AppError);
-    await expect(countedCardOperation('unit-test-op', async () => { throw new Error('reader unplugged'); })).rejects.toThrow('reader unplugged');
-    const text = await metricsRegistry.getSingleMetricAsString('campus_card_operations_total');
-    for (const result of ['ok', 'refused', 'failed']) expect(text).toContain(`campus_card_operations_total{operation="unit-test-op",result="${result}"} 1`);
   });
 });

@@ -105,61 +105,46 @@ function load(url, headers, seconds) {
   });
 }
 
-ensureSystemDeps();
-// an odd count: the run with the median total blocking time is the one reported. Five, not three: on the phone the
-// layout's single runs spread over about 100-400 ms, so a median of three crossed the 200 ms aim on one slow run
-const lighthouseRuns = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5);
-if (!Number.isInteger(lighthouseRuns) || lighthouseRuns < 1 || lighthouseRuns % 2 === 0) {
-  console.error(`bench: BENCH_LIGHTHOUSE_RUNS=${process.env.BENCH_LIGHTHOUSE_RUNS}: give an odd whole number (the run with the median is reported)`);
-  process.exit(1);
+/** BENCH_LIGHTHOUSE_RUNS, checked before anything is built or started. */
+function lighthouseRunsAsked() {
+  // an odd count: the run with the median total blocking time is the one reported. Five, not three: on the phone the
+  // layout's single runs spread over about 100-400 ms, so a median of three crossed the 200 ms aim on one slow run
+  const runs = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5);
+  if (!Number.isInteger(runs) || runs < 1 || runs % 2 === 0) {
+    console.error(`bench: BENCH_LIGHTHOUSE_RUNS=${process.env.BENCH_LIGHTHOUSE_RUNS}: give an odd whole number (the run with the median is reported)`);
+    process.exit(1);
+  }
+  return runs;
 }
 
-console.log('Building the shell ...');
-execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
-
-const seconds = Number(process.env.BENCH_SECONDS ?? 8);
-const product = await startProductServer(6395);
-// GetMenu on PostgreSQL too, on a database of its own, when there is a server to make one on
-const menuPostgres = process.env.DATABASE_URL ? await freshPostgres(process.env.DATABASE_URL, 'campus_bench_menu') : null;
-const productOnPostgres = menuPostgres ? await startProductServer(6404, { DATABASE_URL: menuPostgres.url }) : null;
-let bare = null;
-let weight;
-let layout;
-let pages;
-let menu;
-let menuCompressed;
-let yardstick;
-let bareMenu;
-let bareWork;
-let menuOnPostgres;
-let cheapest;
-let menuReplyBytes;
-let cheapestReplyBytes;
-let floor;
-let issuerTrip;
-let cardSignIn;
-let cardSearch;
-let twoNodes;
-let menuProfile;
-let releaseMemory;
-try {
-  weight = await loginPageWeight(product.baseUrl);
-  layout = await measureSignInToLayout({
-    baseUrl: product.baseUrl,
+/** The pages in Chromium: the login page's weight, sign-in to the layout, Lighthouse on both. */
+async function measurePages(baseUrl, lighthouseRuns) {
+  const weight = await loginPageWeight(baseUrl);
+  const layout = await measureSignInToLayout({
+    baseUrl,
     // staff signs in in en-US, so the login page's labels apply throughout
     account: { account: 'staff', password: 'Staff#2026' },
     runs: Number(process.env.BENCH_SIGNIN_RUNS ?? 15),
     executablePath: chromiumPath,
     args: chromiumArgs,
   });
-  pages = await measureLighthouse({
-    baseUrl: product.baseUrl,
+  const pages = await measureLighthouse({
+    baseUrl,
     account: { account: 'staff', password: 'Staff#2026' },
     executablePath: chromiumPath,
     args: chromiumArgs,
     port: 9335,
     runs: lighthouseRuns,
   });
+  return { weight, layout, pages };
+}
+
+/**
+ * GetMenu and the product's other routes under load against the bare Fastify route (started here, as `servers.bare`,
+ * and left running for the card issuer's yardstick; the caller stops it).
+ */
+async function measureRouteLoad(servers, seconds) {
+  const { product, productOnPostgres } = servers;
   const session = await signIn(product.baseUrl);
   const headers = { token: session.token, tenantCode: session.tenantCode, language: 'en-US' };
   const postgresHeaders = productOnPostgres ? { ...(await signIn(productOnPostgres.baseUrl)), language: 'en-US' } : null;
@@ -167,9 +152,10 @@ try {
   const replyDir = mkdtempSync(path.join(os.tmpdir(), 'campus-bench-reply-'));
   const menuReply = await (await fetch(`${product.baseUrl}/system/api/System/GetMenu`, { headers })).text();
   writeFileSync(path.join(replyDir, 'menu.json'), menuReply);
-  menuReplyBytes = Buffer.byteLength(menuReply);
-  cheapestReplyBytes = (await (await fetch(`${product.baseUrl}/system/api/System/GetLanguageList`, { headers: { language: 'en-US' } })).arrayBuffer()).byteLength;
-  bare = await startBareServer(6396, path.join(replyDir, 'menu.json'));
+  const menuReplyBytes = Buffer.byteLength(menuReply);
+  const cheapestReplyBytes = (await (await fetch(`${product.baseUrl}/system/api/System/GetLanguageList`, { headers: { language: 'en-US' } })).arrayBuffer()).byteLength;
+  servers.bare = await startBareServer(6396, path.join(replyDir, 'menu.json'));
+  const { bare } = servers;
   rmSync(replyDir, { recursive: true, force: true });
   // warm both up, then measure them one after the other, twice, and keep the better of each
   await load(`${product.baseUrl}/system/api/System/GetMenu`, headers, 2);
@@ -190,41 +176,67 @@ try {
     });
   }
   const best = (key) => runs.map((r) => r[key]).sort((a, b) => b.rps - a.rps)[0];
-  menu = best('menu');
-  menuCompressed = best('menuCompressed');
-  yardstick = best('bare');
-  bareMenu = best('bareMenu');
-  cheapest = best('cheapest');
-  floor = best('floor');
-  bareWork = bareWorkMicros.map((micros) => ({ micros, ...best(`work${micros}`) }));
-  menuOnPostgres = productOnPostgres ? best('menuOnPostgres') : null;
-  // the product servers stop first: the issuer and the yardstick then share the machine with nothing else
-  await product.stop();
-  await productOnPostgres?.stop();
-  await menuPostgres?.drop();
-  issuerTrip = await measureIssuerRoundTrip({ port: 6397, bareUrl: bare.baseUrl });
-  cardSignIn = await measureCardSignIn({ serverPort: 6398, issuerPort: 6399, calls: Number(process.env.BENCH_CARD_SIGNINS ?? 40) });
-  cardSearch = await measureCardSearch({ port: 6400, databaseUrl: process.env.DATABASE_URL || null, calls: Number(process.env.BENCH_CARD_SEARCHES ?? 200) });
-  menuProfile = await profileGetMenu({ port: 6403, seconds });
-  twoNodes = await measureTwoNodeLoad({ ports: [6401, 6402], databaseUrl: process.env.DATABASE_URL || null, seconds: Number(process.env.BENCH_LOAD_SECONDS ?? 60) });
-  // issue 48: the bundled release server, alone on the machine (the product servers above are stopped)
-  releaseMemory = await measureReleaseMemory({ root, port: 6405, seconds: Number(process.env.BENCH_MEMORY_SECONDS ?? 30), runs: Number(process.env.BENCH_MEMORY_RUNS ?? 3) });
-} finally {
-  await product.stop();
-  await productOnPostgres?.stop();
-  await menuPostgres?.drop();
-  await bare?.stop();
+  return {
+    menu: best('menu'),
+    menuCompressed: best('menuCompressed'),
+    yardstick: best('bare'),
+    bareMenu: best('bareMenu'),
+    cheapest: best('cheapest'),
+    floor: best('floor'),
+    bareWork: bareWorkMicros.map((micros) => ({ micros, ...best(`work${micros}`) })),
+    menuOnPostgres: productOnPostgres ? best('menuOnPostgres') : null,
+    menuReplyBytes,
+    cheapestReplyBytes,
+  };
 }
-// last, with no server of the measurements left running: it keeps both cores busy for minutes
-const fuzz = runRouteFuzz({ runs: Number(process.env.BENCH_FUZZ_RUNS ?? 500) });
 
-const ratio = menu.rps / yardstick.rps;
+/** What is measured with the product servers stopped: each starts its own servers, one after the other. */
+async function measureAlone(bare, seconds) {
+  const issuerTrip = await measureIssuerRoundTrip({ port: 6397, bareUrl: bare.baseUrl });
+  const cardSignIn = await measureCardSignIn({ serverPort: 6398, issuerPort: 6399, calls: Number(process.env.BENCH_CARD_SIGNINS ?? 40) });
+  const cardSearch = await measureCardSearch({ port: 6400, databaseUrl: process.env.DATABASE_URL || null, calls: Number(process.env.BENCH_CARD_SEARCHES ?? 200) });
+  const menuProfile = await profileGetMenu({ port: 6403, seconds });
+  const twoNodes = await measureTwoNodeLoad({ ports: [6401, 6402], databaseUrl: process.env.DATABASE_URL || null, seconds: Number(process.env.BENCH_LOAD_SECONDS ?? 60) });
+  // issue 48: the bundled release server, alone on the machine (the product servers above are stopped)
+  const releaseMemory = await measureReleaseMemory({ root, port: 6405, seconds: Number(process.env.BENCH_MEMORY_SECONDS ?? 30), runs: Number(process.env.BENCH_MEMORY_RUNS ?? 3) });
+  return { issuerTrip, cardSignIn, cardSearch, menuProfile, twoNodes, releaseMemory };
+}
+
+/** Every measurement of the report, in the order they run; the figures of all of them in one object. */
+async function measure(lighthouseRuns) {
+  console.log('Building the shell ...');
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
+
+  const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+  const product = await startProductServer(6395);
+  // GetMenu on PostgreSQL too, on a database of its own, when there is a server to make one on
+  const menuPostgres = process.env.DATABASE_URL ? await freshPostgres(process.env.DATABASE_URL, 'campus_bench_menu') : null;
+  const productOnPostgres = menuPostgres ? await startProductServer(6404, { DATABASE_URL: menuPostgres.url }) : null;
+  const servers = { product, productOnPostgres, bare: null };
+  let figures;
+  try {
+    const pages = await measurePages(product.baseUrl, lighthouseRuns);
+    const routes = await measureRouteLoad(servers, seconds);
+    // the product servers stop first: the issuer and the yardstick then share the machine with nothing else
+    await product.stop();
+    await productOnPostgres?.stop();
+    await menuPostgres?.drop();
+    figures = { seconds, ...pages, ...routes, ...(await measureAlone(servers.bare, seconds)) };
+  } finally {
+    await product.stop();
+    await productOnPostgres?.stop();
+    await menuPostgres?.drop();
+    await servers.bare?.stop();
+  }
+  // last, with no server of the measurements left running: it keeps both cores busy for minutes
+  return { ...figures, fuzz: runRouteFuzz({ runs: Number(process.env.BENCH_FUZZ_RUNS ?? 500) }) };
+}
 
 /**
  * The work (µs on the CPU per call) a bare route would do to answer at `rps`, from the bare route's own rows (0 µs and
  * each /bare-work-N), between the two nearest of them (beyond the last, along its last two).
  */
-function workAt(rps) {
+function workAtRate(rps, { yardstick, bareWork }) {
   const points = [{ micros: 0, rps: yardstick.rps }, ...bareWork].map((p) => ({ micros: p.micros, perCall: 1e6 / p.rps }));
   const perCall = 1e6 / rps;
   let i = points.findIndex((p) => p.perCall >= perCall);
@@ -234,17 +246,20 @@ function workAt(rps) {
 }
 
 /** µs per call of GetMenu's profile spent in the frame named `name` by itself. */
-function profiledMicros(name) {
+function profiledMicros(menuProfile, name) {
   const frame = menuProfile.self.find((f) => f.name === name || f.name.startsWith(`${name} `));
   return frame ? frame.share * menuProfile.busyMicrosPerCall : null;
 }
 
-function whyNotHalf() {
+/** The paragraph that says, from this run's rows, why GetMenu does not reach half the bare route's rate. */
+function whyNotHalf(figures) {
+  const { yardstick, bareWork, menu, menuCompressed, cheapest, menuProfile } = figures;
+  const workAt = (rps) => workAtRate(rps, figures);
   const halfWork = workAt(yardstick.rps / 2);
   const work20 = bareWork.find((w) => w.micros === 20);
   const predicted20 = 1e6 / (1e6 / yardstick.rps + 20);
-  const write = profiledMicros('writev');
-  const sessionRead = profiledMicros('executeQuery');
+  const write = profiledMicros(menuProfile, 'writev');
+  const sessionRead = profiledMicros(menuProfile, 'executeQuery');
   const us = (micros) => `${micros.toFixed(1)} µs`;
   const n = (count) => Math.round(count).toLocaleString('en-US');
   const lines = [
@@ -354,13 +369,19 @@ const mb = (kiloBytes) => `${(kiloBytes / 1024).toFixed(1)} MB`;
 const growth = (before, after) => `${(((after - before) / before) * 100).toFixed(1)} %`;
 const weightBudget = 250 * 1024;
 const verdict = (ok) => (ok ? 'within budget' : '**over budget**');
-const lighthouseVersion = JSON.parse(readFileSync(path.join(root, 'node_modules/lighthouse/package.json'), 'utf8')).version;
-const report = `# Benchmark report
+const lighthouseVersion = () => JSON.parse(readFileSync(path.join(root, 'node_modules/lighthouse/package.json'), 'utf8')).version;
+
+/** Title, machine and run settings. */
+function headerSection({ seconds, fuzz }) {
+  return `# Benchmark report
 
 Measured ${new Date().toISOString()} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown cpu'}), Node ${process.version}.
-Run with \`npm run bench\` (BENCH_SECONDS=${seconds} per load run, BENCH_FUZZ_RUNS=${fuzz.runsPerRouteAndCaller} fuzz runs per route and caller).
+Run with \`npm run bench\` (BENCH_SECONDS=${seconds} per load run, BENCH_FUZZ_RUNS=${fuzz.runsPerRouteAndCaller} fuzz runs per route and caller).`;
+}
 
-## Login page first load (Chromium, cold cache)
+/** The login page's first load: its weight raw, gzip and on the wire. */
+function loginPageSection(weight) {
+  return `## Login page first load (Chromium, cold cache)
 
 | what | raw | gzip |
 | --- | --- | --- |
@@ -382,9 +403,12 @@ ${kb(weight.total.raw)} of JavaScript and CSS alone uncompressed.
 
 ${weight.assets.map((a) => `- ${a.url} (${a.type}): ${kb(a.raw)} raw, ${kb(a.gzip)} gzip`).join('\n')}
 
-</details>
+</details>`;
+}
 
-## From clicking Login to the first paint of the layout with its menus
+/** From the Login click to the layout's first paint. */
+function signInToLayoutSection(layout) {
+  return `## From clicking Login to the first paint of the layout with its menus
 
 Chromium on loopback, a fresh browser context per run, ${layout.times.length} runs after one warm-up. The form is
 filled in and Login clicked once the page has fetched nothing for 500 ms and is idle: the shell fetches and runs
@@ -402,16 +426,24 @@ These are wall-clock times of this machine, the browser's and the server's work 
 its CPU benchmark index (Lighthouse's, below) was ${layout.machineIndexes.map(Math.round).join(' before and ')} after these runs.
 
 Total JavaScript the shell has loaded once the layout shows (login page included): ${layout.js.files} files,
-${kb(layout.js.raw)} raw, ${kb(layout.js.gzip)} gzip.
+${kb(layout.js.raw)} raw, ${kb(layout.js.gzip)} gzip.`;
+}
 
-## Lighthouse ${lighthouseVersion} on /login and the signed-in layout
+/** Lighthouse on /login and the signed-in layout. */
+function lighthousePagesSection(pages) {
+  return `## Lighthouse ${lighthouseVersion()} on /login and the signed-in layout
 
 Debian's Chromium: Lighthouse's mobile settings on a mid-range phone (below), its fixed 4x and its desktop settings;
 /login with an empty cache, the layout loaded by a signed-in user (staff).
 
-${lighthouseSection(pages)}
+${lighthouseSection(pages)}`;
+}
 
-## GetMenu with a valid token against a bare Fastify route
+/** GetMenu and the product's other routes against the bare route, the history of the ratio and GetMenu's profile. */
+function getMenuSection(figures) {
+  const { seconds, menu, menuCompressed, menuOnPostgres, yardstick, bareMenu, menuReplyBytes, bareWork, cheapest, cheapestReplyBytes, floor, menuProfile } = figures;
+  const ratio = menu.rps / yardstick.rps;
+  return `## GetMenu with a valid token against a bare Fastify route
 
 16 connections on loopback, ${seconds} s per run, the better of two runs each, measured alternately in one run.
 
@@ -449,7 +481,7 @@ How it got here (same method, this machine):
   compressed 8,758 → 10,862, the cheapest route 19,688 → 28,334, GetUserSetParam 8,292 → 9,292; on PostgreSQL GetMenu
   4,940 → 7,348 and GetUserSetParam 3,713 → 4,583.
 
-Why not 50 %, measured in this run. ${whyNotHalf()}
+Why not 50 %, measured in this run. ${whyNotHalf(figures)}
 
 Where the time of a compressed GetMenu goes (one node under the same load with Node's CPU profiler, ${menuProfile.seconds} s,
 ${menuProfile.rps.toFixed(0)} requests/s while profiled; shares of the busy time; the whole profile as folded stacks for a
@@ -460,9 +492,12 @@ flame graph tool in \`bench/reports/getmenu.folded\`):
 ${menuProfile.self
   .slice(0, 10)
   .map((f, i) => `| \`${f.name}\` | ${(f.share * 100).toFixed(1)} % | \`${menuProfile.inclusive[i]?.name ?? ''}\` | ${menuProfile.inclusive[i] ? `${(menuProfile.inclusive[i].share * 100).toFixed(1)} %` : ''} |`)
-  .join('\n')}
+  .join('\n')}`;
+}
 
-## Card issuer: reading a present card on the virtual reader
+/** The card issuer's ReadBaseInfo beside the bare route. */
+function issuerSection(issuerTrip) {
+  return `## Card issuer: reading a present card on the virtual reader
 
 ${issuerTrip.calls} calls one after the other (as the shell makes them) of POST /api/UserCard/ReadBaseInfo with a blank
 card on the virtual reader (a paired session, the reader lock, a file read), beside the same number of calls of the
@@ -473,9 +508,12 @@ bare Fastify route, in the same run.
 | ReadBaseInfo (card issuer) | ${issuerTrip.issuer.p50.toFixed(2)} ms | ${issuerTrip.issuer.p99.toFixed(2)} ms |
 | bare Fastify route | ${issuerTrip.bare.p50.toFixed(2)} ms | ${issuerTrip.bare.p99.toFixed(2)} ms |
 
-Issuer memory (RSS): ${(issuerTrip.idleKb / 1024).toFixed(1)} MB idle (after 100 warm-up calls), ${(issuerTrip.afterKb / 1024).toFixed(1)} MB after ${issuerTrip.calls} more.
+Issuer memory (RSS): ${(issuerTrip.idleKb / 1024).toFixed(1)} MB idle (after 100 warm-up calls), ${(issuerTrip.afterKb / 1024).toFixed(1)} MB after ${issuerTrip.calls} more.`;
+}
 
-## Card sign-in against password sign-in
+/** Card sign-in against password sign-in on a gate deployment. */
+function cardSignInSection(cardSignIn) {
+  return `## Card sign-in against password sign-in
 
 A fresh gate deployment (MJ_SYSTEM 21, SQLite) set up through the card issuer as the wizard does it, then
 ${cardSignIn.calls} sign-ins of each kind one after the other, in two alternating rounds (the better round of each).
@@ -489,9 +527,12 @@ argon2id hash. Password sign-in is weblogin with the SM3 digest (argon2id) to th
 | card alone (issuer read + server verify, no argon2id) | ${cardSignIn.alone.p50.toFixed(1)} ms | ${cardSignIn.alone.p99.toFixed(1)} ms |
 | password (weblogin) | ${cardSignIn.password.p50.toFixed(1)} ms | ${cardSignIn.password.p99.toFixed(1)} ms |
 
-Card and password over password sign-in at the median: ${(cardSignIn.card.p50 / cardSignIn.password.p50).toFixed(2)}×.
+Card and password over password sign-in at the median: ${(cardSignIn.card.p50 / cardSignIn.password.p50).toFixed(2)}×.`;
+}
 
-## Card management Search at scale
+/** Card management Search on a seeded gate deployment, per database. */
+function cardSearchSection(cardSearch) {
+  return `## Card management Search at scale
 
 ${cardSearch[0].adminCards.toLocaleString('en-US')} administrator login cards across 2 tenants (20 holders each; each holder's newest card in
 use, the rest a history of recycled, damaged, lost and frozen cards) and ${cardSearch[0].keyCards.toLocaleString('en-US')} system key cards, seeded into a fresh gate deployment; then each
@@ -508,9 +549,12 @@ ${db.rows.map((r) => `| ${r.name} | ${r.recordCount.toLocaleString('en-US')} | $
 `,
   )
   .join('\n')}
-Budget: p95 ≤ 20 ms for every search: ${verdict(cardSearch.every((db) => db.rows.every((r) => r.p95 <= 20)))}.
+Budget: p95 ≤ 20 ms for every search: ${verdict(cardSearch.every((db) => db.rows.every((r) => r.p95 <= 20)))}.`;
+}
 
-## Two nodes on one PostgreSQL under load
+/** Two nodes on one PostgreSQL under load, or why not measured. */
+function twoNodesSection(twoNodes) {
+  return `## Two nodes on one PostgreSQL under load
 
 ${
   twoNodes
@@ -530,11 +574,29 @@ ${twoNodes.nodes
 
 Budget: 0 errors and memory growth (RSS and heap) under 10 % on each node: ${verdict(twoNodes.nodes.every((n) => n.errors === 0 && (n.rssAfterKb - n.rssBeforeKb) / n.rssBeforeKb < 0.1 && (n.heapAfterKb - n.heapBeforeKb) / n.heapBeforeKb < 0.1))}.`
     : 'Not measured: set DATABASE_URL to a PostgreSQL server the user may create databases on.'
+}`;
 }
 
-${releaseMemorySection(releaseMemory)}
+/** The report, bench/reports/latest.md: one section after the other. */
+function reportOf(figures) {
+  return [
+    headerSection(figures),
+    loginPageSection(figures.weight),
+    signInToLayoutSection(figures.layout),
+    lighthousePagesSection(figures.pages),
+    getMenuSection(figures),
+    issuerSection(figures.issuerTrip),
+    cardSignInSection(figures.cardSignIn),
+    cardSearchSection(figures.cardSearch),
+    twoNodesSection(figures.twoNodes),
+    releaseMemorySection(figures.releaseMemory),
+    routeFuzzSection(figures.fuzz),
+  ].join('\n\n');
+}
 
-${routeFuzzSection(fuzz)}`;
+ensureSystemDeps();
+const figures = await measure(lighthouseRunsAsked());
+const report = reportOf(figures);
 mkdirSync(path.join(root, 'bench/reports'), { recursive: true });
 writeFileSync(path.join(root, 'bench/reports/latest.md'), report);
 console.log(report);

@@ -35,10 +35,19 @@ function timed(title, work) {
   }
 }
 
+/** Runs a step's work (it returns an exit status) under its title, timed; whether it exited 0. */
+function step(title, shown, work) {
+  console.log(`\n=== ${title}${shown ? `: ${shown}` : ''}`);
+  try {
+    return timed(title, work) === 0;
+  } catch (error) {
+    console.error(`${title}: ${error instanceof Error ? error.message : String(error)}`);
+    return false;
+  }
+}
+
 function run(title, command, args, env = {}) {
-  console.log(`\n=== ${title}: ${command} ${args.join(' ')}`);
-  const result = timed(title, () => spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }));
-  return result.status === 0;
+  return step(title, `${command} ${args.join(' ')}`, () => spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } }).status);
 }
 
 const vitestCounts = (r) => ({
@@ -84,13 +93,11 @@ function check(title, command, args) {
   }
 }
 
-/** A step that runs many tests and reports their counts in a JSON file. */
-function suite(title, command, args, reportFile, count, noteFailures) {
-  countReport(title, reportFile, run(title, command, args), count, noteFailures);
-}
-
-/** Adds a JSON report's counts and failures to the run's totals; `ok` is whether its runner exited 0. */
-function countReport(title, reportFile, ok, count = vitestCounts, noteFailures = noteVitestFailures) {
+/**
+ * A step that runs many tests and reports their counts in a JSON file: adds the report's counts and failures to the
+ * run's totals; `ok` is whether its runner exited 0.
+ */
+function suite(title, reportFile, ok, count = vitestCounts, noteFailures = noteVitestFailures) {
   let counts;
   try {
     const report = JSON.parse(readFileSync(reportFile, 'utf8'));
@@ -132,8 +139,9 @@ if (withNode24Suites) {
 check('type check', 'npm', ['run', '--silent', 'typecheck']);
 check('lint', 'npm', ['run', '--silent', 'lint']);
 
+const vitestTitle = 'unit, API and LDAP tests';
 const vitestReport = path.join(reports, 'vitest.json');
-suite('unit, API and LDAP tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`], vitestReport, vitestCounts, noteVitestFailures);
+suite(vitestTitle, vitestReport, run(vitestTitle, 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]));
 
 if (withNode24Suites) {
   let ok = false;
@@ -143,38 +151,27 @@ if (withNode24Suites) {
     console.log(`\n=== ${node24Title}: exit ${status}\n${readFileSync(node24Log, 'utf8')}`);
     ok = status === 0;
   }
-  countReport(node24Title, node24Report, ok);
+  suite(node24Title, node24Report, ok);
 
   const issuerTitle = 'card issuer tests on Node 24';
   const issuerReport = path.join(reports, 'vitest-node24-issuer.json');
-  console.log(`\n=== ${issuerTitle}`);
-  let issuerOk = false;
-  try {
-    issuerOk = timed(issuerTitle, () => withNode24(root, node24Args(['card-issuer'], issuerReport), { DATABASE_URL: '' }) === 0);
-  } catch (error) {
-    console.error(`${issuerTitle}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  countReport(issuerTitle, issuerReport, issuerOk);
+  suite(issuerTitle, issuerReport, step(issuerTitle, '', () => withNode24(root, node24Args(['card-issuer'], issuerReport), { DATABASE_URL: '' })));
 }
 
 if (run('shell build', 'npm', ['run', '--silent', 'build'])) {
   passed += 1;
   // the archives the build just made, exactly as built (apps/card-issuer/test/downloads); the first run on a machine
   // also makes the Wine root (scripts/wine-lab/wine-root.mjs, about 2 minutes)
+  const downloadsTitle = 'card issuer downloads (Wine 10, pcscd)';
   const downloadsReport = path.join(reports, 'vitest-downloads.json');
-  suite(
-    'card issuer downloads (Wine 10, pcscd)',
-    'npx',
-    ['vitest', 'run', '-c', 'apps/card-issuer/downloads.vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${downloadsReport}`],
-    downloadsReport,
-    vitestCounts,
-    noteVitestFailures,
-  );
+  const downloadsArgs = ['vitest', 'run', '-c', 'apps/card-issuer/downloads.vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${downloadsReport}`];
+  suite(downloadsTitle, downloadsReport, run(downloadsTitle, 'npx', downloadsArgs));
   const playwrightReport = path.join(reports, 'playwright.json');
-  suite('browser tests', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts'], playwrightReport, (r) => ({
+  const playwrightCounts = (r) => ({
     passed: r.stats.expected + r.stats.flaky,
     failed: r.stats.unexpected + (r.errors?.length ?? 0),
-  }), notePlaywrightFailures);
+  });
+  suite('browser tests', playwrightReport, run('browser tests', 'npx', ['playwright', 'test', '-c', 'e2e/playwright.config.ts']), playwrightCounts, notePlaywrightFailures);
 } else {
   failed += 1;
   failures.push('shell build (browser tests not run)');

@@ -1,15 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
-import { BackupLogRepository } from '../src/modules/backup-log/backup-log-repository.ts';
-import { BackupLogService } from '../src/modules/backup-log/backup-log-service.ts';
-import { takeBackup } from '../src/modules/backup/backup-archive.ts';
-import { RestoreError } from '../src/modules/backup/restore-archive.ts';
-import { RestoreService } from '../src/modules/backup/restore-service.ts';
-import { databases, freshDatabase, signIn, startServer, tempDir } from './helpers.ts';
-import type { TestServer } from './helpers.ts';
+import { loadConfig } from '../../src/config.ts';
+import { openDatabase } from '../../src/db/database.ts';
+import { BackupLogRepository } from '../../src/modules/backup-log/backup-log-repository.ts';
+import { BackupLogService } from '../../src/modules/backup-log/backup-log-service.ts';
+import { takeBackup } from '../../src/modules/backup/backup-archive.ts';
+import { RestoreError } from '../../src/modules/backup/restore-archive.ts';
+import { RestoreService } from '../../src/modules/backup/restore-service.ts';
+import { databases, freshDatabase, signIn, startServer, tempDir } from '../support/helpers.ts';
+import type { TestServer } from '../support/helpers.ts';
 
 const actor = { account: 'cli:operator', clientIp: 'localhost' };
 

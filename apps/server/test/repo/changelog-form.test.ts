@@ -2,12 +2,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from '../src/lib/hash.ts';
+import { sha256Hex } from '../../src/lib/hash.ts';
 
 // CHANGELOG.md in the Keep a Changelog form (issue 50 item 8): Unreleased first, sorted by kind of change, every line
 // naming its issue; a released section is never edited once the release is made. A release adds its section's
 // fingerprint below (the test prints it when it is missing).
-const root = path.join(import.meta.dirname, '..', '..', '..');
+const root = path.join(import.meta.dirname, '..', '..', '..', '..');
 const changelog = fs.readFileSync(path.join(root, 'CHANGELOG.md'), 'utf8');
 /** The last commit before subjects were held to 72 characters (older ones are history, not rewritten). */
 const lastLongSubject = '903352c';

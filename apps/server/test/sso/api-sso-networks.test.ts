@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths, codeMessage, codes } from '@campus/contracts';
 import type { IdentityProviderTestResult, IdentityProviderView, OperationLogRow } from '@campus/contracts';
-import { call, databases, signIn, startServer } from './helpers.ts';
-import type { TestServer } from './helpers.ts';
-import { startCasTestServer } from './support/cas-test-server.ts';
-import type { CasTestServer } from './support/cas-test-server.ts';
-import { startOidcTestProvider } from './support/oidc-test-provider.ts';
-import type { OidcTestProvider } from './support/oidc-test-provider.ts';
+import { call, databases, signIn, startServer } from '../support/helpers.ts';
+import type { TestServer } from '../support/helpers.ts';
+import { startCasTestServer } from '../support/cas-test-server.ts';
+import type { CasTestServer } from '../support/cas-test-server.ts';
+import { startOidcTestProvider } from '../support/oidc-test-provider.ts';
+import type { OidcTestProvider } from '../support/oidc-test-provider.ts';
 
 // A tenant's system administrator names the identity provider's address; the operator decides which networks the
 // server may reach for it (SSO_PROVIDER_NETWORKS, docs/sso.md "Providers on your intranet"), with the real protocol

@@ -1,10 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.ts';
-import { ProviderNetworkPolicy, addressKind, parseProviderNetworks } from '../src/lib/outbound-addresses.ts';
-import { ProviderAddressRefused, providerFetch } from '../src/modules/sso/provider-fetch.ts';
-import type { Resolve } from '../src/modules/sso/provider-fetch.ts';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+import { ProviderNetworkPolicy, addressKind, parseProviderNetworks } from '../../src/lib/outbound-addresses.ts';
+import { ProviderAddressRefused, providerFetch } from '../../src/modules/sso/provider-fetch.ts';
+import type { Resolve } from '../../src/modules/sso/provider-fetch.ts';
 
 // The operator's outbound policy for identity providers (issue 49, docs/sso.md "Providers on your intranet").
 

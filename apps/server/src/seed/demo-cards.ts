@@ -3,6 +3,7 @@ import { cardStates } from '@campus/contracts';
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.ts';
 import { newId } from '../lib/hash.ts';
+import { AccountRepository } from '../modules/account/account-repository.ts';
 import { AdminLoginCardRepository } from '../modules/admin-login-card/admin-login-card-repository.ts';
 import { holderHasCard } from '../modules/admin-login-card/card-holder.ts';
 import { SystemKeyCardRepository } from '../modules/system-key-card/system-key-card-repository.ts';
@@ -14,8 +15,8 @@ import { SystemKeyCardRepository } from '../modules/system-key-card/system-key-c
  * operator issues in the set-up (and after) are the only ones on the virtual reader.
  */
 export async function seedDemoCards(db: Kysely<DB>, now: number): Promise<void> {
-  const holder = await db.selectFrom('users').select(['id', 'account', 'tenant_code']).where('tenant_code', '=', '1001').where('account', '=', 'sysadmin').where('is_system_admin', '=', 1).executeTakeFirst();
-  if (!holder) return;
+  const holder = await new AccountRepository(db).user('1001', 'sysadmin');
+  if (!holder || holder.is_system_admin !== 1) return;
   const cards = new AdminLoginCardRepository(db);
   const history: [fixedNo: string, state: number, daysAgo: number][] = [
     ['DC000001', cardStates.damaged, 400],

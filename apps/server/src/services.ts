@@ -51,6 +51,7 @@ import type { ProtocolClients } from './modules/sso/sso-service.ts';
 import { CasClient } from './modules/sso/cas-client.ts';
 import { lazyProtocolClient } from './modules/sso/lazy-client.ts';
 import { providerFetch } from './modules/sso/provider-fetch.ts';
+import { pruneEndedSsoRows } from './modules/sso/sso-rows-pruning.ts';
 import { ProviderNetworkPolicy } from './lib/outbound-addresses.ts';
 import { AdminCardLifecycle } from './modules/admin-login-card/admin-card-lifecycle.ts';
 import { seedDemoCards } from './seed/demo-cards.ts';
@@ -92,7 +93,7 @@ export function createServices(handle: DatabaseHandle, config: Config, options: 
   const account = new AccountService({ repo: new AccountRepository(db), digestMode, now });
   const logs = new OperationLogService({ repo: new OperationLogRepository(db), now });
   const authRepo = new AuthRepository(db, handle.dialect);
-  const sessions = new SessionService({ repo: authRepo, idleMs: sessionIdleMs, maxMs: sessionMaxMs, now });
+  const sessions = new SessionService({ repo: authRepo, idleMs: sessionIdleMs, maxMs: sessionMaxMs, now, pruneWith: pruneEndedSsoRows });
   const captcha = new CaptchaService({ repo: authRepo, text: captchaText, now });
   const lockout = new LockoutService({ repo: authRepo, addressLimit: config.addressFailureLimit, now });
   const menuRepository = new MenuRepository(db);

@@ -6,6 +6,7 @@ import { AccountRepository } from '../../src/modules/account/account-repository.
 import { AccountService } from '../../src/modules/account/account-service.ts';
 import { AuthRepository } from '../../src/modules/sessions/auth-repository.ts';
 import { SessionService } from '../../src/modules/sessions/session-service.ts';
+import { createServices } from '../../src/services.ts';
 import type { ProtocolClient, ProviderForProtocol, ProviderLogout, RoundTrip, SignedInAtProvider } from '../../src/modules/sso/protocol.ts';
 import { attachServer, call, databases, sha256, signIn, startServer } from '../support/helpers.ts';
 import type { TestServer } from '../support/helpers.ts';
@@ -478,7 +479,7 @@ describe.each(databases)('external sign-in through an identity provider (%s)', (
   it('pruning removes the links of ended sessions, expired round trips, tickets and logout tokens, and keeps the live ones', async () => {
     const db = server.handle.db;
     const backchannel = `${apiPaths.ssoBackchannelLogout}?providerId=${oidcProvider.id}`;
-    const prune = () => new AuthRepository(db, server.handle.dialect).pruneEnded(server.clock.now());
+    const prune = () => createServices(server.handle, server.config, { now: server.clock.now }).sessions.pruneEnded();
     const hasLink = async (token: string) => (await db.selectFrom('sso_sessions').select('token_hash').where('token_hash', '=', sha256(token)).executeTakeFirst()) !== undefined;
     const states = async () => new Set((await db.selectFrom('sso_round_trips').select('state_hash').execute()).map((row) => row.state_hash));
     const tickets = async () => new Set((await db.selectFrom('sso_login_tickets').select('ticket_hash').execute()).map((row) => row.ticket_hash));

@@ -25,17 +25,16 @@ type SessionReadRow = SessionRow & {
 };
 export type FailureRow = Selectable<LoginFailuresTable>;
 
-/** An ended session's row is deleted this long after its absolute expiry (pruneEnded). */
+/** An ended session's row is deleted this long after its absolute expiry (pruneEndedSessions). */
 const endedSessionKeptMs = 24 * 3600_000;
-/** An external sign-in's round trip or login ticket is deleted this long after its expiry (pruneEnded). */
-const expiredSsoRowKeptMs = 3600_000;
 export type FailureScope = 'pair' | 'account' | 'address';
 
 /** Sessions, captchas and sign-in failure counters. */
 export class AuthRepository {
   /** `dialect`: how the failure counters are locked (lockFailures); SQLite's by default. */
   constructor(
-    private readonly db: Kysely<DB>,
+    /** The executor it runs on: the database, or a transaction (over). */
+    readonly db: Kysely<DB>,
     private readonly dialect: Dialect = 'sqlite',
   ) {}
 
@@ -154,32 +153,9 @@ export class AuthRepository {
     return Number(result.numDeletedRows);
   }
 
-  /**
-   * The one rule for what sign-in leaves behind (SessionService runs it now and then): sessions a day past their
-   * absolute expiry; the links of external sign-ins (sso_sessions) whose session is gone, revoked or expired (an
-   * ended session is never live again); round trips and login tickets an hour past their expiry; and remembered
-   * logout tokens past the time they could still be accepted (their token is refused for its age by then).
-   */
-  async pruneEnded(now: number): Promise<void> {
+  /** Sessions a day past their absolute expiry (SessionService.pruneEnded runs it now and then). */
+  async pruneEndedSessions(now: number): Promise<void> {
     await this.db.deleteFrom('sessions').where('absolute_expires_at', '<', now - endedSessionKeptMs).execute();
-    await this.db
-      .deleteFrom('sso_sessions')
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('sessions')
-              .select('sessions.token_hash')
-              .whereRef('sessions.token_hash', '=', 'sso_sessions.token_hash')
-              .where('sessions.revoked_at', 'is', null)
-              .where('sessions.idle_expires_at', '>', now)
-              .where('sessions.absolute_expires_at', '>', now),
-          ),
-        ),
-      )
-      .execute();
-    await this.db.deleteFrom('sso_round_trips').where('expires_at', '<', now - expiredSsoRowKeptMs).execute();
-    await this.db.deleteFrom('sso_login_tickets').where('expires_at', '<', now - expiredSsoRowKeptMs).execute();
-    await this.db.deleteFrom('sso_logout_tokens').where('expires_at', '<', now).execute();
   }
 
   // captchas

@@ -15,6 +15,8 @@ export interface SessionServiceDeps {
   idleMs: number;
   maxMs: number;
   now: () => number;
+  /** Deletes, on the executor given, rows of other areas that ended sessions leave behind (the external sign-in's). */
+  pruneWith?: (db: Kysely<DB>, now: number) => Promise<void>;
 }
 
 /** Opaque 256-bit tokens; only their SHA-256 is stored. */
@@ -23,17 +25,19 @@ export class SessionService {
   private readonly idleMs: number;
   private readonly maxMs: number;
   private readonly now: () => number;
+  private readonly pruneWith: SessionServiceDeps['pruneWith'];
 
   constructor(deps: SessionServiceDeps) {
     this.repo = deps.repo;
     this.idleMs = deps.idleMs;
     this.maxMs = deps.maxMs;
     this.now = deps.now;
+    this.pruneWith = deps.pruneWith;
   }
 
   /** The same sessions over `db`, a transaction: a change that ends sessions ends them with its own write. */
   over(db: Kysely<DB>): SessionService {
-    return new SessionService({ repo: this.repo.over(db), idleMs: this.idleMs, maxMs: this.maxMs, now: this.now });
+    return new SessionService({ repo: this.repo.over(db), idleMs: this.idleMs, maxMs: this.maxMs, now: this.now, pruneWith: this.pruneWith });
   }
 
   /** Sessions in effect now (the metrics gauge). */
@@ -64,9 +68,11 @@ export class SessionService {
     return token;
   }
 
-  /** Deletes what ended sign-ins leave behind (AuthRepository.pruneEnded: the one rule); run now and then by create. */
-  pruneEnded(): Promise<void> {
-    return this.repo.pruneEnded(this.now());
+  /** Deletes what ended sign-ins leave behind (the one place that runs it); run now and then by create. */
+  async pruneEnded(): Promise<void> {
+    const now = this.now();
+    await this.repo.pruneEndedSessions(now);
+    await this.pruneWith?.(this.repo.db, now);
   }
 
   async resolve(token: string): Promise<SessionInfo | 'invalid' | 'expired'> {

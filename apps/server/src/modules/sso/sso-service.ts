@@ -304,7 +304,7 @@ export class SsoService {
   /**
    * Remembers a logout token's jti (hashed) for its provider: true when this call is the first, false when the token
    * was already acted on, here or on another node (the primary key makes the insert of the second do nothing).
-   * Pruned with the sessions (AuthRepository.pruneEnded) once the token could no longer be accepted.
+   * Pruned with the sessions (SessionService.pruneEnded, pruneEndedSsoRows) once the token could no longer be accepted.
    */
   private async remember(providerId: string, jtiHash: string, acceptableUntil: number): Promise<boolean> {
     const now = this.deps.now();
